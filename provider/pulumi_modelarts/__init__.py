@@ -1,0 +1,1 @@
+"""Huawei Cloud ModelArts training jobs as Pulumi resources."""
