@@ -11,7 +11,7 @@ import hashlib
 import hmac
 from collections.abc import Generator, Iterable, Mapping
 from datetime import datetime, timezone
-from typing import NamedTuple
+from typing import NamedTuple, NoReturn
 from urllib.parse import quote, unquote
 
 import httpx
@@ -170,7 +170,7 @@ class AkSkAuth(httpx.Auth):
         # Never show the secret (or the token) in logs, tracebacks or pickled reprs.
         return f"AkSkAuth(access_key='{self._access_key[:4]}…', project_id={self._project_id!r})"
 
-    def __reduce__(self) -> object:
+    def __reduce__(self) -> NoReturn:
         raise TypeError("AkSkAuth holds credentials and must not be pickled")
 
     def auth_flow(self, request: httpx.Request) -> Generator[httpx.Request, httpx.Response, None]:
@@ -213,7 +213,7 @@ class TokenAuth(httpx.Auth):
     def __repr__(self) -> str:
         return f"TokenAuth(project_id={self._project_id!r})"
 
-    def __reduce__(self) -> object:
+    def __reduce__(self) -> NoReturn:
         raise TypeError("TokenAuth holds credentials and must not be pickled")
 
     def auth_flow(self, request: httpx.Request) -> Generator[httpx.Request, httpx.Response, None]:

@@ -1,0 +1,226 @@
+"""Errors raised by the ModelArts client and settings resolution.
+
+Every message is written for a person reading a `pulumi up` failure: what was being done, what the service
+answered (status, error code, message, suggested solution) and the request id to quote to support.
+Messages are built only from the service's answer and the operation's description, never from request
+headers, so no credential can reach them; `redact` also scrubs any known secret the service might echo back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+# Codes the API gateway uses for failed authentication or authorisation; retrying these can lock the key.
+AUTH_ERROR_CODES = frozenset({"APIG.0301", "APIG.0302", "APIG.0303", "APIG.0304", "APIG.0305", "APIG.0307"})
+THROTTLED_ERROR_CODE = "APIG.0308"
+# ModelArts answers an unknown training job id with HTTP 400 and this code rather than 404.
+JOB_NOT_FOUND_CODE = "ModelArts.2775"
+
+_MAX_TEXT = 500
+
+
+def redact(text: str, secrets: Iterable[str | None] = ()) -> str:
+    """Replace every occurrence of each (non-trivial) secret in text with "***"."""
+    for secret in sorted((s for s in secrets if s and len(s) >= 4), key=len, reverse=True):
+        text = text.replace(secret, "***")
+    return text
+
+
+def shorten(text: str, limit: int = _MAX_TEXT) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+class ModelArtsError(Exception):
+    """Base class of everything this package raises about talking to ModelArts."""
+
+
+class APIError(ModelArtsError):
+    """The service answered with an error status or an error body."""
+
+    def __init__(
+        self,
+        status_code: int,
+        error_code: str | None = None,
+        error_msg: str | None = None,
+        error_solution: str | None = None,
+        request_id: str | None = None,
+        *,
+        operation: str | None = None,
+    ) -> None:
+        self.status_code = status_code
+        self.error_code = error_code or None
+        self.error_msg = error_msg or None
+        self.error_solution = error_solution or None
+        self.request_id = request_id or None
+        self.operation = operation
+        super().__init__(self._message())
+
+    def _message(self) -> str:
+        what = f"{self.operation} failed" if self.operation else "ModelArts request failed"
+        parts = [f"{what}: {self.describe_kind()} (HTTP {self.status_code}"]
+        parts.append(f", error code {self.error_code})" if self.error_code else ")")
+        text = "".join(parts)
+        if self.error_msg:
+            text += f": {shorten(self.error_msg)}"
+        if self.error_solution:
+            text += f". Suggested fix: {shorten(self.error_solution)}"
+        if self.request_id:
+            text += f" [request id {self.request_id}]"
+        return text
+
+    def describe_kind(self) -> str:
+        return "the service returned an error"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Keyword-only arguments would otherwise break pickling (multiprocessing, test runners).
+        return (
+            _rebuild_api_error,
+            (
+                type(self),
+                self.status_code,
+                self.error_code,
+                self.error_msg,
+                self.error_solution,
+                self.request_id,
+                self.operation,
+            ),
+        )
+
+
+def _rebuild_api_error(
+    cls: type[APIError],
+    status_code: int,
+    error_code: str | None,
+    error_msg: str | None,
+    error_solution: str | None,
+    request_id: str | None,
+    operation: str | None,
+) -> APIError:
+    return cls(status_code, error_code, error_msg, error_solution, request_id, operation=operation)
+
+
+class NotFoundError(APIError):
+    """The training job does not exist (HTTP 404, or HTTP 400 with ModelArts.2775)."""
+
+    def describe_kind(self) -> str:
+        return "the training job was not found"
+
+
+class AuthenticationError(APIError):
+    """The credentials were refused (HTTP 401/403 or an APIG authentication code). Never retried."""
+
+    def describe_kind(self) -> str:
+        return "the credentials were refused; check the access key, secret key, token and project id"
+
+
+class ThrottledError(APIError):
+    """Too many requests (HTTP 429 or APIG.0308)."""
+
+    def __init__(
+        self,
+        status_code: int,
+        error_code: str | None = None,
+        error_msg: str | None = None,
+        error_solution: str | None = None,
+        request_id: str | None = None,
+        *,
+        operation: str | None = None,
+        retry_after: float | None = None,
+    ) -> None:
+        self.retry_after = retry_after
+        super().__init__(status_code, error_code, error_msg, error_solution, request_id, operation=operation)
+
+    def describe_kind(self) -> str:
+        return "the service is throttling requests"
+
+
+class ServerError(APIError):
+    """The service failed (HTTP 5xx)."""
+
+    def describe_kind(self) -> str:
+        return "the service had an internal error"
+
+
+class BadRequestError(APIError):
+    """The service rejected the request (any other 4xx)."""
+
+    def describe_kind(self) -> str:
+        return "the service rejected the request"
+
+
+def api_error_class(status_code: int, error_code: str | None) -> type[APIError]:
+    """Which APIError subclass fits a status code and error code."""
+    if status_code == 429 or error_code == THROTTLED_ERROR_CODE:
+        return ThrottledError
+    if status_code in (401, 403) or error_code in AUTH_ERROR_CODES:
+        return AuthenticationError
+    if status_code == 404 or (400 <= status_code < 500 and error_code == JOB_NOT_FOUND_CODE):
+        return NotFoundError
+    if status_code >= 500:
+        return ServerError
+    return BadRequestError
+
+
+class TransportError(ModelArtsError):
+    """The request did not get an answer: connection refused or dropped, DNS failure, or a timeout."""
+
+    def __init__(self, operation: str, reason: str, *, attempts: int = 1) -> None:
+        self.operation = operation
+        self.reason = reason
+        self.attempts = attempts
+        tries = f" after {attempts} attempts" if attempts > 1 else ""
+        super().__init__(f"{operation} failed{tries}: no answer from ModelArts ({reason})")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild_transport_error, (self.operation, self.reason, self.attempts))
+
+
+def _rebuild_transport_error(operation: str, reason: str, attempts: int) -> TransportError:
+    return TransportError(operation, reason, attempts=attempts)
+
+
+class InvalidResponseError(ModelArtsError):
+    """The service answered something this client cannot use (not JSON, wrong shape, missing fields)."""
+
+    def __init__(
+        self,
+        operation: str,
+        problem: str,
+        *,
+        status_code: int | None = None,
+        excerpt: str | None = None,
+        request_id: str | None = None,
+    ) -> None:
+        self.operation = operation
+        self.problem = problem
+        self.status_code = status_code
+        self.excerpt = excerpt
+        self.request_id = request_id
+        text = f"{operation} failed: ModelArts gave an unusable answer: {problem}"
+        if status_code is not None:
+            text += f" (HTTP {status_code})"
+        if excerpt:
+            text += f"; the answer began: {excerpt!r}"
+        if request_id:
+            text += f" [request id {request_id}]"
+        super().__init__(text)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (
+            _rebuild_invalid_response_error,
+            (self.operation, self.problem, self.status_code, self.excerpt, self.request_id),
+        )
+
+
+def _rebuild_invalid_response_error(
+    operation: str, problem: str, status_code: int | None, excerpt: str | None, request_id: str | None
+) -> InvalidResponseError:
+    return InvalidResponseError(
+        operation, problem, status_code=status_code, excerpt=excerpt, request_id=request_id
+    )
+
+
+class SettingsError(ModelArtsError, ValueError):
+    """Region, project, endpoint or credentials are missing or unusable (names places, never values)."""

@@ -1,0 +1,252 @@
+"""Where region, project, endpoint and credentials come from.
+
+One place resolves them, in this order (first non-empty value wins, each setting on its own):
+
+1. the Pulumi stack config, namespace ``modelarts`` (``modelarts:region``, ``modelarts:projectId``,
+   ``modelarts:endpoint``, ``modelarts:accessKey``, ``modelarts:secretKey``, ``modelarts:securityToken``,
+   ``modelarts:authToken``; bare keys such as ``region`` are accepted too);
+2. the environment names the Huawei Cloud Terraform provider uses: ``HW_REGION_NAME``, ``HW_PROJECT_ID``,
+   ``HW_MODELARTS_ENDPOINT``, ``HW_ACCESS_KEY``, ``HW_SECRET_KEY``, ``HW_SECURITY_TOKEN``, ``HW_AUTH_TOKEN``;
+3. the names the official SDK uses: ``HUAWEICLOUD_SDK_AK``, ``HUAWEICLOUD_SDK_SK``,
+   ``HUAWEICLOUD_SDK_SECURITY_TOKEN``, ``HUAWEICLOUD_SDK_PROJECT_ID``.
+
+The endpoint, when not given, is derived from the region the way the official SDK's region table does.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, NoReturn
+from urllib.parse import urlsplit
+
+from .errors import SettingsError
+
+if TYPE_CHECKING:
+    import httpx
+
+    from .client import ModelArtsClient
+
+CONFIG_NAMESPACE = "modelarts"
+
+# setting name -> (config key, environment variables in order)
+SOURCES: dict[str, tuple[str, tuple[str, ...]]] = {
+    "region": ("region", ("HW_REGION_NAME",)),
+    "project_id": ("projectId", ("HW_PROJECT_ID", "HUAWEICLOUD_SDK_PROJECT_ID")),
+    "endpoint": ("endpoint", ("HW_MODELARTS_ENDPOINT",)),
+    "access_key": ("accessKey", ("HW_ACCESS_KEY", "HUAWEICLOUD_SDK_AK")),
+    "secret_key": ("secretKey", ("HW_SECRET_KEY", "HUAWEICLOUD_SDK_SK")),
+    "security_token": ("securityToken", ("HW_SECURITY_TOKEN", "HUAWEICLOUD_SDK_SECURITY_TOKEN")),
+    "auth_token": ("authToken", ("HW_AUTH_TOKEN",)),
+}
+
+DEFAULT_ENDPOINT_PATTERN = "https://modelarts.{region}.myhuaweicloud.com"
+# Regions whose endpoint does not follow the default pattern (from the official SDK's region table).
+ENDPOINT_EXCEPTIONS = {
+    "ap-southeast-1": "https://modelarts.ap-southeast-1.myhuaweicloud.cn",
+}
+
+_REGION_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+
+def endpoint_for_region(region: str) -> str:
+    """The ModelArts endpoint of a public Huawei Cloud region."""
+    if not _REGION_RE.match(region):
+        raise SettingsError(
+            f"region {region!r} is not a region name (lower-case letters, digits and dashes, e.g. cn-north-4)"
+        )
+    return ENDPOINT_EXCEPTIONS.get(region, DEFAULT_ENDPOINT_PATTERN.format(region=region))
+
+
+def is_loopback_host(host: str) -> bool:
+    host = host.strip("[]").lower()
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def normalize_endpoint(url: str) -> str:
+    """Check an endpoint URL and return it without a trailing slash.
+
+    Only https is accepted, except plain http to a loopback host (a local emulator). User info, query strings
+    and fragments are refused: they have no meaning here and user info would put a credential in a URL.
+    """
+    text = url.strip()
+    try:
+        parts = urlsplit(text)
+        host = parts.hostname
+        _ = parts.port  # raises on a malformed port
+    except ValueError as exc:
+        raise SettingsError(f"endpoint {_safe_url(text)!r} is not a valid URL ({exc})") from None
+    if parts.scheme not in ("http", "https") or not host:
+        raise SettingsError(f"endpoint {_safe_url(text)!r} must be an https:// URL with a host name")
+    if parts.username is not None or parts.password is not None:
+        raise SettingsError("the endpoint URL must not contain user information (credentials)")
+    if parts.query or parts.fragment:
+        raise SettingsError("the endpoint URL must not have a query string or fragment")
+    if parts.scheme == "http" and not is_loopback_host(host):
+        raise SettingsError(
+            f"endpoint {text!r} uses plain http; only https is allowed except for loopback hosts "
+            "(127.0.0.0/8, ::1, localhost)"
+        )
+    return text.rstrip("/")
+
+
+def _safe_url(text: str) -> str:
+    # Drop anything before "@" in the authority so a mistyped URL with user info never reaches a message.
+    scheme, sep, rest = text.partition("://")
+    if not sep:
+        return text.split("@")[-1]
+    authority, slash, path = rest.partition("/")
+    return f"{scheme}://{authority.split('@')[-1]}{slash}{path}"
+
+
+@dataclass(frozen=True, repr=False, kw_only=True)
+class Settings:
+    """Resolved connection settings.
+
+    When both an access key/secret key pair and an IAM token are available, AK/SK signing is used: it does
+    not expire mid-deployment the way a token does. The security token, if any, goes with the AK/SK pair.
+    Instances hold secrets: their repr hides them and they refuse to be pickled (the provider object is
+    pickled into Pulumi state).
+    """
+
+    region: str | None = None
+    project_id: str
+    endpoint: str
+    access_key: str | None = None
+    secret_key: str | None = None
+    security_token: str | None = None
+    auth_token: str | None = None
+
+    def __repr__(self) -> str:
+        return (
+            f"Settings(region={self.region!r}, project_id={self.project_id!r}, endpoint={self.endpoint!r}, "
+            f"auth={self.auth_kind!r})"
+        )
+
+    def __reduce__(self) -> NoReturn:
+        raise TypeError("Settings holds credentials and must not be pickled")
+
+    @property
+    def auth_kind(self) -> str:
+        if self.access_key and self.secret_key:
+            return "aksk+security-token" if self.security_token else "aksk"
+        return "token" if self.auth_token else "none"
+
+    def secrets(self) -> tuple[str, ...]:
+        """Every credential value, for scrubbing text that might echo one back."""
+        values = (self.access_key, self.secret_key, self.security_token, self.auth_token)
+        return tuple(v for v in values if v)
+
+    def auth(self) -> httpx.Auth:
+        from .auth import AkSkAuth, TokenAuth
+
+        if self.access_key and self.secret_key:
+            return AkSkAuth(
+                self.access_key,
+                self.secret_key,
+                security_token=self.security_token,
+                project_id=self.project_id,
+            )
+        if self.auth_token:
+            return TokenAuth(self.auth_token, project_id=self.project_id)
+        raise SettingsError("no credentials: give an access key and secret key, or an IAM token")
+
+    def client(self, **kwargs: Any) -> ModelArtsClient:
+        """A ModelArtsClient for these settings; keyword arguments go to its constructor (timeout, log)."""
+        from .client import ModelArtsClient
+
+        return ModelArtsClient(
+            endpoint=self.endpoint,
+            project_id=self.project_id,
+            auth=self.auth(),
+            secrets=self.secrets(),
+            **kwargs,
+        )
+
+
+def _lookup(
+    setting: str, config: Mapping[str, str], environ: Mapping[str, str]
+) -> tuple[str | None, list[str]]:
+    key, env_names = SOURCES[setting]
+    places = [f"config {CONFIG_NAMESPACE}:{key}", *(f"${name}" for name in env_names)]
+    for candidate in (f"{CONFIG_NAMESPACE}:{key}", key):
+        value = config.get(candidate)
+        if value is not None and str(value).strip():
+            return str(value).strip(), places
+    for name in env_names:
+        value = environ.get(name)
+        if value is not None and value.strip():
+            return value.strip(), places
+    return None, places
+
+
+def resolve_settings(
+    config: Mapping[str, str] | None = None, environ: Mapping[str, str] | None = None
+) -> Settings:
+    """Resolve settings from stack config, then the environment; one SettingsError lists all gaps."""
+    config = config or {}
+    environ = os.environ if environ is None else environ
+    found: dict[str, str | None] = {}
+    places: dict[str, list[str]] = {}
+    for setting in SOURCES:
+        found[setting], places[setting] = _lookup(setting, config, environ)
+
+    problems: list[str] = []
+    if not found["project_id"]:
+        problems.append(f"the project id (looked in {', '.join(places['project_id'])})")
+
+    endpoint: str | None = None
+    unusable: list[str] = []
+    if found["endpoint"] or found["region"]:
+        try:
+            if found["endpoint"]:
+                endpoint = normalize_endpoint(found["endpoint"])
+            else:
+                endpoint = endpoint_for_region(str(found["region"]))
+        except SettingsError as exc:
+            unusable.append(str(exc))
+    else:
+        looked = places["endpoint"] + places["region"]
+        problems.append(f"the endpoint or a region to derive it from (looked in {', '.join(looked)})")
+
+    access_key, secret_key = found["access_key"], found["secret_key"]
+    if bool(access_key) != bool(secret_key):
+        have, missing = ("access_key", "secret_key") if access_key else ("secret_key", "access_key")
+        problems.append(
+            f"the {missing.replace('_', ' ')} to go with the {have.replace('_', ' ')} "
+            f"(looked in {', '.join(places[missing])})"
+        )
+    elif not access_key and not found["auth_token"]:
+        looked = places["access_key"] + places["secret_key"] + places["auth_token"]
+        problems.append(
+            f"credentials: an access key and secret key, or an IAM token (looked in {', '.join(looked)})"
+        )
+
+    if problems or unusable:
+        text = "ModelArts settings are incomplete or unusable."
+        if problems:
+            text += " Missing: " + "; ".join(problems) + "."
+        if unusable:
+            text += " Unusable: " + "; ".join(unusable) + "."
+        raise SettingsError(
+            text + " Set them with `pulumi config set modelarts:<key>` (use --secret for keys and tokens) "
+            "or in the environment."
+        )
+    assert found["project_id"] is not None and endpoint is not None
+    return Settings(
+        project_id=found["project_id"],
+        endpoint=endpoint,
+        region=found["region"],
+        access_key=access_key,
+        secret_key=secret_key,
+        security_token=found["security_token"] if access_key else None,
+        auth_token=found["auth_token"],
+    )
