@@ -1,0 +1,245 @@
+"""Declared inputs: normalising them, naming jobs, and deciding update versus replace. Pure functions.
+
+A training job cannot be changed after creation except for its description, so nearly every change to what
+was declared means a new job. The comparison is always between what the user *declared* (kept in the state
+as the ``declared_inputs`` output) and what they declare now, never against what the service returns:
+fields the service fills in (ids, create times, flavor details, defaults) must not look like changes.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import secrets
+import string
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from pulumi.output import UNKNOWN, Unknown
+from pulumi.runtime import rpc
+
+from .lifecycle import REPLACEABLE_FAILURE_PHASES
+
+PROVIDER_KEY = "__provider"
+
+# Top-level inputs that go into the create request body (POST /v2/{project_id}/training-jobs).
+JOB_FIELDS = ("kind", "metadata", "algorithm", "tasks", "spec")
+# Inputs that steer the provider only; the job never sees them.
+SETTINGS_FIELDS = ("wait_for", "wait_timeout", "replace_when_failed", "name_prefix")
+# Changing this forces a new job (the "keepers" idiom).
+TRIGGERS_FIELD = "triggers"
+INPUT_FIELDS = (*JOB_FIELDS, TRIGGERS_FIELD, *SETTINGS_FIELDS)
+
+DEFAULT_KIND = "job"
+NAME_MAX_LENGTH = 64
+NAME_SUFFIX_LENGTH = 6
+_NAME_BAD_CHARS = re.compile(r"[^A-Za-z0-9_-]+")
+_SUFFIX_ALPHABET = string.ascii_lowercase + string.digits
+
+
+def is_unknown(value: object) -> bool:
+    """A value not known yet during preview (pulumi 3.259 hands providers `Unknown()` or the sentinel)."""
+    return isinstance(value, Unknown) or (isinstance(value, str) and value == rpc.UNKNOWN)
+
+
+def contains_unknown(value: object) -> bool:
+    if is_unknown(value):
+        return True
+    if isinstance(value, Mapping):
+        return any(contains_unknown(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return any(contains_unknown(v) for v in value)
+    return False
+
+
+def unwrap_secrets(value: Any) -> Any:
+    """Plain values with every wrapped RPC secret opened (the engine normally sends none to this provider)."""
+    value = rpc.unwrap_rpc_secret(value)
+    if isinstance(value, Mapping):
+        return {k: unwrap_secrets(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [unwrap_secrets(v) for v in value]
+    return value
+
+
+def _clean(value: Any) -> Any:
+    # None means "not set"; the engine turns every number into a float, so 2.0 goes back to 2.
+    if isinstance(value, Mapping):
+        return {str(k): _clean(v) for k, v in value.items() if v is not None}
+    if isinstance(value, (list, tuple)):
+        return [_clean(v) for v in value]
+    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
+        return int(value)
+    return value
+
+
+def normalise_inputs(props: Mapping[str, Any]) -> dict[str, Any]:
+    """Declared inputs without the serialized provider or unset values, with kind defaulted to "job".
+
+    Unknown values (preview) are kept as they are.
+    """
+    cleaned = _clean(unwrap_secrets({k: v for k, v in props.items() if k != PROVIDER_KEY}))
+    assert isinstance(cleaned, dict)
+    if cleaned.get("kind") is None:
+        cleaned["kind"] = DEFAULT_KIND
+    return cleaned
+
+
+def job_body(inputs: Mapping[str, Any]) -> dict[str, Any]:
+    """The part of the normalised inputs that is the create request body."""
+    return {k: inputs[k] for k in JOB_FIELDS if k in inputs}
+
+
+def canonical(value: Any) -> Any:
+    """A form for comparing declarations: unset (None) and empty maps/lists count as absent."""
+    if isinstance(value, Mapping):
+        out = {}
+        for k, v in value.items():
+            c = canonical(v)
+            if c is None or (isinstance(c, (dict, list)) and not c):
+                continue
+            out[str(k)] = c
+        return out
+    if isinstance(value, (list, tuple)):
+        return [canonical(v) for v in value]
+    return _clean(value)
+
+
+def _same(old: Any, new: Any) -> bool:
+    if contains_unknown(new):
+        return False
+    a, b = canonical(old), canonical(new)
+    empty: tuple[Any, ...] = (None, {}, [])
+    if a in empty and b in empty:
+        return True
+    return bool(a == b)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Names
+
+
+def sanitise_prefix(prefix: object, fallback: str = "job") -> str:
+    """A name prefix made of letters, digits, _ and - only, short enough to leave room for "-xxxxxx"."""
+    text = prefix if isinstance(prefix, str) else ""
+    text = _NAME_BAD_CHARS.sub("-", text)
+    text = re.sub(r"-{2,}", "-", text).strip("-")
+    text = text[: NAME_MAX_LENGTH - NAME_SUFFIX_LENGTH - 1].rstrip("-")
+    return text or fallback
+
+
+def random_suffix(length: int = NAME_SUFFIX_LENGTH) -> str:
+    return "".join(secrets.choice(_SUFFIX_ALPHABET) for _ in range(length))
+
+
+def generate_name(prefix: object, suffix: Callable[[], str] = random_suffix) -> str:
+    """prefix (sanitised) + "-" + a random 6-character suffix; never longer than 64 characters."""
+    return f"{sanitise_prefix(prefix)}-{suffix()}"[:NAME_MAX_LENGTH]
+
+
+def with_job_name(
+    news: dict[str, Any],
+    olds: Mapping[str, Any] | None,
+    default_prefix: str = "job",
+    suffix: Callable[[], str] = random_suffix,
+) -> dict[str, Any]:
+    """news with metadata.name filled in when the user gave none.
+
+    The name already chosen in the old inputs is reused, so the job keeps its name across updates (also
+    when name_prefix changes: a prefix only matters for a job not yet named). A new name is prefix-xxxxxx,
+    prefix being name_prefix or else default_prefix. Unknown values are left alone.
+    """
+    metadata = news.get("metadata")
+    if is_unknown(metadata):
+        return news
+    if metadata is None:
+        metadata = {}
+    if not isinstance(metadata, Mapping):
+        return news  # wrong type: check reports it
+    if metadata.get("name") is not None:
+        return news
+    old_name = None
+    if olds:
+        old_meta = olds.get("metadata")
+        if isinstance(old_meta, Mapping):
+            candidate = old_meta.get("name")
+            if isinstance(candidate, str) and candidate and not is_unknown(candidate):
+                old_name = candidate
+    prefix = news.get("name_prefix")
+    if is_unknown(prefix) and old_name is None:
+        # The name depends on a value not known yet; the engine shows it as unknown until then.
+        return {**news, "metadata": {**metadata, "name": UNKNOWN}}
+    name = old_name or generate_name(prefix if isinstance(prefix, str) and prefix else default_prefix, suffix)
+    return {**news, "metadata": {**metadata, "name": name}}
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Update or replace
+
+
+@dataclass
+class Decision:
+    """What an update means. replaces lists top-level properties; reasons are for a person to read."""
+
+    replaces: list[str] = field(default_factory=list)
+    description_changed: bool = False
+    settings_changed: list[str] = field(default_factory=list)
+    reasons: list[str] = field(default_factory=list)
+
+    @property
+    def changes(self) -> bool:
+        return bool(self.replaces or self.description_changed or self.settings_changed)
+
+
+def _without_description(metadata: Any) -> Any:
+    if isinstance(metadata, Mapping):
+        return {k: v for k, v in metadata.items() if k != "description"}
+    return metadata
+
+
+def _description(metadata: Any) -> Any:
+    return metadata.get("description") if isinstance(metadata, Mapping) else None
+
+
+def decide(
+    declared: Mapping[str, Any] | None,
+    news: Mapping[str, Any],
+    *,
+    last_phase: object = None,
+) -> Decision:
+    """Compare the declared inputs in the state with the new (normalised) inputs.
+
+    - metadata.description alone changed: update in place;
+    - wait_for, wait_timeout, replace_when_failed, name_prefix: update of the state only;
+    - anything else in kind/metadata/algorithm/tasks/spec, or triggers: replace, naming the property;
+      a value not known yet in one of those counts as a change (it may differ);
+    - replace_when_failed and the job last seen Failed/Abnormal/CreateFailed: replace ("status").
+    """
+    old = normalise_inputs(declared or {})
+    new = normalise_inputs(news)
+    decision = Decision()
+
+    for name in (*JOB_FIELDS, TRIGGERS_FIELD):
+        old_value, new_value = old.get(name), new.get(name)
+        if name == "metadata" and isinstance(new_value, Mapping):
+            if not _same(_without_description(old_value), _without_description(new_value)):
+                decision.replaces.append(name)
+                decision.reasons.append("metadata other than the description changed")
+            elif not _same(_description(old_value), _description(new_value)):
+                decision.description_changed = True
+            continue
+        if not _same(old_value, new_value):
+            decision.replaces.append(name)
+            what = "changes to triggers force a new job" if name == TRIGGERS_FIELD else f"{name} changed"
+            decision.reasons.append(what)
+
+    for name in SETTINGS_FIELDS:
+        if not _same(old.get(name), new.get(name)):
+            decision.settings_changed.append(name)
+
+    if new.get("replace_when_failed") is True and last_phase in REPLACEABLE_FAILURE_PHASES:
+        if "status" not in decision.replaces:
+            decision.replaces.append("status")
+        decision.reasons.append(f"the job was last seen {last_phase} and replace_when_failed is set")
+    return decision

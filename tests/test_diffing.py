@@ -1,0 +1,209 @@
+"""Pure rules for declared inputs: normalising, naming, update versus replace."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from pulumi.output import Unknown
+from pulumi.runtime import rpc
+
+from pulumi_modelarts import diffing as d
+
+
+def declared(**overrides: Any) -> dict[str, Any]:
+    base: dict[str, Any] = {
+        "kind": "job",
+        "metadata": {"name": "train-abc123", "description": "nightly"},
+        "algorithm": {
+            "engine": {"image_url": "org/img:1"},
+            "command": "python train.py",
+            "parameters": [{"name": "lr", "value": "0.1"}],
+            "environments": {"A": "1"},
+        },
+        "spec": {"resource": {"flavor_id": "modelarts.vm.cpu.2u", "node_count": 2}},
+        "wait_for": "pending",
+    }
+    base.update(overrides)
+    return base
+
+
+def test_normalise_defaults_kind_drops_provider_and_none_and_fixes_floats() -> None:
+    out = d.normalise_inputs(
+        {
+            "__provider": "x",
+            "metadata": {"name": "n", "description": None},
+            "spec": {"resource": {"node_count": 2.0}},
+            "wait_timeout": 1.5,
+        }
+    )
+    assert out == {
+        "kind": "job",
+        "metadata": {"name": "n"},
+        "spec": {"resource": {"node_count": 2}},
+        "wait_timeout": 1.5,
+    }
+    assert isinstance(out["spec"]["resource"]["node_count"], int)
+    assert d.normalise_inputs({"kind": "job"})["kind"] == "job"
+
+
+def test_normalise_unwraps_rpc_secrets_and_keeps_unknowns() -> None:
+    unknown = Unknown()
+    out = d.normalise_inputs(
+        {"algorithm": rpc.wrap_rpc_secret({"environments": {"K": "v"}}), "spec": unknown}
+    )
+    assert out["algorithm"] == {"environments": {"K": "v"}}
+    assert out["spec"] is unknown
+
+
+def test_no_change() -> None:
+    decision = d.decide(declared(), declared())
+    assert not decision.changes
+    assert decision.replaces == []
+
+
+def test_key_order_service_fields_and_empty_collections_do_not_matter() -> None:
+    old = declared()
+    new = declared(
+        spec={"resource": {"node_count": 2.0, "flavor_id": "modelarts.vm.cpu.2u"}, "volumes": []},
+        kind=None,
+        tasks=None,
+    )
+    assert not d.decide(old, new).changes
+
+
+def test_description_change_is_an_update() -> None:
+    new = declared(metadata={"name": "train-abc123", "description": "weekly"})
+    decision = d.decide(declared(), new)
+    assert decision.changes
+    assert decision.description_changed
+    assert decision.replaces == []
+
+
+def test_removing_description_is_an_update() -> None:
+    decision = d.decide(declared(), declared(metadata={"name": "train-abc123"}))
+    assert decision.description_changed and not decision.replaces
+
+
+@pytest.mark.parametrize("setting", ["wait_for", "wait_timeout", "replace_when_failed", "name_prefix"])
+def test_provider_settings_update_without_replace(setting: str) -> None:
+    value = {
+        "wait_for": "running",
+        "wait_timeout": "5m",
+        "replace_when_failed": True,
+        "name_prefix": "other",
+    }[setting]
+    decision = d.decide(declared(), declared(**{setting: value}))
+    assert decision.changes
+    assert decision.settings_changed == [setting]
+    assert decision.replaces == []
+    assert not decision.description_changed
+
+
+@pytest.mark.parametrize(
+    ("overrides", "replaces"),
+    [
+        ({"spec": {"resource": {"flavor_id": "modelarts.vm.cpu.2u", "node_count": 3}}}, ["spec"]),
+        ({"algorithm": {"engine": {"image_url": "org/img:2"}, "command": "python train.py"}}, ["algorithm"]),
+        ({"metadata": {"name": "other", "description": "nightly"}}, ["metadata"]),
+        (
+            {"metadata": {"name": "train-abc123", "description": "nightly", "annotations": {"a": "b"}}},
+            ["metadata"],
+        ),
+        ({"triggers": ["v2"]}, ["triggers"]),
+        ({"kind": "other"}, ["kind"]),
+        ({"tasks": [{"role": "x"}]}, ["tasks"]),
+    ],
+)
+def test_replacing_changes_name_the_property(overrides: dict[str, Any], replaces: list[str]) -> None:
+    decision = d.decide(declared(), declared(**overrides))
+    assert decision.replaces == replaces
+    assert decision.changes
+
+
+def test_environment_change_replaces_algorithm() -> None:
+    algorithm = dict(declared()["algorithm"], environments={"A": "2"})
+    assert d.decide(declared(), declared(algorithm=algorithm)).replaces == ["algorithm"]
+
+
+def test_several_changes_are_all_listed() -> None:
+    new = declared(
+        spec={"resource": {"node_count": 1}},
+        triggers=[1],
+        metadata={"name": "train-abc123", "description": "x"},
+    )
+    decision = d.decide(declared(), new)
+    assert decision.replaces == ["spec", "triggers"]
+    assert decision.description_changed
+
+
+def test_unknowns_in_replacing_fields_mean_replace() -> None:
+    new = declared(spec={"resource": {"flavor_id": Unknown(), "node_count": 2}})
+    assert d.decide(declared(), new).replaces == ["spec"]
+    assert d.decide(declared(), declared(triggers=Unknown())).replaces == ["triggers"]
+    assert d.decide(declared(), declared(metadata=Unknown())).replaces == ["metadata"]
+    # An unknown description is still only an in-place update.
+    meta = {"name": "train-abc123", "description": rpc.UNKNOWN}
+    decision = d.decide(declared(), declared(metadata=meta))
+    assert decision.description_changed and decision.replaces == []
+    # An unknown provider setting is an update, never a replace.
+    decision = d.decide(declared(), declared(wait_for=Unknown()))
+    assert decision.settings_changed == ["wait_for"] and decision.replaces == []
+
+
+@pytest.mark.parametrize("phase", ["Failed", "Abnormal", "CreateFailed"])
+def test_replace_when_failed(phase: str) -> None:
+    new = declared(replace_when_failed=True)
+    old = declared(replace_when_failed=True)
+    decision = d.decide(old, new, last_phase=phase)
+    assert decision.replaces == ["status"]
+    assert phase in decision.reasons[0]
+    assert not d.decide(old, declared(replace_when_failed=False), last_phase=phase).replaces
+    assert not d.decide(old, new, last_phase="Running").replaces
+    assert not d.decide(old, new, last_phase="Completed").replaces
+
+
+def test_missing_declared_inputs_replaces_everything_declared() -> None:
+    decision = d.decide(None, declared())
+    assert set(decision.replaces) == {"metadata", "algorithm", "spec"}
+
+
+def test_sanitise_and_generate_names() -> None:
+    assert d.sanitise_prefix("my train.job!") == "my-train-job"
+    assert d.sanitise_prefix("__ok_-") == "__ok_"
+    assert d.sanitise_prefix("!!!") == "job"
+    assert d.sanitise_prefix(None) == "job"
+    long = d.generate_name("x" * 200)
+    assert len(long) == 64
+    assert re.fullmatch(r"x{57}-[a-z0-9]{6}", long)
+    name = d.generate_name("train")
+    assert re.fullmatch(r"train-[a-z0-9]{6}", name)
+    assert d.generate_name("a", lambda: "zzzzzz") == "a-zzzzzz"
+
+
+def test_with_job_name_generates_reuses_and_respects_explicit() -> None:
+    news: dict[str, Any] = {"metadata": {"description": "x"}, "name_prefix": "train"}
+    named = d.with_job_name(news, None, suffix=lambda: "abc123")
+    assert named["metadata"] == {"description": "x", "name": "train-abc123"}
+    assert "name" not in news["metadata"]  # input not mutated
+    again = d.with_job_name(news, named)
+    assert again["metadata"]["name"] == "train-abc123"
+    # A new prefix does not rename a job that already has a name.
+    renamed = d.with_job_name({**news, "name_prefix": "other"}, named)
+    assert renamed["metadata"]["name"] == "train-abc123"
+    explicit = d.with_job_name({"metadata": {"name": "mine"}}, named)
+    assert explicit["metadata"]["name"] == "mine"
+    no_meta = d.with_job_name({}, None, default_prefix="res", suffix=lambda: "qqqqqq")
+    assert no_meta["metadata"] == {"name": "res-qqqqqq"}
+    assert d.with_job_name({"metadata": "junk"}, None) == {"metadata": "junk"}
+    unknown_meta = Unknown()
+    assert d.with_job_name({"metadata": unknown_meta}, None)["metadata"] is unknown_meta
+    pending = d.with_job_name({"name_prefix": Unknown()}, None)
+    assert d.is_unknown(pending["metadata"]["name"])
+
+
+def test_contains_unknown() -> None:
+    assert d.contains_unknown({"a": [1, {"b": Unknown()}]})
+    assert d.contains_unknown([rpc.UNKNOWN])
+    assert not d.contains_unknown({"a": [1, {"b": "c"}]})

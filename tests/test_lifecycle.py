@@ -1,0 +1,159 @@
+"""Pure rules of the job lifecycle: wait targets, backoff, durations, failure text."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from pulumi_modelarts import lifecycle as lc
+from pulumi_modelarts.lifecycle import Verdict, WaitFor
+
+
+@pytest.mark.parametrize(
+    ("phase", "wait_for", "verdict"),
+    [
+        ("Creating", WaitFor.PENDING, Verdict.WAIT),
+        (None, WaitFor.PENDING, Verdict.WAIT),
+        ("Pending", WaitFor.PENDING, Verdict.DONE),
+        ("Running", WaitFor.PENDING, Verdict.DONE),
+        ("Completed", WaitFor.PENDING, Verdict.DONE),
+        ("Pending", WaitFor.RUNNING, Verdict.WAIT),
+        ("Running", WaitFor.RUNNING, Verdict.DONE),
+        ("Completed", WaitFor.RUNNING, Verdict.DONE),
+        ("Running", WaitFor.COMPLETED, Verdict.WAIT),
+        ("Completed", WaitFor.COMPLETED, Verdict.DONE),
+        ("Failed", WaitFor.PENDING, Verdict.FAILED),
+        ("Abnormal", WaitFor.RUNNING, Verdict.FAILED),
+        ("CreateFailed", WaitFor.COMPLETED, Verdict.FAILED),
+        ("Terminating", WaitFor.COMPLETED, Verdict.FAILED),
+        ("Terminated", WaitFor.RUNNING, Verdict.FAILED),
+        ("SomethingNew", WaitFor.RUNNING, Verdict.WAIT),
+        ("Failed", WaitFor.NONE, Verdict.DONE),
+        ("Creating", WaitFor.NONE, Verdict.DONE),
+    ],
+)
+def test_classify(phase: str | None, wait_for: WaitFor, verdict: Verdict) -> None:
+    assert lc.classify(phase, wait_for) is verdict
+
+
+def test_wait_for_parse() -> None:
+    assert WaitFor.parse("Running") is WaitFor.RUNNING
+    assert WaitFor.parse(" none ") is WaitFor.NONE
+    for bad in ("started", "", None, 3, ["running"]):
+        with pytest.raises(ValueError, match="must be one of"):
+            WaitFor.parse(bad)
+
+
+def test_terminable_phases_follow_the_terminate_page() -> None:
+    assert [p for p in ("Creating", "Pending", "Running") if lc.is_terminable(p)] == [
+        "Creating",
+        "Pending",
+        "Running",
+    ]
+    for phase in ("Completed", "Failed", "Terminating", "Terminated", "Abnormal", None):
+        assert not lc.is_terminable(phase)
+
+
+def test_backoff_grows_and_caps() -> None:
+    delays = list(itertools.islice(lc.backoff(1.0, 15.0), 12))
+    assert delays[0] == 1.0
+    assert delays[1] == 1.5
+    assert all(b >= a for a, b in itertools.pairwise(delays))
+    assert max(delays) == 15.0
+    assert delays[-1] == 15.0
+    assert list(itertools.islice(lc.backoff(0.01, 0.02), 3)) == [0.01, 0.015, 0.02]
+    with pytest.raises(ValueError):
+        next(lc.backoff(0, 1))
+
+
+@pytest.mark.parametrize(
+    ("value", "seconds"),
+    [
+        (90, 90.0),
+        (2.5, 2.5),
+        ("90", 90.0),
+        ("90s", 90.0),
+        ("30m", 1800.0),
+        ("1h30m", 5400.0),
+        ("1h", 3600.0),
+        ("1.5h", 5400.0),
+        ("2m30s", 150.0),
+        (" 1H 5M ", 3900.0),
+    ],
+)
+def test_parse_duration(value: object, seconds: float) -> None:
+    assert lc.parse_duration(value) == seconds
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        0,
+        -5,
+        "0s",
+        "",
+        "abc",
+        "30x",
+        "m",
+        "30m1h",
+        "1h1h",
+        True,
+        None,
+        [1],
+        float("nan"),
+        float("inf"),
+        "8d",
+        10**9,
+    ],
+)
+def test_parse_duration_rejects(value: object) -> None:
+    with pytest.raises(ValueError):
+        lc.parse_duration(value)
+
+
+def test_format_elapsed() -> None:
+    assert lc.format_elapsed(0.43) == "0.4s"
+    assert lc.format_elapsed(12.7) == "12s"
+    assert lc.format_elapsed(185) == "3m05s"
+    assert lc.format_elapsed(3720) == "1h02m"
+
+
+def test_describe_failure_has_everything_a_reader_needs() -> None:
+    status = {
+        "phase": "Failed",
+        "secondary_phase": "Failed",
+        "duration": 12000,
+        "task_statuses": [
+            {"task": "worker-0", "exit_code": 137, "message": "OOMKilled"},
+            {"task": "worker-1", "exit_code": 0},
+            "junk",
+            {"task": "worker-2"},
+        ],
+    }
+    text = lc.describe_failure(
+        name="train-abc123",
+        job_id="5a0e",
+        status=status,
+        reason="ended Failed",
+        terminated=False,
+        wait_for=WaitFor.RUNNING,
+    )
+    assert text.splitlines()[0] == "training job train-abc123 (id 5a0e) ended Failed."
+    assert "phase Failed, secondary phase Failed, ran 12s" in text
+    assert "task worker-0: exit code 137, message OOMKilled" in text
+    assert "task worker-1: exit code 0" in text
+    assert "worker-2" not in text
+    assert "nothing is left running" in text
+
+    timed_out = lc.describe_failure(
+        name="n",
+        job_id="i",
+        status={"phase": "Pending"},
+        reason="did not reach Running within 2s",
+        terminated=True,
+    )
+    assert "was terminated" in timed_out
+    unknown = lc.describe_failure(name=None, job_id="i", status=None, reason="x", terminated=None)
+    assert "phase unknown" in unknown
+    assert "could NOT be terminated" in unknown
