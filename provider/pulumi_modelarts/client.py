@@ -1,0 +1,518 @@
+"""A small, careful HTTP client for the ModelArts training-job API.
+
+One `httpx.Client` (one connection pool) per `ModelArtsClient`; every call has a timeout and a bounded
+retry budget. What is retried: throttling (HTTP 429 / APIG.0308), server errors (5xx), connection failures
+and timeouts, with exponential backoff and full jitter, honouring ``Retry-After``. Authentication failures
+are never retried: five in a row lock the access key.
+
+Creating a job is the one call that is not safe to repeat blindly. After an *ambiguous* failure - the request
+may have reached the service but no answer came back (connection dropped or read timeout after sending) or a
+5xx came back (a gateway can time out after the backend committed) - the client first searches for a job with
+exactly that name created since the call began, and returns it if found; only otherwise does it post again.
+Failures that happen before the request leaves (connection refused, connect timeout) and throttling are not
+ambiguous and are simply retried.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+from urllib.parse import quote
+
+import httpx
+import pydantic
+
+from .errors import (
+    APIError,
+    InvalidResponseError,
+    ServerError,
+    ThrottledError,
+    TransportError,
+    api_error_class,
+    redact,
+    shorten,
+)
+from .models import (
+    CreateTrainingJobRequest,
+    SearchFilter,
+    SearchRequest,
+    SearchResponse,
+    TrainingJob,
+    to_wire,
+)
+from .settings import normalize_endpoint
+
+__all__ = ["MAX_PAGE_SIZE", "ModelArtsClient"]
+
+MAX_PAGE_SIZE = 50
+# Hard cap on pages in one listing, whatever the service claims: a broken server cannot loop us forever.
+MAX_PAGES = 2000
+# Largest answer body read; a training job is a few kB and a page of 50 is well under a megabyte.
+MAX_BODY_BYTES = 16 * 1024 * 1024
+EXCERPT_CHARS = 200
+JSON_CONTENT_TYPE = "application/json;charset=UTF-8"
+USER_AGENT = "pulumi-modelarts/0.1"
+
+_M = TypeVar("_M", bound=pydantic.BaseModel)
+
+
+@dataclass(frozen=True)
+class _Answer:
+    status_code: int
+    payload: Any
+    request_id: str | None
+
+
+class _NoAnswer(Exception):
+    """One attempt got no HTTP answer. `ambiguous`: the request may have reached the service."""
+
+    def __init__(self, reason: str, *, ambiguous: bool) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.ambiguous = ambiguous
+
+
+def _job_path_segment(value: str, what: str) -> str:
+    if not value or not value.strip():
+        raise ValueError(f"{what} must not be empty")
+    # Nothing in an id is allowed to change the path ("/", "..", "?" are all encoded).
+    return quote(value, safe="")
+
+
+def _retry_after_seconds(value: str | None) -> float | None:
+    if not value:
+        return None
+    try:
+        seconds = float(value.strip())
+    except ValueError:
+        return None  # HTTP-date form: not used by this API; fall back to our own backoff.
+    return seconds if seconds >= 0 else None
+
+
+class ModelArtsClient:
+    """ModelArts training-job API client. Use as a context manager, or call `close()`.
+
+    `sleep`, `clock` (monotonic seconds), `wall_clock` (epoch seconds) and `rng` (0..1) are injectable so
+    tests run without waiting. `secrets` are extra strings scrubbed from every error message (the
+    credentials of `auth` are scrubbed anyway).
+    """
+
+    def __init__(
+        self,
+        *,
+        endpoint: str,
+        project_id: str,
+        auth: httpx.Auth,
+        timeout: float = 30.0,
+        max_attempts: int = 5,
+        max_retry_seconds: float = 120.0,
+        transport: httpx.BaseTransport | None = None,
+        log: Callable[[str], None] | None = None,
+        base_delay: float = 1.0,
+        max_delay: float = 30.0,
+        create_skew_seconds: float = 300.0,
+        secrets: Iterable[str] = (),
+        sleep: Callable[[float], None] = time.sleep,
+        clock: Callable[[], float] = time.monotonic,
+        wall_clock: Callable[[], float] = time.time,
+        rng: Callable[[], float] = random.random,
+    ) -> None:
+        if timeout <= 0:
+            raise ValueError("timeout must be positive")
+        if max_attempts < 1:
+            raise ValueError("max_attempts must be at least 1")
+        self.endpoint = normalize_endpoint(endpoint)
+        self.project_id = project_id
+        self._project_segment = _job_path_segment(project_id, "project_id")
+        self.timeout = timeout
+        self.max_attempts = max_attempts
+        self.max_retry_seconds = max_retry_seconds
+        self.base_delay = base_delay
+        self.max_delay = max_delay
+        self.create_skew_seconds = create_skew_seconds
+        self._log = log
+        self._sleep = sleep
+        self._clock = clock
+        self._wall_clock = wall_clock
+        self._rng = rng
+        known = [
+            getattr(auth, name, None) for name in ("_access_key", "_secret_key", "_security_token", "_token")
+        ]
+        self._secrets = tuple(s for s in (*secrets, *known) if isinstance(s, str) and s)
+        self._http = httpx.Client(
+            base_url=self.endpoint,
+            auth=auth,
+            timeout=httpx.Timeout(timeout),
+            transport=transport,
+            follow_redirects=False,  # a redirect must never carry a signed request elsewhere
+            headers={"User-Agent": USER_AGENT, "Accept": "application/json"},
+        )
+
+    def __repr__(self) -> str:
+        return f"ModelArtsClient(endpoint={self.endpoint!r}, project_id={self.project_id!r})"
+
+    def __reduce__(self) -> Any:
+        raise TypeError("ModelArtsClient holds credentials and a connection pool and must not be pickled")
+
+    def __enter__(self) -> ModelArtsClient:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._http.close()
+
+    # ---------------------------------------------------------------- operations
+
+    def create_job(self, request: CreateTrainingJobRequest) -> TrainingJob:
+        """Create a training job; after an ambiguous failure, find a job this call already created first."""
+        name = request.metadata.name
+        if not name:
+            raise ValueError("a training job needs metadata.name before it can be created")
+        operation = f"create training job {name!r}"
+        since = self._wall_clock() - self.create_skew_seconds
+        body = to_wire(request)
+        path = f"/v2/{self._project_segment}/training-jobs"
+
+        def recover() -> TrainingJob | None:
+            return self._find_created_job(name, since, operation)
+
+        answer = self._call("POST", path, body, operation=operation, recover=recover)
+        if isinstance(answer, TrainingJob):
+            return answer
+        job = self._parse(TrainingJob, answer, operation)
+        if not job.metadata.id:
+            raise InvalidResponseError(
+                operation,
+                "the answer has no metadata.id for the new job",
+                status_code=answer.status_code,
+                excerpt=self._excerpt(json.dumps(answer.payload, ensure_ascii=False)),
+                request_id=answer.request_id,
+            )
+        return job
+
+    def get_job(self, job_id: str) -> TrainingJob:
+        operation = f"get training job {job_id!r}"
+        path = f"/v2/{self._project_segment}/training-jobs/{_job_path_segment(job_id, 'job id')}"
+        return self._parse(TrainingJob, self._answer("GET", path, None, operation=operation), operation)
+
+    def terminate_job(self, job_id: str) -> TrainingJob:
+        operation = f"terminate training job {job_id!r}"
+        path = f"/v2/{self._project_segment}/training-jobs/{_job_path_segment(job_id, 'job id')}/actions"
+        answer = self._answer("POST", path, {"action_type": "terminate"}, operation=operation)
+        return self._parse(TrainingJob, answer, operation)
+
+    def update_description(self, job_id: str, description: str) -> None:
+        operation = f"update the description of training job {job_id!r}"
+        path = f"/v2/{self._project_segment}/training-jobs/{_job_path_segment(job_id, 'job id')}"
+        self._answer("PUT", path, {"description": description}, operation=operation, body_required=False)
+
+    def delete_job(self, job_id: str) -> None:
+        operation = f"delete training job {job_id!r}"
+        path = f"/v2/{self._project_segment}/training-jobs/{_job_path_segment(job_id, 'job id')}"
+        self._answer("DELETE", path, None, operation=operation, body_required=False)
+
+    def search_jobs(self, request: SearchRequest) -> SearchResponse:
+        operation = "search training jobs"
+        path = f"/v2/{self._project_segment}/training-job-searches"
+        answer = self._answer("POST", path, to_wire(request), operation=operation)
+        return self._parse(SearchResponse, answer, operation)
+
+    def iter_jobs(
+        self,
+        filters: Sequence[SearchFilter] | None = None,
+        *,
+        sort_by: str = "create_time",
+        order: str = "desc",
+        page_size: int = MAX_PAGE_SIZE,
+    ) -> Iterator[TrainingJob]:
+        """Every job matching the filters, page by page (offset is a page index; limit at most 50).
+
+        Stops after a short or empty page or once `total` jobs were seen; a page that only repeats jobs
+        already seen, or more pages than the total allows, is an InvalidResponseError, not an endless loop.
+        """
+        limit = max(1, min(page_size, MAX_PAGE_SIZE))
+        seen: set[str] = set()
+        count = 0
+        page = 0
+        while True:
+            request = SearchRequest(
+                offset=page, limit=limit, sort_by=sort_by, order=order, filters=list(filters or [])
+            )
+            answer = self.search_jobs(request)
+            items = list(answer.items or [])
+            new = 0
+            for job in items:
+                key = job.metadata.id or None
+                if key is not None:
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                new += 1
+                count += 1
+                yield job
+            total = answer.total
+            if len(items) < limit or (total is not None and count >= total):
+                return
+            if new == 0:
+                raise InvalidResponseError(
+                    "list training jobs", f"page {page} only repeated jobs already listed"
+                )
+            page += 1
+            page_cap = MAX_PAGES if total is None else min(MAX_PAGES, total // limit + 2)
+            if page >= page_cap:
+                raise InvalidResponseError(
+                    "list training jobs", f"the service kept returning full pages beyond page {page - 1}"
+                )
+
+    # ---------------------------------------------------------------- lost-create recovery
+
+    def _find_created_job(self, name: str, since: float, operation: str) -> TrainingJob | None:
+        since_ms = since * 1000.0
+        try:
+            for job in self.iter_jobs([SearchFilter(key="name", operator="like", value=[name])]):
+                meta = job.metadata
+                if meta.name != name or not meta.id:
+                    continue
+                created = meta.create_time
+                if created is not None and created >= since_ms:
+                    return job
+        except (APIError, TransportError, InvalidResponseError) as exc:
+            raise TransportError(
+                operation,
+                "the create request may or may not have been applied, and looking for the job by name failed "
+                f"too ({exc}); check the ModelArts console before retrying",
+            ) from exc
+        return None
+
+    # ---------------------------------------------------------------- transport, retries, parsing
+
+    def _answer(
+        self,
+        method: str,
+        path: str,
+        body: Any,
+        *,
+        operation: str,
+        body_required: bool = True,
+    ) -> _Answer:
+        answer = self._call(method, path, body, operation=operation, body_required=body_required)
+        assert isinstance(answer, _Answer)
+        return answer
+
+    def _call(
+        self,
+        method: str,
+        path: str,
+        body: Any,
+        *,
+        operation: str,
+        body_required: bool = True,
+        recover: Callable[[], TrainingJob | None] | None = None,
+    ) -> _Answer | TrainingJob:
+        started = self._clock()
+        content = None if body is None else json.dumps(body, ensure_ascii=False).encode("utf-8")
+        attempt = 0
+        while True:
+            attempt += 1
+            needs_recovery = False
+            retry_after: float | None = None
+            try:
+                return self._once(method, path, content, operation=operation, body_required=body_required)
+            except _NoAnswer as exc:
+                failure: Exception = TransportError(operation, exc.reason, attempts=attempt)
+                needs_recovery = exc.ambiguous
+                reason = exc.reason
+            except ThrottledError as exc:
+                failure, reason, retry_after = exc, "throttled", exc.retry_after
+            except ServerError as exc:
+                failure, reason = exc, f"HTTP {exc.status_code}"
+                needs_recovery = True
+            recovering = needs_recovery and recover is not None
+            delay = self._backoff(attempt, retry_after)
+            exhausted = (
+                attempt >= self.max_attempts or self._clock() - started + delay > self.max_retry_seconds
+            )
+            if exhausted and not recovering:
+                raise failure
+            if exhausted:
+                self._say(f"{operation}: {reason}; checking whether the job was created before giving up")
+            elif recovering:
+                self._say(
+                    f"{operation}: {reason}; the request may have been applied, so looking for the job "
+                    f"in {delay:.1f}s before retrying (attempt {attempt + 1} of {self.max_attempts})"
+                )
+            else:
+                self._say(
+                    f"{operation}: {reason}; retrying in {delay:.1f}s "
+                    f"(attempt {attempt + 1} of {self.max_attempts})"
+                )
+            self._sleep(delay)
+            if recovering and recover is not None:
+                found = recover()
+                if found is not None:
+                    self._say(
+                        f"{operation}: found the job the earlier attempt created; not creating it again"
+                    )
+                    return found
+            if exhausted:
+                raise failure
+
+    def _backoff(self, attempt: int, retry_after: float | None) -> float:
+        cap = min(self.max_delay, self.base_delay * (2.0 ** (attempt - 1)))
+        jittered = self._rng() * cap
+        return max(jittered, retry_after) if retry_after is not None else jittered
+
+    def _say(self, message: str) -> None:
+        if self._log is not None:
+            self._log(message)
+
+    def _once(
+        self, method: str, path: str, content: bytes | None, *, operation: str, body_required: bool
+    ) -> _Answer:
+        headers = {"Content-Type": JSON_CONTENT_TYPE} if content is not None else {}
+        deadline = self._clock() + self.timeout
+        try:
+            with self._http.stream(method, path, content=content, headers=headers) as response:
+                raw = self._read_capped(response, deadline, operation)
+        except (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout) as exc:
+            raise _NoAnswer(f"could not connect ({type(exc).__name__})", ambiguous=False) from None
+        except httpx.TimeoutException as exc:
+            raise _NoAnswer(
+                f"timed out waiting for the answer ({type(exc).__name__})", ambiguous=True
+            ) from None
+        except httpx.TransportError as exc:
+            raise _NoAnswer(f"the connection failed ({type(exc).__name__})", ambiguous=True) from None
+        return self._interpret(response, raw, operation=operation, body_required=body_required)
+
+    def _read_capped(self, response: httpx.Response, deadline: float, operation: str) -> bytes:
+        chunks: list[bytes] = []
+        size = 0
+        for chunk in response.iter_bytes():
+            size += len(chunk)
+            if size > MAX_BODY_BYTES:
+                raise InvalidResponseError(
+                    operation,
+                    f"the answer is larger than {MAX_BODY_BYTES} bytes",
+                    status_code=response.status_code,
+                )
+            chunks.append(chunk)
+            if self._clock() > deadline:
+                # Each read has its own timeout; this bounds a server that trickles bytes forever.
+                raise httpx.ReadTimeout("the answer took longer than the timeout to arrive")
+        return b"".join(chunks)
+
+    def _interpret(
+        self, response: httpx.Response, raw: bytes, *, operation: str, body_required: bool
+    ) -> _Answer:
+        status = response.status_code
+        request_id = response.headers.get("X-Request-Id") or None
+        text = raw.decode("utf-8", errors="replace")
+        payload: Any = None
+        parsed = False
+        if text.strip():
+            try:
+                payload = json.loads(text)
+                parsed = True
+            except ValueError:
+                parsed = False
+        if parsed and isinstance(payload, dict) and request_id is None:
+            body_id = payload.get("request_id")
+            request_id = body_id if isinstance(body_id, str) and body_id else None
+
+        if 200 <= status < 300:
+            if not text.strip():
+                if body_required:
+                    raise InvalidResponseError(operation, "the answer is empty", status_code=status)
+                return _Answer(status, None, request_id)
+            if not parsed:
+                raise InvalidResponseError(
+                    operation, "the answer is not JSON", status_code=status,
+                    excerpt=self._excerpt(text), request_id=request_id,
+                )  # fmt: skip
+            if isinstance(payload, dict) and payload.get("error_code"):
+                raise InvalidResponseError(
+                    operation,
+                    "a success status came with an error body",
+                    status_code=status,
+                    excerpt=self._excerpt(text),
+                    request_id=request_id,
+                )
+            if body_required and not isinstance(payload, dict):
+                raise InvalidResponseError(
+                    operation, "the answer is not a JSON object", status_code=status,
+                    excerpt=self._excerpt(text), request_id=request_id,
+                )  # fmt: skip
+            return _Answer(status, payload, request_id)
+
+        if 300 <= status < 400:
+            raise InvalidResponseError(
+                operation,
+                "the service answered with a redirect, which this client does not follow; check the endpoint",
+                status_code=status,
+                request_id=request_id,
+            )
+
+        fields = payload if parsed and isinstance(payload, dict) else {}
+        error_code = _text_field(fields, "error_code")
+        error_msg = _text_field(fields, "error_msg")
+        error_solution = _text_field(fields, "error_solution")
+        cls = api_error_class(status, error_code)
+        if not error_code and not error_msg:
+            # Not a ModelArts error body (an HTML gateway page, say). The status alone is trustworthy for
+            # authentication, throttling and server failures; for other 4xx it could be anything (a wrong
+            # endpoint answering 404 must not look like "the job is gone").
+            if not (status in (401, 403, 429) or status >= 500):
+                raise InvalidResponseError(
+                    operation,
+                    "the answer is not a ModelArts error body; check the endpoint",
+                    status_code=status,
+                    excerpt=self._excerpt(text) if text.strip() else None,
+                    request_id=request_id,
+                )
+            error_msg = f"non-JSON answer: {self._excerpt(text)}" if text.strip() else None
+        args = (
+            status,
+            error_code,
+            self._scrub(error_msg) if error_msg else None,
+            self._scrub(error_solution) if error_solution else None,
+            request_id,
+        )
+        if cls is ThrottledError:
+            raise ThrottledError(
+                *args,
+                operation=operation,
+                retry_after=_retry_after_seconds(response.headers.get("Retry-After")),
+            )
+        raise cls(*args, operation=operation)
+
+    def _parse(self, model: type[_M], answer: _Answer, operation: str) -> _M:
+        try:
+            return model.model_validate(answer.payload)
+        except pydantic.ValidationError as exc:
+            where = "; ".join(
+                f"{'.'.join(str(p) for p in err['loc']) or '(top)'}: {err['msg']}" for err in exc.errors()[:3]
+            )
+            raise InvalidResponseError(
+                operation,
+                f"the answer does not have the expected shape ({where})",
+                status_code=answer.status_code,
+                excerpt=self._excerpt(json.dumps(answer.payload, ensure_ascii=False)),
+                request_id=answer.request_id,
+            ) from None
+
+    def _scrub(self, text: str) -> str:
+        return redact(text, self._secrets)
+
+    def _excerpt(self, text: str) -> str:
+        return shorten(self._scrub(text), EXCERPT_CHARS)
+
+
+def _text_field(fields: dict[str, Any], name: str) -> str | None:
+    value = fields.get(name)
+    return value if isinstance(value, str) and value else None

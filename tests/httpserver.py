@@ -1,0 +1,135 @@
+"""A scripted HTTP/1.1 server on 127.0.0.1 for client tests.
+
+Each request is recorded, then answered by the next queued `Reply` (or by `handler`, if set, when the queue is
+empty). A reply can also drop the connection without answering, or wait before answering, to reproduce lost
+answers and timeouts with a real socket.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import urlsplit
+
+
+@dataclass
+class Reply:
+    status: int = 200
+    body: Any = None  # dict/list -> JSON; str/bytes -> as is; None -> empty
+    headers: dict[str, str] = field(default_factory=dict)
+    drop: bool = False  # read the request, then close the connection without a word
+    delay: float = 0.0  # seconds to wait before answering
+
+    def encoded(self) -> tuple[bytes, dict[str, str]]:
+        headers = dict(self.headers)
+        if isinstance(self.body, (dict, list)):
+            data = json.dumps(self.body, ensure_ascii=False).encode("utf-8")
+            headers.setdefault("Content-Type", "application/json")
+        elif isinstance(self.body, str):
+            data = self.body.encode("utf-8")
+        elif isinstance(self.body, bytes):
+            data = self.body
+        else:
+            data = b""
+        return data, headers
+
+
+def json_reply(body: Any, status: int = 200, **headers: str) -> Reply:
+    return Reply(status=status, body=body, headers={k.replace("_", "-"): v for k, v in headers.items()})
+
+
+@dataclass
+class Recorded:
+    method: str
+    path: str
+    query: str
+    headers: dict[str, str]  # lower-cased names
+    body: bytes
+
+    def json(self) -> Any:
+        return json.loads(self.body.decode("utf-8"))
+
+
+class ScriptedServer:
+    def __init__(self) -> None:
+        self.replies: deque[Reply] = deque()
+        self.requests: list[Recorded] = []
+        self.handler: Callable[[Recorded], Reply] | None = None
+        self._lock = threading.Lock()
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, format: str, *args: Any) -> None:
+                pass
+
+            def _serve(self) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                body = self.rfile.read(length) if length else b""
+                parts = urlsplit(self.path)
+                recorded = Recorded(
+                    method=self.command,
+                    path=parts.path,
+                    query=parts.query,
+                    headers={k.lower(): v for k, v in self.headers.items()},
+                    body=body,
+                )
+                reply = server._next_reply(recorded)
+                if reply.delay:
+                    time.sleep(reply.delay)
+                if reply.drop:
+                    self.close_connection = True
+                    return
+                data, headers = reply.encoded()
+                self.send_response(reply.status)
+                for name, value in headers.items():
+                    self.send_header(name, value)
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            do_GET = do_POST = do_PUT = do_DELETE = _serve
+
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._httpd.daemon_threads = True
+        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+
+    def _next_reply(self, recorded: Recorded) -> Reply:
+        with self._lock:
+            self.requests.append(recorded)
+            if self.replies:
+                return self.replies.popleft()
+        if self.handler is not None:
+            return self.handler(recorded)
+        return json_reply({"error_code": "Test.0000", "error_msg": "no scripted answer left"}, status=418)
+
+    @property
+    def url(self) -> str:
+        host, port = self._httpd.server_address[:2]
+        return f"http://{host}:{port}"
+
+    def queue(self, *replies: Reply) -> None:
+        with self._lock:
+            self.replies.extend(replies)
+
+    def start(self) -> ScriptedServer:
+        self._thread.start()
+        return self
+
+    def close(self) -> None:
+        self._httpd.shutdown()
+        self._httpd.server_close()
+        self._thread.join(timeout=5)
+
+    def __enter__(self) -> ScriptedServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
