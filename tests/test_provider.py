@@ -1,0 +1,498 @@
+"""TrainingJobProvider methods called directly against a real emulator process."""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from pulumi.dynamic import Config, ConfigureRequest
+from pulumi.output import Unknown
+
+from pulumi_modelarts import provider as provider_module
+from pulumi_modelarts.emulator.testing import EmulatorProcess
+from pulumi_modelarts.errors import SettingsError
+from pulumi_modelarts.provider import ProvisioningError, TrainingJobProvider
+
+ENV_NAMES = (
+    "HW_REGION_NAME",
+    "HW_PROJECT_ID",
+    "HW_MODELARTS_ENDPOINT",
+    "HW_ACCESS_KEY",
+    "HW_SECRET_KEY",
+    "HW_SECURITY_TOKEN",
+    "HW_AUTH_TOKEN",
+    "HUAWEICLOUD_SDK_AK",
+    "HUAWEICLOUD_SDK_SK",
+    "HUAWEICLOUD_SDK_SECURITY_TOKEN",
+    "HUAWEICLOUD_SDK_PROJECT_ID",
+)
+
+
+@pytest.fixture(autouse=True)
+def clean_settings(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    for name in ENV_NAMES:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv(provider_module.POLL_SECONDS_ENV, "0.02")
+    provider_module.set_config({})
+    yield
+    provider_module.set_config({})
+
+
+@pytest.fixture
+def emu(emulator: EmulatorProcess, monkeypatch: pytest.MonkeyPatch) -> EmulatorProcess:
+    """The emulator, with the provider pointed at it through the environment."""
+    monkeypatch.setenv("HW_MODELARTS_ENDPOINT", emulator.url)
+    monkeypatch.setenv("HW_ACCESS_KEY", emulator.access_key)
+    monkeypatch.setenv("HW_SECRET_KEY", emulator.secret_key)
+    monkeypatch.setenv("HW_PROJECT_ID", emulator.project_id)
+    return emulator
+
+
+@pytest.fixture
+def prov() -> TrainingJobProvider:
+    return TrainingJobProvider()
+
+
+def job_inputs(**overrides: Any) -> dict[str, Any]:
+    """Inputs as the engine hands them to check: plain values, numbers as floats."""
+    base: dict[str, Any] = {
+        "metadata": {"description": "nightly"},
+        "algorithm": {
+            "engine": {"image_url": "org/img:1"},
+            "command": "python train.py",
+            "parameters": [{"name": "lr", "value": "0.1"}],
+            "inputs": [{"name": "data", "remote": {"obs": {"obs_url": "/bucket/data/"}}}],
+            "outputs": [{"name": "model", "remote": {"obs": {"obs_url": "/bucket/model/"}}}],
+            "environments": {"API_TOKEN": "s3cr3t-env-value"},
+        },
+        "spec": {"resource": {"flavor_id": "modelarts.vm.cpu.2u", "node_count": 1.0}},
+        "name_prefix": "train",
+        "__provider": "serialized-provider",
+    }
+    base.update(overrides)
+    return base
+
+
+def annotated(annotations: dict[str, str], **overrides: Any) -> dict[str, Any]:
+    return job_inputs(metadata={"description": "nightly", "annotations": annotations}, **overrides)
+
+
+def checked(
+    prov: TrainingJobProvider, news: dict[str, Any], olds: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    result = prov.check(olds or {}, news)
+    assert result.failures == [], [(f.property, f.reason) for f in result.failures]
+    inputs = dict(result.inputs)
+    inputs["__provider"] = news.get("__provider", "serialized-provider")
+    return inputs
+
+
+def api(emu: EmulatorProcess) -> httpx.Client:
+    return httpx.Client(base_url=emu.api_url(), auth=emu.auth(), timeout=10)
+
+
+def live(emu: EmulatorProcess, job_id: str) -> dict[str, Any]:
+    with api(emu) as client:
+        response = client.get(f"/training-jobs/{job_id}")
+        response.raise_for_status()
+        return dict(response.json())
+
+
+def wait_phase(emu: EmulatorProcess, job_id: str, phases: set[str], timeout: float = 10.0) -> str:
+    import time
+
+    end = time.monotonic() + timeout
+    while True:
+        phase = str(live(emu, job_id)["status"]["phase"])
+        if phase in phases or time.monotonic() > end:
+            return phase
+        time.sleep(0.05)
+
+
+# ------------------------------------------------------------------------------------------------ check
+
+
+def failures_of(prov: TrainingJobProvider, news: dict[str, Any]) -> dict[str, str]:
+    return {f.property: f.reason for f in prov.check({}, news).failures}
+
+
+def test_check_reports_problems_with_paths(prov: TrainingJobProvider) -> None:
+    news = job_inputs(
+        spec={"resource": {"flavor_id": "f", "node_count": 0.0}},
+        wait_for="started",
+        wait_timeout="10 fortnights",
+        replace_when_failed="yes",
+        bogus=1,
+    )
+    news["algorithm"]["inputs"] = [{"name": "data"}]
+    found = failures_of(prov, news)
+    assert found["spec.resource.node_count"] == "must be at least 1"
+    assert found["algorithm.inputs[0].remote"] == "is required"
+    assert "must be one of" in found["wait_for"]
+    assert "not a duration" in found["wait_timeout"]
+    assert found["replace_when_failed"] == "must be true or false"
+    assert "unknown property" in found["bogus"]
+
+
+def test_check_bad_names_and_timeouts(prov: TrainingJobProvider) -> None:
+    found = failures_of(prov, job_inputs(metadata={"name": "bad name!"}, wait_timeout=0.0))
+    assert "letters, digits" in found["metadata.name"]
+    assert found["wait_timeout"].startswith("must be positive")
+    assert "metadata.name" in failures_of(prov, job_inputs(metadata={"name": "x" * 65}))
+
+
+def test_check_normalises_and_auto_names(prov: TrainingJobProvider) -> None:
+    result = prov.check({}, job_inputs())
+    assert result.failures == []
+    inputs = result.inputs
+    assert inputs["kind"] == "job"
+    assert "__provider" not in inputs
+    assert inputs["spec"]["resource"]["node_count"] == 1
+    name = inputs["metadata"]["name"]
+    assert re.fullmatch(r"train-[a-z0-9]{6}", name)
+    assert inputs["metadata"]["description"] == "nightly"
+    # The next check (olds = previous inputs) keeps the name; a fresh resource gets a different one.
+    assert prov.check(inputs, job_inputs()).inputs["metadata"]["name"] == name
+    assert prov.check(inputs, job_inputs(name_prefix="renamed")).inputs["metadata"]["name"] == name
+    others = {prov.check({}, job_inputs()).inputs["metadata"]["name"] for _ in range(5)}
+    assert name not in others and len(others) == 5
+    # An explicit name wins.
+    assert prov.check(inputs, job_inputs(metadata={"name": "mine"})).inputs["metadata"]["name"] == "mine"
+
+
+def test_check_tolerates_unknowns_and_still_validates_the_rest(prov: TrainingJobProvider) -> None:
+    news = job_inputs(
+        spec={"resource": {"flavor_id": Unknown(), "node_count": 1.0}},
+        wait_for=Unknown(),
+    )
+    news["algorithm"]["engine"] = {"image_url": Unknown()}
+    result = prov.check({}, news)
+    assert result.failures == []
+    assert isinstance(result.inputs["spec"]["resource"]["flavor_id"], Unknown)
+
+    news["algorithm"]["outputs"] = [{"name": "model"}]  # missing remote: still reported
+    assert [f.property for f in prov.check({}, news).failures] == ["algorithm.outputs[0].remote"]
+
+    whole = prov.check({}, job_inputs(algorithm=Unknown(), spec=Unknown(), metadata=Unknown()))
+    assert whole.failures == []
+
+
+json_leaf = st.one_of(
+    st.none(), st.booleans(), st.floats(allow_nan=True), st.text(max_size=5), st.just(Unknown())
+)
+junk = st.recursive(
+    json_leaf,
+    lambda children: st.one_of(
+        st.lists(children, max_size=3),
+        st.dictionaries(
+            st.sampled_from(["name", "metadata", "engine", "remote", "obs", "x", "resource", "node_count"]),
+            children,
+            max_size=4,
+        ),
+    ),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    st.dictionaries(
+        st.sampled_from(
+            ["kind", "metadata", "algorithm", "spec", "tasks", "wait_for", "wait_timeout", "zzz"]
+        ),
+        junk,
+        max_size=6,
+    )
+)
+def test_check_never_raises_on_junk(news: dict[str, Any]) -> None:
+    result = TrainingJobProvider().check({}, {**news, "__provider": "p"})
+    assert isinstance(result.inputs, dict)
+    for failure in result.failures:
+        assert isinstance(failure.property, str) and failure.reason
+
+
+# ------------------------------------------------------------------------------------------------ diff
+
+
+def test_diff_update_replace_none(prov: TrainingJobProvider) -> None:
+    inputs = checked(prov, job_inputs())
+    olds = {"declared_inputs": {k: v for k, v in inputs.items() if k != "__provider"}, "phase": "Running"}
+
+    same = prov.diff("id", olds, checked(prov, job_inputs(), inputs))
+    assert same.changes is False and same.replaces == []
+
+    desc = job_inputs(metadata={"description": "weekly"})
+    result = prov.diff("id", olds, checked(prov, desc, inputs))
+    assert result.changes is True and result.replaces == []
+
+    spec = job_inputs(spec={"resource": {"flavor_id": "modelarts.vm.cpu.8u", "node_count": 1.0}})
+    result = prov.diff("id", olds, checked(prov, spec, inputs))
+    assert result.replaces == ["spec"]
+    assert result.delete_before_replace is True
+
+    result = prov.diff("id", olds, checked(prov, job_inputs(triggers=["v2"]), inputs))
+    assert result.replaces == ["triggers"]
+
+    result = prov.diff("id", olds, checked(prov, job_inputs(wait_for="running"), inputs))
+    assert result.changes is True and result.replaces == []
+
+    unknown_spec = checked(prov, job_inputs(spec={"resource": {"flavor_id": Unknown()}}), inputs)
+    assert prov.diff("id", olds, unknown_spec).replaces == ["spec"]
+
+
+def test_diff_replace_when_failed(prov: TrainingJobProvider) -> None:
+    inputs = checked(prov, job_inputs(replace_when_failed=True))
+    declared = {k: v for k, v in inputs.items() if k != "__provider"}
+    failed = prov.diff("id", {"declared_inputs": declared, "phase": "Failed"}, inputs)
+    assert failed.replaces == ["status"]
+    running = prov.diff("id", {"declared_inputs": declared, "phase": "Running"}, inputs)
+    assert running.changes is False
+
+
+# ------------------------------------------------------------------------------------------------ create
+
+
+@pytest.mark.parametrize(
+    ("wait_for", "phases"),
+    [
+        ("none", {"Creating", "Pending", "Running", "Completed"}),
+        ("pending", {"Pending", "Running", "Completed"}),
+        ("running", {"Running", "Completed"}),
+        ("completed", {"Completed"}),
+    ],
+)
+def test_create_waits_as_asked(
+    prov: TrainingJobProvider, emu: EmulatorProcess, wait_for: str, phases: set[str]
+) -> None:
+    inputs = checked(prov, job_inputs(wait_for=wait_for))
+    result = prov.create(inputs)
+    outs = result.outs
+    assert outs is not None
+    assert result.id and outs["metadata"]["id"] == result.id
+    assert outs["phase"] in phases
+    assert outs["status"]["phase"] == outs["phase"]
+    assert outs["metadata"]["name"] == inputs["metadata"]["name"]
+    assert outs["declared_inputs"]["metadata"]["name"] == inputs["metadata"]["name"]
+    assert "__provider" not in outs["declared_inputs"]
+    assert outs["kind"] == "job"
+    assert outs["spec"]["resource"]["flavor_id"] == "modelarts.vm.cpu.2u"
+    json.dumps(outs)  # JSON-friendly
+    if wait_for == "completed":
+        assert live(emu, result.id)["status"]["phase"] == "Completed"
+
+
+def test_create_keeps_environments_out_of_non_secret_outputs(
+    prov: TrainingJobProvider, emu: EmulatorProcess
+) -> None:
+    outs = prov.create(checked(prov, job_inputs(wait_for="none"))).outs
+    assert outs is not None
+    assert outs["environments"] == {"API_TOKEN": "s3cr3t-env-value"}
+    secret_outputs = {"declared_inputs", "environments", "endpoints"}  # additional_secret_outputs
+    public = {k: v for k, v in outs.items() if k not in secret_outputs}
+    assert "s3cr3t-env-value" not in json.dumps(public)
+    assert "environments" not in outs["algorithm"]
+    assert outs["algorithm"]["command"] == "python train.py"
+
+
+def test_create_failure_during_wait_reports_and_leaves_nothing_running(
+    prov: TrainingJobProvider, emu: EmulatorProcess
+) -> None:
+    news = annotated(
+        {
+            "emulator/fail-after-seconds": "0.1",
+            "emulator/running-seconds": "5",
+            "emulator/exit-code": "137",
+            "emulator/failure-message": "CUDA out of memory",
+        },
+        wait_for="completed",
+    )
+    inputs = checked(prov, news)
+    with pytest.raises(ProvisioningError) as info:
+        prov.create(inputs)
+    text = str(info.value)
+    name = inputs["metadata"]["name"]
+    assert f"training job {name} (id " in text
+    assert "ended Failed" in text
+    assert "phase Failed" in text
+    assert "exit code 137" in text
+    assert "CUDA out of memory" in text
+    assert "nothing is left running" in text
+    with api(emu) as client:
+        jobs = client.post("/training-job-searches", json={"filters": []}).json()["items"]
+    mine = [j for j in jobs if j["metadata"]["name"] == name]
+    assert len(mine) == 1 and mine[0]["status"]["phase"] == "Failed"
+
+
+def test_create_wait_timeout_terminates_the_job(prov: TrainingJobProvider, emu: EmulatorProcess) -> None:
+    inputs = checked(prov, annotated({"emulator/stay-pending": "true"}, wait_for="running", wait_timeout=1.0))
+    with pytest.raises(ProvisioningError) as info:
+        prov.create(inputs)
+    text = str(info.value)
+    assert "did not reach running within" in text
+    assert "still Pending" in text
+    assert "the job was terminated" in text
+    job_id = re.search(r"\(id ([^)]+)\)", text)
+    assert job_id is not None
+    assert wait_phase(emu, job_id.group(1), {"Terminated"}) == "Terminated"
+
+
+# ------------------------------------------------------------------------------------------------ read
+
+
+def test_read_after_out_of_band_terminate_shows_it_and_diff_stays_empty(
+    prov: TrainingJobProvider, emu: EmulatorProcess
+) -> None:
+    inputs = checked(prov, annotated({"emulator/running-seconds": "30"}, wait_for="running"))
+    created = prov.create(inputs)
+    with api(emu) as client:
+        client.post(
+            f"/training-jobs/{created.id}/actions", json={"action_type": "terminate"}
+        ).raise_for_status()
+    assert wait_phase(emu, created.id, {"Terminated"}) == "Terminated"
+    read = prov.read(created.id, {**(created.outs or {}), "__provider": "p"})
+    assert read.id == created.id
+    assert read.outs is not None
+    assert read.outs["phase"] == "Terminated"
+    assert read.outs["declared_inputs"] == (created.outs or {})["declared_inputs"]
+    again = checked(prov, annotated({"emulator/running-seconds": "30"}, wait_for="running"), inputs)
+    diff = prov.diff(created.id, read.outs, again)
+    assert diff.changes is False and diff.replaces == []
+
+
+def test_read_of_vanished_job_returns_empty_id(prov: TrainingJobProvider, emu: EmulatorProcess) -> None:
+    created = prov.create(checked(prov, job_inputs(wait_for="none")))
+    with api(emu) as client:
+        client.delete(f"/training-jobs/{created.id}").raise_for_status()
+    read = prov.read(created.id, dict(created.outs or {}))
+    assert read.id == ""
+    assert read.outs == {}
+
+
+def test_read_without_state_for_get(prov: TrainingJobProvider, emu: EmulatorProcess) -> None:
+    created = prov.create(checked(prov, job_inputs(wait_for="none")))
+    read = prov.read(created.id, {"__provider": "p"})
+    assert read.id == created.id
+    assert read.outs is not None
+    assert "declared_inputs" not in read.outs
+    assert read.outs["metadata"]["name"] == (created.outs or {})["metadata"]["name"]
+    assert read.outs["environments"] == {"API_TOKEN": "s3cr3t-env-value"}
+
+
+# ------------------------------------------------------------------------------------------------ update
+
+
+def test_update_description_uses_put_and_keeps_the_job(
+    prov: TrainingJobProvider, emu: EmulatorProcess
+) -> None:
+    inputs = checked(prov, job_inputs(wait_for="none"))
+    created = prov.create(inputs)
+    olds = dict(created.outs or {})
+    news = checked(prov, job_inputs(metadata={"description": "weekly"}, wait_for="none"), inputs)
+    emu.reset_stats()
+    result = prov.update(created.id, olds, news)
+    stats = emu.stats()["by_operation"]
+    assert stats.get("update") == 1
+    assert "create" not in stats
+    outs = result.outs
+    assert outs is not None
+    assert outs["metadata"]["id"] == created.id
+    assert outs["metadata"]["description"] == "weekly"
+    assert outs["declared_inputs"]["metadata"]["description"] == "weekly"
+    assert live(emu, created.id)["metadata"]["description"] == "weekly"
+    # Provider settings alone: no call that changes the job, outputs kept whole.
+    emu.reset_stats()
+    settings_only = checked(prov, job_inputs(metadata={"description": "weekly"}, wait_for="running"), news)
+    outs2 = prov.update(created.id, outs, settings_only).outs
+    assert outs2 is not None
+    assert set(emu.stats()["by_operation"]) == {"get"}
+    assert outs2["declared_inputs"]["wait_for"] == "running"
+    assert set(outs2) == set(outs)
+
+
+# ------------------------------------------------------------------------------------------------ delete
+
+
+def test_delete_running_job_terminates_it(prov: TrainingJobProvider, emu: EmulatorProcess) -> None:
+    created = prov.create(checked(prov, annotated({"emulator/running-seconds": "30"}, wait_for="running")))
+    prov.delete(created.id, dict(created.outs or {}))
+    assert live(emu, created.id)["status"]["phase"] == "Terminated"
+
+
+def test_delete_completed_and_vanished_jobs_quietly(prov: TrainingJobProvider, emu: EmulatorProcess) -> None:
+    done = prov.create(checked(prov, job_inputs(wait_for="completed")))
+    emu.reset_stats()
+    prov.delete(done.id, dict(done.outs or {}))
+    assert "terminate" not in emu.stats()["by_operation"]
+    assert live(emu, done.id)["status"]["phase"] == "Completed"
+
+    gone = prov.create(checked(prov, job_inputs(wait_for="none")))
+    with api(emu) as client:
+        client.delete(f"/training-jobs/{gone.id}").raise_for_status()
+    prov.delete(gone.id, dict(gone.outs or {}))
+
+
+# ------------------------------------------------------------------------------------------------ settings
+
+
+def test_settings_from_configure(
+    prov: TrainingJobProvider, emulator: EmulatorProcess, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    inputs = checked(prov, job_inputs(wait_for="none"))
+    with pytest.raises(SettingsError):
+        prov.create(inputs)
+    config = {
+        "modelarts:endpoint": emulator.url,
+        "modelarts:accessKey": emulator.access_key,
+        "modelarts:secretKey": emulator.secret_key,
+        "modelarts:projectId": emulator.project_id,
+        "other:thing": "ignored",
+    }
+    prov.configure(ConfigureRequest(Config(config, "project")))
+    assert "other:thing" not in provider_module.current_config()
+    created = prov.create(inputs)
+    assert live(emulator, created.id)["metadata"]["name"] == inputs["metadata"]["name"]
+    # The provider object itself never holds them.
+    assert vars(prov) == {}
+
+
+def test_api_errors_are_one_clear_message_without_credentials(
+    prov: TrainingJobProvider, emu: EmulatorProcess, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HW_SECRET_KEY", "wrong-secret-key-value")
+    with pytest.raises(Exception) as info:
+        prov.create(checked(prov, job_inputs(wait_for="none")))
+    text = str(info.value)
+    assert "credentials were refused" in text
+    assert "wrong-secret-key-value" not in text
+    assert emu.access_key not in text
+
+
+def test_concurrent_calls(prov: TrainingJobProvider, emu: EmulatorProcess) -> None:
+    results: list[str] = []
+    errors: list[BaseException] = []
+    lock = threading.Lock()
+
+    def work() -> None:
+        try:
+            created = prov.create(checked(prov, job_inputs(wait_for="running")))
+            prov.delete(created.id, dict(created.outs or {}))
+            with lock:
+                results.append(created.id)
+        except BaseException as exc:  # collected and asserted below
+            with lock:
+                errors.append(exc)
+
+    threads: list[threading.Thread] = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert errors == []
+    assert len(set(results)) == 4
