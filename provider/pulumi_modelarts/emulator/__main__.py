@@ -1,0 +1,183 @@
+"""Command line: `python -m pulumi_modelarts.emulator` (or `modelarts-emulator`)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import logging
+import signal
+import socket
+import sys
+from collections.abc import Sequence
+
+from aiohttp import web
+
+from .app import EmulatorApp
+from .config import (
+    DEFAULT_ACCESS_KEY,
+    DEFAULT_HOST,
+    DEFAULT_PORT,
+    DEFAULT_PROJECT_ID,
+    DEFAULT_SECRET_KEY,
+    EmulatorConfig,
+    Faults,
+    Timing,
+)
+from .store import JobStore
+
+READY_PREFIX = "MODELARTS_EMULATOR_READY "
+
+EPILOG = """\
+test hooks (metadata.annotations on a create request; emulator only):
+  emulator/fail-after-seconds: N   the job goes Failed N seconds after it starts Running
+  emulator/exit-code: N            exit code reported in status.task_statuses when failing (default 1)
+  emulator/failure-message: TEXT   message reported in status.task_statuses when failing
+  emulator/stay-pending: "true"    the job never leaves Pending (until terminated)
+  emulator/running-seconds: N      how long this job runs before Completed (overrides --running-seconds)
+
+emulator-only endpoints (no authentication):
+  GET /_emulator/stats, POST /_emulator/stats/reset, GET /_emulator/health
+"""
+
+
+def _rate(text: str) -> float:
+    value = float(text)
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError("must be between 0 and 1")
+    return value
+
+
+def _seconds(text: str) -> float:
+    value = float(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError("must be 0 or more")
+    return value
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="modelarts-emulator",
+        description="A local ModelArts training-job API (v2) for demos and tests. Not for production.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--host", default=DEFAULT_HOST, help="address to listen on (default %(default)s)")
+    p.add_argument(
+        "--port", type=int, default=DEFAULT_PORT, help="port; 0 picks a free one (default %(default)s)"
+    )
+    p.add_argument(
+        "--data-dir", help="keep jobs in DATA_DIR/jobs.sqlite3 across restarts (default: in memory)"
+    )
+    p.add_argument(
+        "--access-key", default=DEFAULT_ACCESS_KEY, help="accepted access key (default %(default)s)"
+    )
+    p.add_argument(
+        "--secret-key", default=DEFAULT_SECRET_KEY, help="its secret key (default: the demo value)"
+    )
+    p.add_argument("--project-id", default=DEFAULT_PROJECT_ID, help="the only project (default %(default)s)")
+    p.add_argument("--auth-token", help="also accept this value in X-Auth-Token (default: token auth off)")
+    p.add_argument("--creating-seconds", type=_seconds, default=Timing.creating, help="time in Creating")
+    p.add_argument("--pending-seconds", type=_seconds, default=Timing.pending, help="time in Pending")
+    p.add_argument("--running-seconds", type=_seconds, default=Timing.running, help="time in Running")
+    p.add_argument(
+        "--terminating-seconds", type=_seconds, default=Timing.terminating, help="time in Terminating"
+    )
+    p.add_argument("--latency-ms", type=int, default=0, help="delay added to every API request")
+    p.add_argument(
+        "--throttle-rate", type=_rate, default=0.0, help="share of requests answered 429 APIG.0308"
+    )
+    p.add_argument("--fault-rate", type=_rate, default=0.0, help="share of requests answered 500/503")
+    p.add_argument(
+        "--drop-after-commit-rate",
+        type=_rate,
+        default=0.0,
+        help="share of creates that are stored and then left unanswered (connection closed)",
+    )
+    p.add_argument(
+        "--seed", type=int, help="seed for the fault decisions (same seed + requests = same faults)"
+    )
+    p.add_argument("--log-level", default="WARNING", help="logging level (default %(default)s)")
+    return p
+
+
+def config_from(args: argparse.Namespace) -> EmulatorConfig:
+    return EmulatorConfig(
+        access_key=args.access_key,
+        secret_key=args.secret_key,
+        project_id=args.project_id,
+        auth_token=args.auth_token,
+        timing=Timing(
+            creating=args.creating_seconds,
+            pending=args.pending_seconds,
+            running=args.running_seconds,
+            terminating=args.terminating_seconds,
+        ),
+        faults=Faults(
+            latency_ms=args.latency_ms,
+            throttle_rate=args.throttle_rate,
+            fault_rate=args.fault_rate,
+            drop_after_commit_rate=args.drop_after_commit_rate,
+            seed=args.seed,
+        ),
+    )
+
+
+def ready_text(url: str, config: EmulatorConfig, data_dir: str | None) -> str:
+    # The demo credentials are printed on purpose: they are the emulator's own, needed to talk to it.
+    details = {
+        "url": url,
+        "access_key": config.access_key,
+        "secret_key": config.secret_key,
+        "project_id": config.project_id,
+        "data_dir": data_dir,
+        "auth_token": config.auth_token is not None,
+    }
+    return (
+        f"ModelArts emulator listening on {url}\n"
+        f"  access key: {config.access_key}\n"
+        f"  secret key: {config.secret_key}\n"
+        f"  project id: {config.project_id}\n"
+        f"  data dir:   {data_dir or '(in memory)'}\n"
+        f"{READY_PREFIX}{json.dumps(details)}\n"
+    )
+
+
+async def serve(args: argparse.Namespace) -> None:
+    config = config_from(args)
+    store = JobStore(args.data_dir)
+    runner = web.AppRunner(EmulatorApp(config, store).build(), access_log=None, handle_signals=False)
+    await runner.setup()
+    sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((args.host, args.port))
+    site = web.SockSite(runner, sock)
+    await site.start()
+    port = sock.getsockname()[1]
+    host = f"[{args.host}]" if ":" in args.host else args.host
+    sys.stdout.write(ready_text(f"http://{host}:{port}", config, args.data_dir))
+    sys.stdout.flush()
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(sig, stop.set)
+    try:
+        await stop.wait()
+    finally:
+        await runner.cleanup()
+        store.close()
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    args = parser().parse_args(argv)
+    logging.basicConfig(
+        level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(serve(args))
+
+
+if __name__ == "__main__":
+    main()

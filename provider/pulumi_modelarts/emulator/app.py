@@ -1,0 +1,268 @@
+"""The emulator's HTTP edge (aiohttp): routes, authentication, statistics and injected faults.
+
+aiohttp is used because a handler can reach `request.transport` and close the connection after a create has
+been committed, which is how "the job exists but the caller never heard back" is emulated.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+import logging
+import threading
+import uuid
+from collections import Counter
+from collections.abc import Awaitable, Callable
+from datetime import datetime, timezone
+from typing import Any
+
+from aiohttp import web
+
+from .. import auth
+from .config import EmulatorConfig
+from .faults import FaultPlan
+from .service import Service, ServiceError
+from .store import JobStore
+from .validation import create_problems, search_problems
+
+log = logging.getLogger("pulumi_modelarts.emulator")
+
+MAX_CLOCK_SKEW_SECONDS = 15 * 60
+AUTH_FAILED = "APIG.0301"
+THROTTLED = "APIG.0308"
+NO_SUCH_API = "APIG.0101"
+WRONG_PROJECT = "ModelArts.0105"
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+class Stats:
+    """Counts of API operations, refused ones included (bad auth, wrong project, throttled, faults, drops)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._ops: Counter[str] = Counter()
+        self._statuses: Counter[str] = Counter()
+        self._dropped = 0
+
+    def count(self, operation: str) -> None:
+        with self._lock:
+            self._ops[operation] += 1
+
+    def answered(self, status: int) -> None:
+        with self._lock:
+            self._statuses[str(status)] += 1
+
+    def dropped(self) -> None:
+        with self._lock:
+            self._dropped += 1
+
+    def snapshot(self) -> dict[str, Any]:
+        with self._lock:
+            return {
+                "requests": sum(self._ops.values()),
+                "by_operation": dict(self._ops),
+                "by_status": dict(self._statuses),
+                "dropped": self._dropped,
+            }
+
+    def reset(self) -> None:
+        with self._lock:
+            self._ops.clear()
+            self._statuses.clear()
+            self._dropped = 0
+
+
+def error_response(status: int, code: str, message: str, solution: str = "", **headers: str) -> web.Response:
+    body: dict[str, str] = {"error_code": code, "error_msg": message}
+    if solution:
+        body["error_solution"] = solution
+    return web.json_response(body, status=status, headers=headers)
+
+
+def _sdk_date_ok(value: str, now: datetime) -> bool:
+    try:
+        stamp = datetime.strptime(value, auth.DATE_FORMAT).replace(tzinfo=timezone.utc)
+    except ValueError:
+        return False
+    return abs((now - stamp).total_seconds()) <= MAX_CLOCK_SKEW_SECONDS
+
+
+def authentication_problem(config: EmulatorConfig, request: web.Request, body: bytes) -> str | None:
+    """Why the request is not authenticated (a message safe to return), or None when it is."""
+    token = request.headers.get("X-Auth-Token")
+    if token is not None:
+        if config.auth_token and hmac.compare_digest(token.encode(), config.auth_token.encode()):
+            return None
+        return "The token is invalid or token authentication is not enabled."
+    header = request.headers.get("Authorization")
+    if not header:
+        return "Authorization header or X-Auth-Token is missing."
+    parts = auth.parse_authorization(header)
+    if parts is None:
+        return "The Authorization header is not a valid SDK-HMAC-SHA256 signature."
+    if not hmac.compare_digest(parts.access_key.encode(), config.access_key.encode()):
+        return "The access key is unknown."
+    sdk_date = request.headers.get(auth.DATE_HEADER, "")
+    if not _sdk_date_ok(sdk_date, datetime.now(timezone.utc)):
+        return "X-Sdk-Date is missing, malformed or more than 15 minutes away from the server time."
+    if auth.DATE_HEADER.lower() not in parts.signed_headers:
+        return "X-Sdk-Date must be a signed header."
+    expected = auth.sign_request_parts(
+        secret_key=config.secret_key,
+        method=request.method,
+        path=request.raw_path.partition("?")[0],
+        raw_query=request.rel_url.raw_query_string,
+        headers={name.lower(): value for name, value in request.headers.items()},
+        signed_headers=parts.signed_headers,
+        body=body,
+        sdk_date=sdk_date,
+    )
+    if not hmac.compare_digest(expected.encode(), parts.signature.encode()):
+        return "The request signature does not match."
+    return None
+
+
+def _json_body(raw: bytes) -> Any:
+    if not raw.strip():
+        return {}
+    try:
+        return json.loads(raw)
+    except ValueError:
+        raise ServiceError(400, "ModelArts.2763", "Invalid request: the body is not valid JSON.") from None
+
+
+class EmulatorApp:
+    def __init__(self, config: EmulatorConfig, store: JobStore) -> None:
+        self.config = config
+        self.service = Service(config, store)
+        self.stats = Stats()
+        self.faults = FaultPlan(config.faults)
+
+    def build(self) -> web.Application:
+        app = web.Application(middlewares=[self._request_id, self._api_gate], client_max_size=4 * 1024 * 1024)
+        api = "/v2/{project_id}"
+        app.router.add_post(f"{api}/training-jobs", self._create, name="create")
+        app.router.add_get(f"{api}/training-jobs/{{job_id}}", self._get, name="get")
+        app.router.add_put(f"{api}/training-jobs/{{job_id}}", self._update, name="update")
+        app.router.add_delete(f"{api}/training-jobs/{{job_id}}", self._delete, name="delete")
+        app.router.add_post(f"{api}/training-jobs/{{job_id}}/actions", self._terminate, name="terminate")
+        app.router.add_post(f"{api}/training-job-searches", self._search, name="search")
+        app.router.add_get("/_emulator/stats", self._stats)
+        app.router.add_post("/_emulator/stats/reset", self._reset_stats)
+        app.router.add_get("/_emulator/health", self._health)
+        return app
+
+    # -- middlewares ---------------------------------------------------------------------------------------
+
+    @web.middleware
+    async def _request_id(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        request_id = uuid.uuid4().hex
+        request["request_id"] = request_id
+        try:
+            response = await handler(request)
+        except web.HTTPException as exc:
+            # aiohttp's own 404/405 become service-shaped errors.
+            code = NO_SUCH_API if exc.status == 404 else "APIG.0201"
+            response = error_response(exc.status, code, exc.reason)
+        except ServiceError as exc:
+            response = error_response(exc.status, exc.code, exc.message, exc.solution)
+        response.headers["X-Request-Id"] = request_id
+        log.info("%s %s -> %s (%s)", request.method, request.rel_url.path, response.status, request_id)
+        return response
+
+    @web.middleware
+    async def _api_gate(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        route = request.match_info.route
+        operation = route.name
+        if operation is None or request.match_info.http_exception is not None:
+            return await handler(request)
+        self.stats.count(operation)
+        response = await self._guarded(request, handler, operation)
+        self.stats.answered(response.status)
+        return response
+
+    async def _guarded(self, request: web.Request, handler: Handler, operation: str) -> web.StreamResponse:
+        body = await request.read()
+        problem = authentication_problem(self.config, request, body)
+        if problem is not None:
+            return error_response(401, AUTH_FAILED, f"Incorrect authentication: {problem}")
+        project = request.match_info["project_id"]
+        header_project = request.headers.get("X-Project-Id")
+        if project != self.config.project_id or (header_project and header_project != self.config.project_id):
+            return error_response(
+                403,
+                WRONG_PROJECT,
+                "The project in the request does not belong to the credentials used.",
+                "Use the project ID that matches the credentials and region.",
+            )
+        if self.config.faults.latency_ms > 0:
+            await asyncio.sleep(self.config.faults.latency_ms / 1000)
+        decision = self.faults.next(is_create=operation == "create")
+        if decision.throttle:
+            return error_response(
+                429,
+                THROTTLED,
+                "The request was throttled; too many requests.",
+                "Retry later.",
+                **{"Retry-After": "1"},
+            )
+        if decision.server_error is not None:
+            return error_response(
+                decision.server_error,
+                "ModelArts.0001" if decision.server_error == 500 else "APIG.0201",
+                "Internal server error (emulated fault)."
+                if decision.server_error == 500
+                else "Backend unavailable.",
+                "Retry later.",
+            )
+        request["drop_after_commit"] = decision.drop_after_commit
+        try:
+            return await handler(request)
+        except ServiceError as exc:
+            return error_response(exc.status, exc.code, exc.message, exc.solution)
+
+    # -- API handlers ----------------------------------------------------------------------------------------
+
+    async def _create(self, request: web.Request) -> web.StreamResponse:
+        body = _json_body(await request.read())
+        job = self.service.create(body, create_problems(body))
+        if request.get("drop_after_commit"):
+            self.stats.dropped()
+            if request.transport is not None:
+                request.transport.close()
+            log.info("created %s, then dropped the connection (emulated fault)", job["metadata"]["id"])
+            raise asyncio.CancelledError  # nothing more to send on a closed connection
+        return web.json_response(job, status=201)
+
+    async def _get(self, request: web.Request) -> web.StreamResponse:
+        return web.json_response(self.service.get(request.match_info["job_id"]))
+
+    async def _update(self, request: web.Request) -> web.StreamResponse:
+        self.service.update_description(request.match_info["job_id"], _json_body(await request.read()))
+        return web.Response(status=204)
+
+    async def _delete(self, request: web.Request) -> web.StreamResponse:
+        self.service.delete(request.match_info["job_id"])
+        return web.Response(status=204)
+
+    async def _terminate(self, request: web.Request) -> web.StreamResponse:
+        job = self.service.terminate(request.match_info["job_id"], _json_body(await request.read()))
+        return web.json_response(job, status=202)
+
+    async def _search(self, request: web.Request) -> web.StreamResponse:
+        body = _json_body(await request.read())
+        return web.json_response(self.service.search(body, search_problems(body)))
+
+    # -- emulator-only endpoints (no authentication) -------------------------------------------------------
+
+    async def _stats(self, request: web.Request) -> web.StreamResponse:
+        return web.json_response(self.stats.snapshot())
+
+    async def _reset_stats(self, request: web.Request) -> web.StreamResponse:
+        self.stats.reset()
+        return web.json_response(self.stats.snapshot())
+
+    async def _health(self, request: web.Request) -> web.StreamResponse:
+        return web.json_response({"status": "ok"})

@@ -1,0 +1,155 @@
+"""Turning a create request into the job the service answers with (pure; no status, which is computed later).
+
+The service fills in fields the caller never sent: metadata ids and times, spec.resource.policy/flavor_name/
+flavor_detail, parameter constraints, local_dir for inputs and outputs; it also answers
+algorithm.environments as an array of maps although the request sends a map, and drops null or empty
+leftovers such as log_export_path.obs_url "".
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+# Public-pool flavors from the seed examples plus common CPU ones; other flavors are accepted without details.
+FLAVORS: dict[str, dict[str, Any]] = {
+    "modelarts.p3.large.public.free": {
+        "flavor_name": "Computing GPU(Vnt1) instance",
+        "flavor_detail": {
+            "flavor_type": "GPU",
+            "billing": {"code": "modelarts.vm.gpu.free", "unit_num": 1},
+            "flavor_info": {
+                "cpu": {"arch": "x86", "core_num": 8},
+                "gpu": {"unit_num": 1, "product_name": "GP-Vnt1", "memory": "32GB"},
+                "memory": {"size": 64, "unit": "GB"},
+            },
+        },
+    },
+    "modelarts.vm.pnt1.large.eco": {
+        "flavor_name": "Computing GPU(Pnt1) instance",
+        "flavor_detail": {
+            "flavor_type": "GPU",
+            "billing": {"code": "modelarts.vm.gpu.pnt1.eco", "unit_num": 1},
+            "flavor_info": {
+                "cpu": {"arch": "x86", "core_num": 8},
+                "gpu": {"unit_num": 1, "product_name": "GP-Pnt1", "memory": "8GB"},
+                "memory": {"size": 64, "unit": "GB"},
+            },
+        },
+    },
+    "modelarts.vm.cpu.2u": {
+        "flavor_name": "Computing CPU(2U) instance",
+        "flavor_detail": {
+            "flavor_type": "CPU",
+            "billing": {"code": "modelarts.vm.cpu.2u", "unit_num": 1},
+            "flavor_info": {"cpu": {"arch": "x86", "core_num": 2}, "memory": {"size": 8, "unit": "GB"}},
+        },
+    },
+    "modelarts.vm.cpu.8u": {
+        "flavor_name": "Computing CPU(8U) instance",
+        "flavor_detail": {
+            "flavor_type": "CPU",
+            "billing": {"code": "modelarts.vm.cpu.8u", "unit_num": 1},
+            "flavor_info": {"cpu": {"arch": "x86", "core_num": 8}, "memory": {"size": 32, "unit": "GB"}},
+        },
+    },
+}
+
+_CONSTRAINT = {
+    "type": "String",
+    "editable": True,
+    "required": False,
+    "sensitive": False,
+    "valid_type": "None",
+    "valid_range": [],
+}
+
+
+_PARAMETER_DEFAULTS: dict[str, Any] = {"description": "", "i18n_description": None, "constraint": _CONSTRAINT}
+
+
+def _drop_nulls(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _drop_nulls(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [_drop_nulls(v) for v in value]
+    return value
+
+
+def _channels(channels: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
+    out = []
+    for channel in channels:
+        filled = dict(channel)
+        filled.setdefault("local_dir", f"/home/ma-user/modelarts/{kind}/{channel.get('name', 'data')}_0")
+        out.append(filled)
+    return out
+
+
+def _algorithm(algorithm: dict[str, Any]) -> dict[str, Any]:
+    out = dict(algorithm)
+    if "parameters" in out:
+        out["parameters"] = [
+            {**param, **{k: v for k, v in _PARAMETER_DEFAULTS.items() if k not in param}}
+            for param in out["parameters"]
+        ]
+    for kind in ("inputs", "outputs"):
+        if kind in out:
+            out[kind] = _channels(out[kind], kind)
+    if "environments" in out and isinstance(out["environments"], Mapping):
+        # The create request sends a map; answers carry an array of maps (one per variable here).
+        out["environments"] = [{key: value} for key, value in out["environments"].items()]
+    return out
+
+
+def _spec(spec: dict[str, Any]) -> dict[str, Any]:
+    out = dict(spec)
+    resource = dict(out.get("resource") or {})
+    if resource:
+        resource.setdefault("policy", "regular")
+        flavor = FLAVORS.get(str(resource.get("flavor_id", "")))
+        if flavor is not None and "pool_id" not in resource:
+            resource.setdefault("flavor_name", flavor["flavor_name"])
+            resource.setdefault("flavor_detail", copy.deepcopy(flavor["flavor_detail"]))
+        elif "flavor_id" in resource:
+            resource.setdefault("flavor_name", resource["flavor_id"])
+        out["resource"] = resource
+    if "log_export_path" in out:
+        out["log_export_path"] = {
+            k: v for k, v in dict(out["log_export_path"]).items() if v not in ("", None)
+        }
+    return out
+
+
+def tasks_of(job: Mapping[str, Any]) -> list[str]:
+    """Task names the status lists: one worker per requested node."""
+    resource = (job.get("spec") or {}).get("resource") or {}
+    count = resource.get("node_count", 1)
+    return [f"worker-{i}" for i in range(count if isinstance(count, int) and count > 0 else 1)]
+
+
+def build_job(
+    request: Mapping[str, Any], *, job_id: str, create_time_ms: int, user_name: str
+) -> dict[str, Any]:
+    """The stored job for a validated create request (without status)."""
+    body = _drop_nulls(copy.deepcopy(dict(request)))
+    metadata = dict(body.get("metadata") or {})
+    job: dict[str, Any] = {
+        "kind": body.get("kind", "job"),
+        "metadata": {
+            "id": job_id,
+            "name": metadata.get("name", ""),
+            "description": metadata.get("description", ""),
+            "create_time": create_time_ms,
+            "workspace_id": metadata.get("workspace_id", "0"),
+            "user_name": user_name,
+            **({"annotations": metadata["annotations"]} if metadata.get("annotations") else {}),
+        },
+    }
+    if "algorithm" in body:
+        job["algorithm"] = _algorithm(body["algorithm"])
+    if "tasks" in body:
+        job["tasks"] = body["tasks"]
+    if "spec" in body:
+        job["spec"] = _spec(body["spec"])
+    return job

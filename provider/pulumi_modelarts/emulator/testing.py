@@ -1,0 +1,131 @@
+"""Starting the emulator as a separate server process, the way users run it, for tests and demos.
+
+    with start_emulator(creating_seconds=0.2, pending_seconds=0.2, running_seconds=0.2) as emu:
+        client = httpx.Client(base_url=emu.url, auth=emu.auth())
+
+Keyword flags map to command-line flags (`running_seconds=0.2` -> `--running-seconds 0.2`); None leaves a
+flag out.
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from types import TracebackType
+from typing import IO, Any
+
+import httpx
+
+from ..auth import AkSkAuth
+from .__main__ import READY_PREFIX
+
+STARTUP_TIMEOUT_SECONDS = 20.0
+
+
+class EmulatorStartError(RuntimeError):
+    pass
+
+
+class EmulatorProcess:
+    """A running emulator subprocess; a context manager that stops it on exit."""
+
+    def __init__(
+        self, process: subprocess.Popen[str], ready: dict[str, Any], output: collections.deque[str]
+    ) -> None:
+        self.process = process
+        self.url: str = ready["url"]
+        self.access_key: str = ready["access_key"]
+        self.secret_key: str = ready["secret_key"]
+        self.project_id: str = ready["project_id"]
+        self.data_dir: str | None = ready["data_dir"]
+        self._output = output
+
+    def __repr__(self) -> str:
+        return f"EmulatorProcess(url={self.url!r}, project_id={self.project_id!r}, pid={self.process.pid})"
+
+    def auth(self) -> AkSkAuth:
+        return AkSkAuth(self.access_key, self.secret_key)
+
+    def api_url(self, suffix: str = "") -> str:
+        """URL of `/v2/{project_id}` plus suffix, e.g. api_url("/training-jobs")."""
+        return f"{self.url}/v2/{self.project_id}{suffix}"
+
+    def stats(self) -> dict[str, Any]:
+        return dict(httpx.get(f"{self.url}/_emulator/stats", timeout=10).raise_for_status().json())
+
+    def reset_stats(self) -> None:
+        httpx.post(f"{self.url}/_emulator/stats/reset", timeout=10).raise_for_status()
+
+    def output(self) -> str:
+        """What the process printed so far (most recent lines), for test failure messages."""
+        return "".join(self._output)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=10)
+
+    def __enter__(self) -> EmulatorProcess:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.stop()
+
+
+def _argv(flags: dict[str, Any]) -> list[str]:
+    argv: list[str] = []
+    for key, value in flags.items():
+        if value is None or value is False:
+            continue
+        argv.append("--" + key.replace("_", "-"))
+        if value is not True:
+            argv.append(str(value))
+    return argv
+
+
+def _drain(stream: IO[str], sink: collections.deque[str], ready: list[str], seen: threading.Event) -> None:
+    for line in stream:
+        sink.append(line)
+        if line.startswith(READY_PREFIX) and not ready:
+            ready.append(line[len(READY_PREFIX) :])
+            seen.set()
+    seen.set()  # the stream closed: the process ended
+
+
+def start_emulator(**flags: Any) -> EmulatorProcess:
+    """Start `python -m pulumi_modelarts.emulator --port 0 ...` and wait until it is ready."""
+    flags = {"port": 0, **flags}
+    if isinstance(flags.get("data_dir"), Path):
+        flags["data_dir"] = str(flags["data_dir"])
+    env = dict(os.environ)
+    # Make the package importable in the child even when it is not installed (e.g. run from a checkout).
+    package_root = str(Path(__file__).resolve().parents[2])
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "pulumi_modelarts.emulator", *_argv(flags)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
+    )
+    output: collections.deque[str] = collections.deque(maxlen=500)
+    ready: list[str] = []
+    seen = threading.Event()
+    assert process.stdout is not None
+    threading.Thread(target=_drain, args=(process.stdout, output, ready, seen), daemon=True).start()
+    if not seen.wait(STARTUP_TIMEOUT_SECONDS) or not ready:
+        process.kill()
+        process.wait(timeout=10)
+        raise EmulatorStartError("the emulator did not become ready:\n" + "".join(output))
+    return EmulatorProcess(process, json.loads(ready[0]), output)
