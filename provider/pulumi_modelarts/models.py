@@ -61,6 +61,7 @@ __all__ = [
     "Input",
     "InputRemote",
     "InputResponse",
+    "JobActionRequest",
     "JobConfig",
     "JobMetadata",
     "JobStatus",
@@ -705,6 +706,15 @@ def require_name(request: CreateTrainingJobRequest) -> CreateTrainingJobRequest:
     return validate_create_request(to_wire(request, keep_null=True))
 
 
+class JobActionRequest(RequestModel):
+    """Body of ``POST /v2/{project_id}/training-jobs/{id}/actions``; ``terminate`` is the only action."""
+
+    action_type: Literal["terminate"] = "terminate"
+
+    def model_post_init(self, context: Any, /) -> None:
+        self.model_fields_set.add("action_type")
+
+
 # ----------------------------------------------------------------------------------------------------
 # Search request (POST /v2/{project_id}/training-job-searches)
 
@@ -1244,7 +1254,7 @@ def _is_type_tag(part: object) -> bool:
     return isinstance(part, str) and part.endswith("]") and "[" in part and not part.startswith("[")
 
 
-_PLAIN_KEY: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
+_PLAIN_KEY: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 
 
 def _dotted(parts: Iterable[object]) -> str:
