@@ -8,6 +8,7 @@ answers and timeouts with a real socket.
 from __future__ import annotations
 
 import json
+import socket
 import threading
 import time
 from collections import deque
@@ -70,6 +71,11 @@ class ScriptedServer:
             def log_message(self, format: str, *args: Any) -> None:
                 pass
 
+            def setup(self) -> None:
+                super().setup()
+                # Headers and body go out in separate writes; without this, Nagle plus delayed ACKs add 40 ms.
+                self.request.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
             def _serve(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
                 body = self.rfile.read(length) if length else b""
@@ -99,7 +105,7 @@ class ScriptedServer:
 
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._httpd.daemon_threads = True
-        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+        self._thread = threading.Thread(target=self._httpd.serve_forever, args=(0.02,), daemon=True)
 
     def _next_reply(self, recorded: Recorded) -> Reply:
         with self._lock:
@@ -112,8 +118,7 @@ class ScriptedServer:
 
     @property
     def url(self) -> str:
-        host, port = self._httpd.server_address[:2]
-        return f"http://{host}:{port}"
+        return f"http://127.0.0.1:{self._httpd.server_address[1]}"
 
     def queue(self, *replies: Reply) -> None:
         with self._lock:

@@ -56,10 +56,13 @@ def canonical_headers(headers: Mapping[str, str], signed_headers: Iterable[str])
 
 
 def payload_hash(body: bytes, headers: Mapping[str, str]) -> str:
+    # The official signer hashes an empty body as empty even when X-Sdk-Content-Sha256 says UNSIGNED-PAYLOAD.
+    if not body:
+        return EMPTY_BODY_SHA256
     for name, value in headers.items():
         if name.lower() == CONTENT_HASH_HEADER.lower():
             return value
-    return hashlib.sha256(body).hexdigest() if body else EMPTY_BODY_SHA256
+    return hashlib.sha256(body).hexdigest()
 
 
 def canonical_request(

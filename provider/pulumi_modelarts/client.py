@@ -79,6 +79,9 @@ class _NoAnswer(Exception):
 def _job_path_segment(value: str, what: str) -> str:
     if not value or not value.strip():
         raise ValueError(f"{what} must not be empty")
+    if value in (".", ".."):
+        # URL libraries collapse dot-segments, which would silently change the path.
+        raise ValueError(f"{what} {value!r} is not a valid id")
     # Nothing in an id is allowed to change the path ("/", "..", "?" are all encoded).
     return quote(value, safe="")
 
@@ -240,6 +243,7 @@ class ModelArtsClient:
         seen: set[str] = set()
         count = 0
         page = 0
+        page_cap = MAX_PAGES
         while True:
             request = SearchRequest(
                 offset=page, limit=limit, sort_by=sort_by, order=order, filters=list(filters or [])
@@ -263,8 +267,11 @@ class ModelArtsClient:
                 raise InvalidResponseError(
                     "list training jobs", f"page {page} only repeated jobs already listed"
                 )
+            if page == 0 and total is not None:
+                # Fixed by the first answer (plus slack for jobs created meanwhile): a server whose total
+                # keeps growing cannot keep us paging.
+                page_cap = min(MAX_PAGES, total // limit + 3)
             page += 1
-            page_cap = MAX_PAGES if total is None else min(MAX_PAGES, total // limit + 2)
             if page >= page_cap:
                 raise InvalidResponseError(
                     "list training jobs", f"the service kept returning full pages beyond page {page - 1}"

@@ -16,6 +16,8 @@ AUTH_ERROR_CODES = frozenset({"APIG.0301", "APIG.0302", "APIG.0303", "APIG.0304"
 THROTTLED_ERROR_CODE = "APIG.0308"
 # ModelArts answers an unknown training job id with HTTP 400 and this code rather than 404.
 JOB_NOT_FOUND_CODE = "ModelArts.2775"
+# The gateway's "this API does not exist" (a wrong endpoint or path): a 404 that says nothing about any job.
+API_NOT_FOUND_CODE = "APIG.0101"
 
 _MAX_TEXT = 500
 
@@ -156,6 +158,8 @@ def api_error_class(status_code: int, error_code: str | None) -> type[APIError]:
         return ThrottledError
     if status_code in (401, 403) or error_code in AUTH_ERROR_CODES:
         return AuthenticationError
+    if error_code == API_NOT_FOUND_CODE:
+        return BadRequestError
     if status_code == 404 or (400 <= status_code < 500 and error_code == JOB_NOT_FOUND_CODE):
         return NotFoundError
     if status_code >= 500:
