@@ -1,0 +1,77 @@
+"""ModelArtsClient against the embedded emulator (a separate process verifying real signatures)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from pulumi_modelarts.auth import AkSkAuth
+from pulumi_modelarts.client import ModelArtsClient
+from pulumi_modelarts.emulator.testing import EmulatorProcess
+from pulumi_modelarts.errors import AuthenticationError, NotFoundError
+from pulumi_modelarts.models import CreateTrainingJobRequest, SearchFilter
+
+
+def client_for(emu: EmulatorProcess, *, secret_key: str | None = None) -> ModelArtsClient:
+    auth = AkSkAuth(emu.access_key, secret_key or emu.secret_key, project_id=emu.project_id)
+    return ModelArtsClient(endpoint=emu.url, project_id=emu.project_id, auth=auth, base_delay=0.01)
+
+
+def request(name: str) -> CreateTrainingJobRequest:
+    return CreateTrainingJobRequest.model_validate(
+        {
+            "metadata": {"name": name, "description": "训练 ü"},
+            "algorithm": {"id": "algo-1"},
+            "spec": {"resource": {"flavor_id": "modelarts.p3.large.public.free", "node_count": 1}},
+        }
+    )
+
+
+def test_job_round_trip(emulator_factory: Callable[..., EmulatorProcess]) -> None:
+    emulator = emulator_factory(running_seconds=60)  # still terminable however slow the machine
+    with client_for(emulator) as client:
+        created = client.create_job(request("round-trip"))
+        job_id = created.metadata.id
+        assert job_id
+        assert client.get_job(job_id).metadata.description == "训练 ü"
+        client.update_description(job_id, "changed")
+        assert client.get_job(job_id).metadata.description == "changed"
+        assert client.terminate_job(job_id).metadata.id == job_id
+        names = [
+            j.metadata.name
+            for j in client.iter_jobs([SearchFilter(key="name", operator="like", value=["round"])])
+        ]
+        assert names == ["round-trip"]
+        client.delete_job(job_id)
+        with pytest.raises(NotFoundError):
+            client.get_job(job_id)
+
+
+def test_paging_through_the_emulator(emulator: EmulatorProcess) -> None:
+    with client_for(emulator) as client:
+        for i in range(7):
+            client.create_job(request(f"page-{i}"))
+        listed = list(client.iter_jobs(page_size=3))
+        assert sorted(j.metadata.name or "" for j in listed) == [f"page-{i}" for i in range(7)]
+    assert emulator.stats()["by_operation"]["search"] == 3
+
+
+def test_dropped_create_is_found_not_repeated(emulator_factory: Callable[..., EmulatorProcess]) -> None:
+    emu = emulator_factory(drop_after_commit_rate=1.0)
+    with client_for(emu) as client:
+        created = client.create_job(request("dropped"))
+        assert created.metadata.name == "dropped"
+    stats = emu.stats()
+    assert stats["by_operation"]["create"] == 1
+    assert stats["dropped"] == 1
+
+
+def test_wrong_secret_is_refused_once(emulator: EmulatorProcess) -> None:
+    with (
+        client_for(emulator, secret_key="not-the-secret") as client,
+        pytest.raises(AuthenticationError) as caught,
+    ):
+        client.get_job("anything")
+    assert "not-the-secret" not in str(caught.value)
+    assert emulator.stats()["requests"] == 1
