@@ -496,3 +496,23 @@ def test_concurrent_calls(prov: TrainingJobProvider, emu: EmulatorProcess) -> No
         t.join(60)
     assert errors == []
     assert len(set(results)) == 4
+
+
+# ------------------------------------------------------------------------------------------------ lookup
+
+
+def test_get_training_jobs_pages_and_filters(prov: TrainingJobProvider, emu: EmulatorProcess) -> None:
+    from pulumi_modelarts import get_training_jobs
+
+    ids = set()
+    for i in range(3):
+        created = prov.create(checked(prov, job_inputs(wait_for="none", name_prefix=f"look{i}")))
+        ids.add(created.id)
+    found = get_training_jobs()
+    assert {j["metadata"]["id"] for j in found} == ids
+    assert all("environments" not in j.get("algorithm", {}) for j in found)
+    assert "s3cr3t-env-value" not in json.dumps(found)
+    only = get_training_jobs(name="look1")
+    assert len(only) == 1 and only[0]["metadata"]["name"].startswith("look1-")
+    assert get_training_jobs(phase=["Failed"]) == []
+    assert len(get_training_jobs(created_after=0)) == 3
