@@ -137,5 +137,6 @@ def search(jobs: Sequence[Mapping[str, Any]], body: Mapping[str, Any]) -> dict[s
         "order": order,
         "group_by": body.get("group_by") or "",
         "workspace_id": "0",
+        "ai_project": "default-ai-project",
         "items": [dict(job) for job in page],
     }
