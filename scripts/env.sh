@@ -1,0 +1,19 @@
+# Source this file (bash) to run pulumi against this repository with offline-safe defaults:
+#   source scripts/env.sh
+# Every variable can be overridden by setting it before sourcing.
+_ma_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+
+# .tools/bin first (the CLI set-up built), then the virtualenv: the Python language host runs the `python3` it
+# finds, and the dynamic-provider plugin honours PULUMI_PYTHON_CMD.
+export PATH="$_ma_root/.tools/bin:$_ma_root/.venv/bin:$PATH"
+export PULUMI_PYTHON_CMD="${PULUMI_PYTHON_CMD:-$_ma_root/.venv/bin/python}"
+
+# Nothing reaches the internet: no update checks, no plugin downloads, a local state backend.
+export PULUMI_SKIP_UPDATE_CHECK=true
+export PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION=true
+export PULUMI_BACKEND_URL="${PULUMI_BACKEND_URL:-file://$_ma_root/.pulumi-state}"
+export PULUMI_HOME="${PULUMI_HOME:-$_ma_root/.pulumi-state/.home}"
+# The demo's passphrase for the local secrets provider. Use your own (or a cloud secrets provider) for real stacks.
+export PULUMI_CONFIG_PASSPHRASE="${PULUMI_CONFIG_PASSPHRASE-modelarts-demo}"
+mkdir -p "$_ma_root/.pulumi-state"
+unset _ma_root
