@@ -1,4 +1,4 @@
-"""Shared fixtures: a real emulator server process per test, with sub-second lifecycle timings."""
+"""Shared fixtures: real emulator server processes (started as users start them) with sub-second timings."""
 
 from __future__ import annotations
 
@@ -33,7 +33,23 @@ def emulator_factory() -> Iterator[Callable[..., EmulatorProcess]]:
         emu.stop()
 
 
+@pytest.fixture(scope="session")
+def _fast_emulator_holder() -> Iterator[list[EmulatorProcess]]:
+    holder: list[EmulatorProcess] = []
+    yield holder
+    for emu in holder:
+        emu.stop()
+
+
 @pytest.fixture
-def emulator(emulator_factory: Callable[..., EmulatorProcess]) -> EmulatorProcess:
-    """A fresh emulator with fast timings and no faults."""
-    return emulator_factory()
+def emulator(_fast_emulator_holder: list[EmulatorProcess]) -> EmulatorProcess:
+    """A fresh-state emulator with fast timings and no faults.
+
+    One process serves the whole session and is reset (no jobs, zero stats) before each test, which saves a
+    process start per test; if a test stopped it, a new one is started.
+    """
+    if not _fast_emulator_holder or not _fast_emulator_holder[0].running():
+        _fast_emulator_holder[:] = [start_emulator(**FAST_TIMINGS)]
+    emu = _fast_emulator_holder[0]
+    emu.reset()
+    return emu

@@ -610,3 +610,25 @@ def test_forty_concurrent_creates_lose_nothing(emulator: EmulatorProcess) -> Non
             found |= {item["metadata"]["id"] for item in items}
         assert found == ids
         assert search(http, emulator).json()["total"] == 40
+
+
+def _until_answered(send: Callable[[], httpx.Response]) -> httpx.Response:
+    for _ in range(50):
+        response = send()
+        if response.status_code != 429:
+            return response
+    raise AssertionError("throttled 50 times in a row")
+
+
+def test_reset_makes_a_running_emulator_fresh(emulator_factory: Factory) -> None:
+    emu = emulator_factory(throttle_rate=0.5, seed=3)
+    before = _pattern(emu, 10)
+    with httpx.Client(auth=emu.auth(), timeout=10) as http:
+        created = _until_answered(lambda: http.post(emu.api_url("/training-jobs"), json=job_body("gone")))
+        assert created.status_code == 201
+        assert _until_answered(lambda: search(http, emu)).json()["total"] == 1
+    emu.reset()
+    assert emu.stats()["requests"] == 0
+    assert _pattern(emu, 10) == before  # the fault sequence starts again
+    with httpx.Client(auth=emu.auth(), timeout=10) as http:
+        assert _until_answered(lambda: search(http, emu)).json()["total"] == 0

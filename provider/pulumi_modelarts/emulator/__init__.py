@@ -7,7 +7,8 @@ It serves the v2 training-job API on loopback over plain HTTP:
 * ``GET|PUT|DELETE /v2/{project_id}/training-jobs/{id}`` -> 200 job | 204 (description only) | 204
 * ``POST /v2/{project_id}/training-jobs/{id}/actions`` ``{"action_type": "terminate"}`` -> 202 with the job
 * ``POST /v2/{project_id}/training-job-searches`` -> 200 {total, count, limit, offset, sort_by, order, ...}
-* ``GET /_emulator/stats``, ``POST /_emulator/stats/reset``, ``GET /_emulator/health`` (no authentication)
+* ``GET /_emulator/stats``, ``POST /_emulator/stats/reset``, ``GET /_emulator/health``, ``POST
+  /_emulator/reset`` (deletes every job, zeroes the stats, restarts the fault seed) -- no authentication
 
 Defaults: access key ``EMULATORAK000000000``, secret key ``emulator-secret-key``, project
 ``0123456789abcdef0123456789abcdef``, ``http://127.0.0.1:8910``. Requests are signed with SDK-HMAC-SHA256

@@ -38,7 +38,8 @@ test hooks (metadata.annotations on a create request; emulator only):
   emulator/running-seconds: N      how long this job runs before Completed (overrides --running-seconds)
 
 emulator-only endpoints (no authentication):
-  GET /_emulator/stats, POST /_emulator/stats/reset, GET /_emulator/health
+  GET /_emulator/stats, POST /_emulator/stats/reset, GET /_emulator/health,
+  POST /_emulator/reset (deletes every job, zeroes the stats, restarts the fault seed)
 """
 
 

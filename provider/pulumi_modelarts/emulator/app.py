@@ -152,6 +152,7 @@ class EmulatorApp:
         app.router.add_get("/_emulator/stats", self._stats)
         app.router.add_post("/_emulator/stats/reset", self._reset_stats)
         app.router.add_get("/_emulator/health", self._health)
+        app.router.add_post("/_emulator/reset", self._reset)
         return app
 
     # -- middlewares ---------------------------------------------------------------------------------------
@@ -263,6 +264,13 @@ class EmulatorApp:
     async def _reset_stats(self, request: web.Request) -> web.StreamResponse:
         self.stats.reset()
         return web.json_response(self.stats.snapshot())
+
+    async def _reset(self, request: web.Request) -> web.StreamResponse:
+        # Lets tests reuse one running process as if fresh: no jobs, zero stats, faults from the start.
+        deleted = self.service.store.clear()
+        self.stats.reset()
+        self.faults.restart()
+        return web.json_response({"jobs_deleted": deleted})
 
     async def _health(self, request: web.Request) -> web.StreamResponse:
         return web.json_response({"status": "ok"})

@@ -22,6 +22,11 @@ class FaultPlan:
         self._rng = random.Random(faults.seed)
         self._lock = threading.Lock()
 
+    def restart(self) -> None:
+        """Begin the seeded sequence again, as if the emulator had just started."""
+        with self._lock:
+            self._rng = random.Random(self._faults.seed)
+
     def next(self, *, is_create: bool) -> Decision:
         # Always draw the same number of values per request so one request's kind never shifts later faults.
         with self._lock:

@@ -78,6 +78,11 @@ class JobStore:
             cur = self._db.execute("DELETE FROM jobs WHERE project_id = ? AND id = ?", (project_id, job_id))
             return cur.rowcount > 0
 
+    def clear(self) -> int:
+        """Remove every job (the emulator-only reset); returns how many there were."""
+        with self._lock:
+            return int(self._db.execute("DELETE FROM jobs").rowcount)
+
     def all(self, project_id: str) -> list[dict[str, Any]]:
         """Every job of a project, oldest first."""
         with self._lock:

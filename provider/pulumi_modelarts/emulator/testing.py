@@ -61,6 +61,13 @@ class EmulatorProcess:
     def reset_stats(self) -> None:
         httpx.post(f"{self.url}/_emulator/stats/reset", timeout=10).raise_for_status()
 
+    def reset(self) -> None:
+        """Make the running emulator as good as new: no jobs, zero stats, the fault seed restarted."""
+        httpx.post(f"{self.url}/_emulator/reset", timeout=10).raise_for_status()
+
+    def running(self) -> bool:
+        return self.process.poll() is None
+
     def output(self) -> str:
         """What the process printed so far (most recent lines), for test failure messages."""
         return "".join(self._output)
