@@ -169,6 +169,10 @@ class EmulatorApp:
             response = error_response(exc.status, code, exc.reason)
         except ServiceError as exc:
             response = error_response(exc.status, exc.code, exc.message, exc.solution)
+        except Exception:
+            # An emulator bug still gets a service-shaped answer; the log has the traceback (never headers).
+            log.exception("internal error handling %s %s", request.method, request.rel_url.path)
+            response = error_response(500, "ModelArts.0001", "Internal server error.")
         response.headers["X-Request-Id"] = request_id
         log.info("%s %s -> %s (%s)", request.method, request.rel_url.path, response.status, request_id)
         return response
