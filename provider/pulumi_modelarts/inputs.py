@@ -2,7 +2,7 @@
 
 Every nested object has an ``...Args`` class (keyword-only constructor) and an ``...ArgsDict`` TypedDict, so
 plain dicts type-check too. Field names are the ModelArts create-request names. Generated once from a field
-table and kept in step with ``models.py`` by a test.
+table and kept in step with ``models.py`` by tests/test_inputs.py.
 """
 
 from __future__ import annotations
