@@ -54,6 +54,8 @@ DEFAULT_POLL_SECONDS = 1.0
 POLL_CAP_FACTOR = 15.0
 # How long delete waits for a terminated job to leave Terminating (real time, whatever the poll knob says).
 DELETE_WAIT_SECONDS = 300.0
+# Attempts per API call (retries on throttling, 5xx and lost connections; never on bad credentials).
+CLIENT_MAX_ATTEMPTS = 10
 
 _CONFIG_LOCK = threading.Lock()
 _CONFIG: dict[str, str] = {}
@@ -97,7 +99,10 @@ def _poll_delays() -> Iterator[float]:
 def _client() -> ModelArtsClient:
     # Settings and credentials are resolved afresh on every call and never kept.
     settings = resolve_settings(current_config(), os.environ)
-    return settings.client()
+    # A deployment makes many calls; with the client's default five attempts a throttled or flaky service
+    # (a third of calls refused) fails roughly one call in 300, i.e. often one resource per `pulumi up`.
+    # Retries are announced on stderr so users see why a step is slow and when a lost create was recovered.
+    return settings.client(max_attempts=CLIENT_MAX_ATTEMPTS, log=_say)
 
 
 def _label(job: TrainingJob, fallback_id: str | None = None) -> str:
