@@ -16,7 +16,10 @@ ambiguous and are simply retried.
 from __future__ import annotations
 
 import json
+import os
 import random
+import ssl
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -58,6 +61,23 @@ JSON_CONTENT_TYPE = "application/json;charset=UTF-8"
 USER_AGENT = "pulumi-modelarts/0.1"
 
 _M = TypeVar("_M", bound=pydantic.BaseModel)
+
+_SSL_LOCK = threading.Lock()
+_SSL_CONTEXTS: dict[tuple[str, str], ssl.SSLContext] = {}
+
+
+def _verifying_ssl_context() -> ssl.SSLContext:
+    """httpx's default verifying context, built once per process (per SSL_CERT_FILE/SSL_CERT_DIR).
+
+    Building one loads the whole CA bundle (about 20 ms of CPU); the provider opens a client per
+    resource call, so a shared context keeps that cost off every create, read and delete.
+    """
+    key = (os.environ.get("SSL_CERT_FILE", ""), os.environ.get("SSL_CERT_DIR", ""))
+    with _SSL_LOCK:
+        context = _SSL_CONTEXTS.get(key)
+        if context is None:
+            context = _SSL_CONTEXTS[key] = httpx.create_ssl_context()
+        return context
 
 
 @dataclass(frozen=True)
@@ -151,6 +171,7 @@ class ModelArtsClient:
             auth=auth,
             timeout=httpx.Timeout(timeout),
             transport=transport,
+            verify=_verifying_ssl_context() if transport is None else True,
             follow_redirects=False,  # a redirect must never carry a signed request elsewhere
             headers={"User-Agent": USER_AGENT, "Accept": "application/json"},
         )
