@@ -83,7 +83,10 @@ class ProvisioningError(ModelArtsError):
 
 
 def _say(message: str) -> None:
-    print(f"modelarts: {message}", file=sys.stderr, flush=True)
+    # One write per line: print() writes the text and the newline separately, so lines from concurrent
+    # provider threads could run together in the CLI's diagnostics.
+    sys.stderr.write(f"modelarts: {message}\n")
+    sys.stderr.flush()
 
 
 def _poll_delays() -> Iterator[float]:
