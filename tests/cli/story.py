@@ -1,0 +1,149 @@
+"""Helpers for the used-by story: a Pulumi program whose jobs come from a jobs.json file next to it.
+
+A test writes jobs.json, runs the real `pulumi` CLI, rewrites jobs.json (the "pull request"), runs it again,
+and looks at the emulator (through the client or the raw API) and at the state (`pulumi stack export`).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pulumi_modelarts.client import ModelArtsClient
+from pulumi_modelarts.emulator.testing import EmulatorProcess
+from pulumi_modelarts.models import TrainingJob as WireJob
+
+from .pulumi_cli import Stack, pulumi_env
+
+# Every job in jobs.json becomes a TrainingJob exporting {id, name, phase}; every entry of "existing" is
+# looked up read-only with TrainingJob.get and exported the same way.
+PROGRAM = '''\
+"""Jobs declared in jobs.json (the CLI tests rewrite it between runs)."""
+
+import json
+from pathlib import Path
+
+import pulumi
+
+from pulumi_modelarts import TrainingJob
+
+declared = json.loads((Path(__file__).parent / "jobs.json").read_text())
+
+
+def export(name, job):
+    pulumi.export(name, {"id": job.id, "name": job.name, "phase": job.phase})
+
+
+for name, args in declared.get("jobs", {}).items():
+    export(name, TrainingJob(name, **args))
+for name, job_id in declared.get("existing", {}).items():
+    export(name, TrainingJob.get(name, job_id))
+'''
+
+TRAINING_JOB_TYPE = "modelarts:TrainingJob"
+POLL_ENV = {"PULUMI_MODELARTS_POLL_SECONDS": "0.05"}
+LIVE_PHASES = ("Creating", "Pending", "Running")
+
+
+def job_args(
+    description: str = "nightly training",
+    *,
+    image: str = "org/train:1.0",
+    node_count: int = 1,
+    data_url: str = "/bucket/data/v1/",
+    annotations: Mapping[str, str] | None = None,
+    **settings: Any,
+) -> dict[str, Any]:
+    """TrainingJob arguments: a custom-image job with one OBS input, running 10 minutes by default."""
+    return {
+        "metadata": {
+            "description": description,
+            "annotations": {"emulator/running-seconds": "600", **(annotations or {})},
+        },
+        "algorithm": {
+            "engine": {"image_url": image},
+            "command": "python train.py",
+            "inputs": [{"name": "data_url", "remote": {"obs": {"obs_url": data_url}}}],
+            "outputs": [{"name": "train_url", "remote": {"obs": {"obs_url": "/bucket/models/"}}}],
+        },
+        "spec": {"resource": {"flavor_id": "modelarts.vm.cpu.8u", "node_count": node_count}},
+        **settings,
+    }
+
+
+def emulator_env(emu: EmulatorProcess) -> dict[str, str]:
+    return {
+        "HW_MODELARTS_ENDPOINT": emu.url,
+        "HW_ACCESS_KEY": emu.access_key,
+        "HW_SECRET_KEY": emu.secret_key,
+        "HW_PROJECT_ID": emu.project_id,
+    }
+
+
+def emulator_client(emu: EmulatorProcess) -> ModelArtsClient:
+    return ModelArtsClient(endpoint=emu.url, project_id=emu.project_id, auth=emu.auth(), timeout=10)
+
+
+@dataclass
+class StoryStack:
+    stack: Stack
+    workdir: Path
+
+    def declare(self, jobs: Mapping[str, Any], existing: Mapping[str, str] | None = None) -> None:
+        payload = {"jobs": dict(jobs), "existing": dict(existing or {})}
+        (self.workdir / "jobs.json").write_text(json.dumps(payload, indent=2))
+
+    def jobs_in_state(self, *, show_secrets: bool = False) -> dict[str, dict[str, Any]]:
+        """TrainingJob resources in the state, by resource name."""
+        deployment = self.stack.export(show_secrets=show_secrets)["deployment"]
+        return {
+            r["urn"].rsplit("::", 1)[-1]: r
+            for r in deployment.get("resources", [])
+            if r["type"].endswith(TRAINING_JOB_TYPE)
+        }
+
+
+def new_story(
+    tmp_path: Path, emu: EmulatorProcess, *, credentials_in_env: bool = True, name: str = "story"
+) -> StoryStack:
+    workdir = tmp_path / "project"
+    workdir.mkdir()
+    (workdir / "Pulumi.yaml").write_text(f"name: {name}\nruntime: python\n")
+    (workdir / "__main__.py").write_text(PROGRAM)
+    extra = {**POLL_ENV, **(emulator_env(emu) if credentials_in_env else {})}
+    stack = Stack(workdir, tmp_path / "state", env=pulumi_env(tmp_path / "state", extra)).init()
+    return StoryStack(stack, workdir)
+
+
+def wait_until(
+    client: ModelArtsClient, job_id: str, check: Callable[[WireJob], bool], timeout: float = 10
+) -> WireJob:
+    deadline = time.monotonic() + timeout
+    while True:
+        job = client.get_job(job_id)
+        if check(job):
+            return job
+        if time.monotonic() > deadline:
+            raise AssertionError(f"job {job_id} is still {job.phase} after {timeout}s")
+        time.sleep(0.05)
+
+
+def all_jobs(client: ModelArtsClient) -> list[WireJob]:
+    return list(client.iter_jobs())
+
+
+def assert_no_traceback(*texts: str) -> None:
+    for text in texts:
+        assert "Traceback (most recent call last)" not in text, text
+
+
+def progress_lines(text: str) -> list[str]:
+    """The provider's progress lines as the CLI shows them; none may run into another."""
+    lines = [line.strip() for line in text.splitlines() if "modelarts: " in line]
+    for line in lines:
+        assert line.count("modelarts: ") == 1, f"progress lines ran together: {line!r}"
+    return lines

@@ -1,0 +1,339 @@
+"""The used-by story through the real `pulumi` CLI against the emulator: what a team sees day to day.
+
+Each test runs `pulumi` commands on a stack in a private local backend, with the jobs declared in a jobs.json
+file the test rewrites between runs, and checks the effects on the emulator (client or raw API) and in the
+state (`pulumi stack export`).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from pulumi_modelarts.emulator.testing import EmulatorProcess
+
+from .story import (
+    LIVE_PHASES,
+    all_jobs,
+    assert_no_traceback,
+    emulator_client,
+    job_args,
+    new_story,
+    progress_lines,
+    wait_until,
+)
+
+pytestmark = pytest.mark.cli
+
+
+def _outputs_by_id(outputs: dict[str, Any]) -> dict[str, str]:
+    return {name: value["id"] for name, value in outputs.items()}
+
+
+def test_up_creates_the_declared_jobs_then_preview_and_refresh_find_nothing_to_do(
+    tmp_path: Path, emulator: EmulatorProcess
+) -> None:
+    story = new_story(tmp_path, emulator)
+    story.declare(
+        {
+            "prep": job_args("prepare the data", node_count=1, wait_for="running"),
+            "train": job_args("train the model", image="org/train:2.0", node_count=2),
+            "evaluate": job_args("evaluate", data_url="/bucket/data/v2/", wait_for="none"),
+        }
+    )
+
+    up = story.stack.up()
+    # Progress lines during the waits, one per line (concurrent jobs do not run into each other).
+    progress = progress_lines(up.stdout + up.stderr)
+    assert any("Running after" in line and "prep-" in line for line in progress), up.stdout
+    assert any("created, phase Creating" in line for line in progress), up.stdout
+
+    outputs = story.stack.outputs()
+    assert set(outputs) == {"prep", "train", "evaluate"}
+    assert outputs["prep"]["phase"] == "Running"  # wait_for="running"
+    assert outputs["train"]["phase"] in ("Pending", "Running")  # the default wait: past Creating
+    assert outputs["evaluate"]["phase"] == "Creating"  # wait_for="none"
+
+    state = story.jobs_in_state()
+    with emulator_client(emulator) as client:
+        for name, declared in [("prep", ("org/train:1.0", 1)), ("train", ("org/train:2.0", 2))]:
+            job = client.get_job(outputs[name]["id"])
+            assert job.name == outputs[name]["name"]
+            assert job.name is not None and job.name.startswith(f"{name}-")
+            assert job.metadata is not None
+            assert job.metadata.description == state[name]["inputs"]["metadata"]["description"]
+            assert job.algorithm is not None and job.algorithm.engine is not None
+            assert (job.algorithm.engine.image_url, job.spec.resource.node_count) == declared  # type: ignore[union-attr]
+            assert state[name]["id"] == outputs[name]["id"]
+        assert len(all_jobs(client)) == 3
+    # What was declared is recorded (secret) in the state, next to what the service returned.
+    assert state["train"]["outputs"]["spec"]["resource"]["node_count"] == 2
+    assert state["train"]["outputs"]["declared_inputs"]["ciphertext"]
+
+    # Right after up: nothing to change, and not a single API call (diff is judged on the state alone).
+    before = emulator.stats()
+    story.stack.preview("--expect-no-changes")
+    assert emulator.stats() == before
+
+    # refresh reads every job; a preview afterwards still finds nothing to change, though phases moved on.
+    story.stack.refresh()
+    refreshed = story.jobs_in_state()
+    assert refreshed["evaluate"]["outputs"]["phase"] != "Creating"
+    assert {n: r["id"] for n, r in refreshed.items()} == _outputs_by_id(outputs)
+    story.stack.preview("--expect-no-changes")
+
+
+def test_pull_request_description_updates_in_place_spec_changes_replace(
+    tmp_path: Path, emulator: EmulatorProcess
+) -> None:
+    story = new_story(tmp_path, emulator)
+    story.declare({"docs": job_args("v1"), "scale": job_args("v1"), "image": job_args("v1")})
+    story.stack.up()
+    before = story.stack.outputs()
+
+    # The pull request: a description edit, a node_count change, a new image.
+    story.declare(
+        {
+            "docs": job_args("v2: better words"),
+            "scale": job_args("v1", node_count=4),
+            "image": job_args("v1", image="org/train:1.1"),
+        }
+    )
+    diff = story.stack.preview("--diff").stdout
+    assert 'description: "v1" => "v2: better words"' in diff, diff
+    assert "node_count: 1 => 4" in diff, diff
+    assert 'image_url: "org/train:1.0" => "org/train:1.1"' in diff, diff
+    assert "1 to update" in diff and "+-2 to replace" in diff, diff
+
+    plan = json.loads(story.stack.preview("--json").stdout)
+    steps = {s["urn"].rsplit("::", 1)[-1]: s for s in plan["steps"]}
+    assert steps["docs"]["op"] == "update"
+    assert steps["scale"]["op"] == "replace" and steps["scale"]["replaceReasons"] == ["spec"]
+    assert steps["image"]["op"] == "replace" and steps["image"]["replaceReasons"] == ["algorithm"]
+    assert plan["changeSummary"] == {"update": 1, "replace": 2, "same": 1}
+
+    up = story.stack.up()
+    assert_no_traceback(up.stdout, up.stderr)
+    after = story.stack.outputs()
+    with emulator_client(emulator) as client:
+        # Update in place: the same job, new description.
+        assert after["docs"]["id"] == before["docs"]["id"]
+        docs = client.get_job(after["docs"]["id"])
+        assert docs.metadata is not None and docs.metadata.description == "v2: better words"
+        assert docs.phase in LIVE_PHASES
+        # Replacement: a new job with the new spec; the old one was terminated.
+        for name in ("scale", "image"):
+            assert after[name]["id"] != before[name]["id"]
+            old = client.get_job(before[name]["id"])
+            assert old.phase in ("Terminating", "Terminated"), (name, old.phase)
+            new = client.get_job(after[name]["id"])
+            assert new.phase in LIVE_PHASES
+        scale = client.get_job(after["scale"]["id"])
+        assert scale.spec is not None and scale.spec.resource is not None
+        assert scale.spec.resource.node_count == 4
+        image = client.get_job(after["image"]["id"])
+        assert image.algorithm is not None and image.algorithm.engine is not None
+        assert image.algorithm.engine.image_url == "org/train:1.1"
+        assert len(all_jobs(client)) == 5
+    state = story.jobs_in_state()
+    assert {n: r["id"] for n, r in state.items()} == _outputs_by_id(after)
+    story.stack.preview("--expect-no-changes")
+
+
+def test_refresh_records_out_of_band_terminate_and_drops_deleted_jobs(
+    tmp_path: Path, emulator: EmulatorProcess
+) -> None:
+    story = new_story(tmp_path, emulator)
+    story.declare({"kept": job_args(), "stopped": job_args(), "deleted": job_args()})
+    story.stack.up()
+    ids = _outputs_by_id(story.stack.outputs())
+
+    with emulator_client(emulator) as client:
+        client.terminate_job(ids["stopped"])
+        wait_until(client, ids["stopped"], lambda job: job.phase == "Terminated")
+    # The raw API, as another tool or the console would do it.
+    response = httpx.delete(emulator.api_url(f"/training-jobs/{ids['deleted']}"), auth=emulator.auth())
+    assert response.status_code == 204
+
+    refresh = story.stack.refresh()
+    assert_no_traceback(refresh.stdout, refresh.stderr)
+    assert f"training job {ids['deleted']} no longer exists" in refresh.stdout + refresh.stderr
+    state = story.jobs_in_state()
+    assert set(state) == {"kept", "stopped"}
+    assert state["stopped"]["outputs"]["phase"] == "Terminated"
+    assert state["stopped"]["outputs"]["status"]["phase"] == "Terminated"
+    assert state["stopped"]["id"] == ids["stopped"]
+    assert state["kept"]["outputs"]["phase"] == "Running"
+
+
+def test_a_job_failing_during_the_wait_fails_up_with_its_reason_and_is_not_left_running(
+    tmp_path: Path, emulator: EmulatorProcess
+) -> None:
+    story = new_story(tmp_path, emulator)
+    failing = job_args(
+        "will run out of memory",
+        annotations={
+            "emulator/running-seconds": "30",
+            "emulator/fail-after-seconds": "0.3",
+            "emulator/exit-code": "137",
+            "emulator/failure-message": "CUDA out of memory",
+        },
+        wait_for="completed",
+    )
+    story.declare({"oom": failing})
+
+    up = story.stack.up(check=False)
+    text = up.stdout + up.stderr
+    assert up.returncode != 0, text
+    assert "ended Failed" in text, text
+    assert "phase Failed" in text, text
+    assert "exit code 137" in text, text
+    assert "CUDA out of memory" in text, text
+    assert "waiting for: completed" in text, text
+    assert_no_traceback(up.stdout, up.stderr)
+    assert any("Running after" in line for line in progress_lines(text)), text
+
+    with emulator_client(emulator) as client:
+        jobs = all_jobs(client)
+    assert len(jobs) == 1
+    assert jobs[0].phase not in LIVE_PHASES
+    # A failed create leaves nothing in the state: the next up starts over.
+    assert story.jobs_in_state() == {}
+
+
+def test_destroy_stops_running_jobs_and_tolerates_completed_terminated_and_vanished_ones(
+    tmp_path: Path, emulator: EmulatorProcess
+) -> None:
+    story = new_story(tmp_path, emulator)
+    story.declare(
+        {
+            "running": job_args(),
+            "queued": job_args(annotations={"emulator/stay-pending": "true"}),
+            "finished": job_args(annotations={"emulator/running-seconds": "0.2"}, wait_for="completed"),
+            "stopped": job_args(),
+            "vanished": job_args(),
+        }
+    )
+    story.stack.up()
+    ids = _outputs_by_id(story.stack.outputs())
+    with emulator_client(emulator) as client:
+        assert client.get_job(ids["finished"]).phase == "Completed"
+        client.terminate_job(ids["stopped"])
+        client.delete_job(ids["vanished"])
+        emulator.reset_stats()
+
+        destroy = story.stack.destroy()
+        assert_no_traceback(destroy.stdout, destroy.stderr)
+        for name in ("running", "queued"):
+            assert client.get_job(ids[name]).phase == "Terminated", name
+        assert client.get_job(ids["finished"]).phase == "Completed"
+        assert client.get_job(ids["stopped"]).phase == "Terminated"
+        assert not [job for job in all_jobs(client) if job.phase in LIVE_PHASES]
+    # Only the two live jobs needed a terminate call.
+    assert emulator.stats()["by_operation"]["terminate"] == 2
+    assert f"training job {ids['vanished']} is already gone" in destroy.stdout + destroy.stderr
+    assert story.jobs_in_state() == {}
+
+
+def _paths_containing(value: Any, needle: str, path: str = "") -> list[str]:
+    if isinstance(value, dict):
+        return [p for k, v in value.items() for p in _paths_containing(v, needle, f"{path}/{k}")]
+    if isinstance(value, list):
+        return [p for i, v in enumerate(value) for p in _paths_containing(v, needle, f"{path}[{i}]")]
+    return [path] if isinstance(value, str) and needle in value else []
+
+
+@pytest.mark.parametrize("source", ["stack-config", "environment"])
+def test_credentials_never_reach_state_or_outputs(tmp_path: Path, emulator_factory: Any, source: str) -> None:
+    secret = "sk-" + tmp_path.name.replace("_", "") + "-Zq7"
+    emu = emulator_factory(secret_key=secret, access_key="STORYAK0123456789")
+    story = new_story(tmp_path, emu, credentials_in_env=source == "environment")
+    if source == "stack-config":
+        story.stack.config("modelarts:endpoint", emu.url)
+        story.stack.config("modelarts:projectId", emu.project_id)
+        story.stack.config("modelarts:accessKey", emu.access_key)
+        story.stack.config("modelarts:secretKey", secret, secret=True)
+        stack_config = (story.workdir / "Pulumi.test.yaml").read_text()
+        assert "modelarts:secretKey" in stack_config and secret not in stack_config
+    story.declare({"train": job_args(wait_for="running")})
+
+    up = story.stack.up()
+    outputs = story.stack.outputs()
+    with emulator_client(emu) as client:
+        assert client.get_job(outputs["train"]["id"]).phase == "Running"
+    # The secret is really in use: the emulator accepted requests signed with it, and refused none.
+    assert emu.stats()["by_status"].get("401") is None
+
+    texts = {
+        "up output": up.stdout + up.stderr,
+        "stack export": json.dumps(story.stack.export()),
+        "stack output --show-secrets --json": story.stack.run(
+            "stack", "output", "--show-secrets", "--json"
+        ).stdout,
+    }
+    backend = tmp_path / "state" / "backend"
+    state_files = [p for p in backend.rglob("*") if p.is_file()]
+    assert any(p.name == "test.json" for p in state_files), state_files
+    for path in state_files:
+        texts[f"state file {path.relative_to(backend)}"] = path.read_bytes().decode("utf-8", "replace")
+    for where, text in texts.items():
+        assert secret not in text, f"the secret key leaked into the {where}"
+
+    # Decrypting every secret of the stack: the engine keeps the whole stack config as the inputs of the
+    # dynamic provider's default provider resource (encrypted on disk, as checked above), so a secret set
+    # with `pulumi config set --secret` shows there, exactly as `pulumi config get` would show it. Nowhere
+    # else: not in the jobs' inputs or outputs, not in the stack outputs.
+    exported = story.stack.export(show_secrets=True)["deployment"]["resources"]
+    leaks = {(r["type"], path) for r in exported for path in _paths_containing(r, secret)}
+    if source == "stack-config":
+        provider_type = "pulumi:providers:pulumi-python"
+        assert leaks == {
+            (provider_type, "/inputs/modelarts:secretKey/plaintext"),
+            (provider_type, "/outputs/modelarts:secretKey/plaintext"),
+        }
+    else:
+        assert leaks == set()
+
+    destroy = story.stack.destroy()
+    assert secret not in destroy.stdout + destroy.stderr
+    with emulator_client(emu) as client:
+        assert client.get_job(outputs["train"]["id"]).phase == "Terminated"
+
+
+def test_get_reads_an_existing_job_without_owning_it(tmp_path: Path, emulator: EmulatorProcess) -> None:
+    from pulumi_modelarts.models import validate_create_request
+
+    request = validate_create_request(
+        {
+            "kind": "job",
+            "metadata": {"name": "made-elsewhere", "annotations": {"emulator/running-seconds": "600"}},
+            "algorithm": {"engine": {"image_url": "org/train:1.0"}, "command": "python train.py"},
+            "spec": {"resource": {"flavor_id": "modelarts.vm.cpu.8u", "node_count": 1}},
+        },
+        require_name=True,
+    )
+    with emulator_client(emulator) as client:
+        existing = client.create_job(request)
+        assert existing.job_id is not None
+        wait_until(client, existing.job_id, lambda job: job.phase == "Running")
+
+    story = new_story(tmp_path, emulator)
+    story.declare({}, existing={"imported": existing.job_id})
+    story.stack.up()
+    assert story.stack.outputs()["imported"] == {
+        "id": existing.job_id,
+        "name": "made-elsewhere",
+        "phase": "Running",
+    }
+    [resource] = story.jobs_in_state().values()
+    assert resource["external"] is True
+    story.stack.preview("--expect-no-changes")
+
+    # Read-only: destroy forgets the job but does not stop it.
+    story.stack.destroy()
+    with emulator_client(emulator) as client:
+        assert client.get_job(existing.job_id).phase == "Running"
