@@ -19,9 +19,8 @@ import sys
 import threading
 import time
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pydantic
 from pulumi.dynamic import (
     CheckFailure,
     CheckResult,
@@ -35,10 +34,14 @@ from pulumi.dynamic import (
 
 from . import diffing
 from . import lifecycle as lc
-from .client import ModelArtsClient
 from .errors import BadRequestError, ModelArtsError, NotFoundError
-from .models import TrainingJob, environments_map, problems, validate_create_request
 from .settings import CONFIG_NAMESPACE, resolve_settings
+
+# The Pulumi program imports this module only to name the provider class; pydantic, httpx and the wire
+# models (most of the package's import time) load on the first check or API call, in the provider host.
+if TYPE_CHECKING:
+    from .client import ModelArtsClient
+    from .models import TrainingJob
 
 __all__ = [
     "POLL_SECONDS_ENV",
@@ -118,6 +121,8 @@ def job_outputs(job: TrainingJob, declared: Mapping[str, Any] | None) -> dict[st
     Environment variables appear only in ``environments`` (a secret output); they are removed from the
     ``algorithm`` output, which is not secret.
     """
+    from .models import environments_map
+
     wire = job.model_dump(mode="json", exclude_none=True)
     algorithm = dict(wire.get("algorithm") or {})
     algorithm.pop("environments", None)
@@ -191,6 +196,10 @@ def _affected_by_unknown(path: str, unknowns: list[str]) -> bool:
 
 
 def _body_failures(body: Mapping[str, Any]) -> list[CheckFailure]:
+    import pydantic
+
+    from .models import problems, validate_create_request
+
     unknowns: list[str] = []
     plain = _strip_unknowns(dict(body), "", unknowns)
     try:
@@ -290,6 +299,10 @@ class TrainingJobProvider(ResourceProvider):
     # ------------------------------------------------------------------ create
 
     def create(self, props: dict[str, Any]) -> CreateResult:
+        import pydantic
+
+        from .models import problems, validate_create_request
+
         inputs = diffing.normalise_inputs(props)
         wait_for, timeout = _wait_settings(inputs)
         try:
