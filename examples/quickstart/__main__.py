@@ -1,19 +1,30 @@
 """Quickstart: one training job on the free flavor, from an existing algorithm.
 
-Credentials and the endpoint come from stack config (`modelarts:*`) or the environment; see the README.
+`scripts/demo` runs it against the embedded emulator (it sets HW_MODELARTS_ENDPOINT, HW_ACCESS_KEY,
+HW_SECRET_KEY and HW_PROJECT_ID). For the cloud, no code change: set those variables (HW_REGION_NAME instead
+of the endpoint) or the stack config, and name your own algorithm and data:
+
+    pulumi config set algorithmId <algorithm id from algorithm management>
+    pulumi config set inputDir obs://<bucket>/<path>/
+    pulumi config set modelarts:region cn-north-4
+    pulumi config set modelarts:projectId <project id>
+    pulumi config set modelarts:accessKey <access key>
+    pulumi config set --secret modelarts:secretKey <secret key>
 """
 
 import pulumi
 
 from pulumi_modelarts import TrainingJob
 
+config = pulumi.Config()
+
 job = TrainingJob(
     "quickstart",
     metadata={"description": "Quickstart training job"},
     algorithm={
-        "id": "3f5d6706-7b67-408d-8ba0-ec08048c45ed",
+        "id": config.get("algorithmId") or "3f5d6706-7b67-408d-8ba0-ec08048c45ed",
         "parameters": [
-            {"name": "input_dir", "value": "obs://my-bucket/datasets/mnist/"},
+            {"name": "input_dir", "value": config.get("inputDir") or "obs://my-bucket/datasets/mnist/"},
             {"name": "large_file_method", "value": "1"},
         ],
     },

@@ -1,0 +1,143 @@
+"""Every example project goes through `pulumi up`, an empty `pulumi preview` and `pulumi destroy` against the
+emulator, unchanged (copied to a temporary directory; credentials from HW_* variables as a user would set)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pulumi_modelarts.client import ModelArtsClient
+from pulumi_modelarts.emulator.testing import EmulatorProcess
+
+from .pulumi_cli import REPO, Stack, pulumi_env
+from .story import LIVE_PHASES, POLL_ENV, all_jobs, assert_no_traceback, emulator_client, emulator_env
+
+pytestmark = pytest.mark.cli
+
+EXAMPLES = REPO / "examples"
+
+
+def _copy_example(name: str, dest: Path) -> None:
+    if name == "quickstart":
+        # The quickstart is the repository's root project: its Pulumi.yaml points `main:` at the example.
+        pulumi_yaml = (REPO / "Pulumi.yaml").read_text()
+        assert re.search(r"^main: examples/quickstart/?$", pulumi_yaml, re.MULTILINE), pulumi_yaml
+        dest.mkdir(parents=True)
+        (dest / "Pulumi.yaml").write_text(re.sub(r"^main: .*$", "main: quickstart/", pulumi_yaml, flags=re.M))
+        shutil.copytree(EXAMPLES / "quickstart", dest / "quickstart")
+    else:
+        shutil.copytree(EXAMPLES / name, dest)
+    for cache in dest.rglob("__pycache__"):
+        shutil.rmtree(cache)
+
+
+def _check_quickstart(client: ModelArtsClient, outputs: dict[str, Any], state: dict[str, Any]) -> None:
+    job = client.get_job(outputs["job_id"])
+    assert job.algorithm is not None and job.algorithm.id == "3f5d6706-7b67-408d-8ba0-ec08048c45ed"
+    assert outputs["job_name"] == job.name
+
+
+def _check_custom_image(client: ModelArtsClient, outputs: dict[str, Any], state: dict[str, Any]) -> None:
+    job = client.get_job(outputs["job_id"])
+    wire = job.model_dump(mode="json", exclude_none=True)
+    assert wire["algorithm"]["engine"]["image_url"] == "my-org/fastseq:1.2"
+    assert wire["spec"]["resource"]["pool_id"] == "poolfaf38d76"
+    assert wire["spec"]["volumes"][0]["nfs"]["nfs_server_path"] == "192.168.0.82:/"
+    assert outputs["log_export_path"] == {"obs_url": "/my-bucket/ddp-demo/logs/"}
+    assert outputs["phase"] == "Running" or outputs["phase"] == "Completed"
+    # The environment variables reached the job, and stay secret in the state.
+    assert wire["algorithm"]["environments"]
+    [resource] = state.values()
+    assert "ciphertext" in resource["outputs"]["environments"]
+    assert "NCCL_DEBUG" not in str(resource["outputs"]["algorithm"])
+
+
+def _check_obs_dataset(client: ModelArtsClient, outputs: dict[str, Any], state: dict[str, Any]) -> None:
+    job = client.get_job(outputs["job_id"])
+    wire = job.model_dump(mode="json", exclude_none=True)
+    parameters = {p["name"]: p.get("value") for p in wire["algorithm"]["parameters"]}
+    assert {k: parameters[k] for k in outputs["hyper_parameters"]} == outputs["hyper_parameters"]
+    remotes = {i["name"]: i["remote"] for i in wire["algorithm"]["inputs"]}
+    assert remotes["data_url"]["dataset"]["id"] == "2ff0d6ba-c480-45ae-be41-09a8369bfc90"
+    assert remotes["pretrained_url"]["obs"]["obs_url"] == "/my-bucket/models/resnet50-pretrained/"
+    assert outputs["output_url"] == "/my-bucket/output/resnet/"
+
+
+def _check_pipeline(client: ModelArtsClient, outputs: dict[str, Any], state: dict[str, Any]) -> None:
+    prepare, train = client.get_job(outputs["prepare_id"]), client.get_job(outputs["train_id"])
+    assert outputs["prepare_phase"] == "Completed"  # wait_for="completed"
+    assert outputs["prepared_url"] == "/my-bucket/prepared/"
+    train_wire = train.model_dump(mode="json", exclude_none=True)
+    assert train_wire["algorithm"]["inputs"][0]["remote"]["obs"]["obs_url"] == outputs["prepared_url"]
+    # train was created only once prepare had completed.
+    assert prepare.status is not None and prepare.metadata is not None and train.metadata is not None
+    prepare_end = prepare.metadata.create_time + (prepare.status.duration or 0)  # type: ignore[operator]
+    assert train.metadata.create_time is not None and train.metadata.create_time >= prepare_end
+
+
+def _check_fault_tolerance(client: ModelArtsClient, outputs: dict[str, Any], state: dict[str, Any]) -> None:
+    job = client.get_job(outputs["job_id"])
+    assert job.metadata is not None
+    annotations = job.metadata.annotations or {}
+    assert annotations["fault-tolerance/job-retry-num"] == "3"
+    assert annotations["fault-tolerance/job-unconditional-retry"] == "true"
+    assert annotations["fault-tolerance/hang-retry"] == "true"
+    assert outputs["annotations"] == annotations
+    assert isinstance(outputs["running_records"], list)
+    wire = job.model_dump(mode="json", exclude_none=True)
+    assert wire["spec"]["resource"]["node_count"] == 2
+
+
+CHECKS: dict[str, Callable[[ModelArtsClient, dict[str, Any], dict[str, Any]], None]] = {
+    "quickstart": _check_quickstart,
+    "custom-image": _check_custom_image,
+    "obs-dataset": _check_obs_dataset,
+    "pipeline": _check_pipeline,
+    "fault-tolerance": _check_fault_tolerance,
+}
+
+
+def test_every_example_is_exercised() -> None:
+    assert sorted(p.name for p in EXAMPLES.iterdir() if p.is_dir()) == sorted(CHECKS)
+    for name in CHECKS:
+        program = (EXAMPLES / name / "__main__.py").read_text()
+        assert program.startswith('"""'), f"{name}: the program starts with a docstring"
+        assert "modelarts:secretKey" in program, f"{name}: the docstring says how to point it at the cloud"
+        if name != "quickstart":
+            assert "virtualenv" not in (EXAMPLES / name / "Pulumi.yaml").read_text().replace(
+                "No `virtualenv` option", ""
+            )
+
+
+@pytest.mark.parametrize("name", sorted(CHECKS))
+def test_example_up_preview_destroy(tmp_path: Path, emulator: EmulatorProcess, name: str) -> None:
+    workdir = tmp_path / "project"
+    _copy_example(name, workdir)
+    env = pulumi_env(tmp_path / "state", {**POLL_ENV, **emulator_env(emulator)})
+    stack = Stack(workdir, tmp_path / "state", env=env).init()
+
+    up = stack.up()
+    assert_no_traceback(up.stdout, up.stderr)
+    outputs = stack.outputs()
+    state = {
+        r["urn"].rsplit("::", 1)[-1]: r
+        for r in stack.export()["deployment"]["resources"]
+        if r["type"].endswith("modelarts:TrainingJob")
+    }
+    assert state, "the example declares training jobs"
+    with emulator_client(emulator) as client:
+        CHECKS[name](client, outputs, state)
+        for resource in state.values():
+            assert client.get_job(resource["id"]).name == resource["outputs"]["name"]
+
+        stack.preview("--expect-no-changes")
+
+        destroy = stack.destroy()
+        assert_no_traceback(destroy.stdout, destroy.stderr)
+        assert not [job.name for job in all_jobs(client) if job.phase in LIVE_PHASES]
+    assert stack.resources("modelarts:TrainingJob") == []
