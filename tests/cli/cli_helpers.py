@@ -1,0 +1,121 @@
+"""Shared pieces for the reliability CLI tests: a stack of N training jobs pointed at an emulator."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import textwrap
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from pulumi_modelarts.emulator.testing import EmulatorProcess
+
+from .pulumi_cli import Stack, find_pulumi, pulumi_env, write_project
+
+JOB_TYPE_SUFFIX = "modelarts:TrainingJob"
+
+
+def jobs_program(count: int, *, wait_for: str = "running", extra: str = "") -> str:
+    """A program declaring `count` training jobs job-0 .. job-N-1 (count from config `jobs` if set)."""
+    return textwrap.dedent(
+        f"""
+        import pulumi
+        from pulumi_modelarts import TrainingJob
+
+        count = pulumi.Config().get_int("jobs") or {count}
+        jobs = [
+            TrainingJob(
+                f"job-{{i}}",
+                metadata={{"description": f"reliability job {{i}}"}},
+                algorithm={{
+                    "engine": {{"image_url": "org/trainer:1.0"}},
+                    "command": "python train.py",{extra}
+                }},
+                spec={{"resource": {{"flavor_id": "modelarts.vm.cpu.2u", "node_count": 1}}}},
+                wait_for="{wait_for}",
+            )
+            for i in range(count)
+        ]
+        pulumi.export("ids", [j.id for j in jobs])
+        """
+    )
+
+
+def emulator_env(emu: EmulatorProcess, poll: str = "0.05") -> dict[str, str]:
+    return {
+        "HW_MODELARTS_ENDPOINT": emu.url,
+        "HW_ACCESS_KEY": emu.access_key,
+        "HW_SECRET_KEY": emu.secret_key,
+        "HW_PROJECT_ID": emu.project_id,
+        "PULUMI_MODELARTS_POLL_SECONDS": poll,
+    }
+
+
+def make_stack(
+    tmp_path: Path,
+    emu: EmulatorProcess | None,
+    program: str,
+    *,
+    name: str = "rel",
+    env: dict[str, str] | None = None,
+) -> Stack:
+    workdir = tmp_path / "prog"
+    write_project(workdir, name, program)
+    extra = {**(emulator_env(emu) if emu is not None else {}), **(env or {})}
+    return Stack(workdir, tmp_path, env=pulumi_env(tmp_path, extra)).init()
+
+
+def all_jobs(emu: EmulatorProcess) -> list[dict[str, Any]]:
+    """Every job the emulator holds (signed searches, all pages), with a client that never faults... mostly:
+
+    fault injection applies to searches too, so this retries on its own.
+    """
+    with httpx.Client(auth=emu.auth(), timeout=10) as http:
+        jobs: list[dict[str, Any]] = []
+        page = 0
+        while True:
+            for _ in range(30):
+                answer = http.post(
+                    emu.api_url("/training-job-searches"),
+                    json={"offset": page, "limit": 50, "sort_by": "create_time", "order": "asc"},
+                )
+                if answer.status_code == 200:
+                    break
+                time.sleep(0.05)
+            answer.raise_for_status()
+            items = answer.json().get("items") or []
+            jobs.extend(items)
+            if len(items) < 50:
+                return jobs
+            page += 1
+
+
+def state_job_ids(stack: Stack) -> list[str]:
+    return [r["id"] for r in stack.resources(JOB_TYPE_SUFFIX)]
+
+
+def live(jobs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [j for j in jobs if j["status"]["phase"] in ("Creating", "Pending", "Running")]
+
+
+def popen(stack: Stack, *args: str) -> subprocess.Popen[str]:
+    """Start a pulumi command without waiting (its own process group, so signals reach only it)."""
+    return subprocess.Popen(
+        [find_pulumi(), *args, "--non-interactive"],
+        cwd=stack.workdir,
+        env=stack.env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+
+
+def kill_group(proc: subprocess.Popen[str], sig: signal.Signals) -> None:
+    import os
+
+    os.killpg(proc.pid, sig)

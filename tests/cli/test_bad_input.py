@@ -1,0 +1,112 @@
+"""Item 4: wrong inputs fail `pulumi preview` with a message naming the field, no Python traceback, and
+not one API call (the emulator's statistics prove it).
+
+All cases are declared in one program so one preview reports all of them (one CLI run instead of fourteen);
+each resource's own failure is found in the output by its resource name.
+"""
+
+from __future__ import annotations
+
+import re
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from pulumi_modelarts.emulator.testing import EmulatorProcess
+
+from .cli_helpers import make_stack
+
+pytestmark = pytest.mark.cli
+
+BASE_ALGORITHM = '{"engine": {"image_url": "org/img:1"}, "command": "python train.py"}'
+BASE_SPEC = '{"resource": {"flavor_id": "modelarts.vm.cpu.2u", "node_count": 1}}'
+
+# resource name -> (keyword arguments as Python source, the field path the message must name)
+CASES: dict[str, tuple[str, str]] = {
+    "bad-name-chars": ('metadata={"name": "my job!"}', "metadata.name"),
+    "name-too-long": ('metadata={"name": "n" * 65}', "metadata.name"),
+    "description-too-long": ('metadata={"description": "d" * 257}', "metadata.description"),
+    "two-algorithm-sources": (
+        'algorithm={"id": "3f5d6706-7b67-408d-8ba0-ec08048c45ed", "engine": {"image_url": "org/img:1"}, '
+        '"command": "python train.py"}',
+        "algorithm.",
+    ),
+    "half-a-pair": (
+        'algorithm={"subscription_id": "sub-1"}',
+        "algorithm.item_version_id",
+    ),
+    "engine-version-alone": (
+        'algorithm={"engine": {"engine_version": "2.1"}, "code_dir": "/b/c/", "boot_file": "/b/c/t.py"}',
+        "algorithm.engine.engine_name",
+    ),
+    "zero-nodes": (
+        'spec={"resource": {"flavor_id": "modelarts.vm.cpu.2u", "node_count": 0}}',
+        "spec.resource.node_count",
+    ),
+    "misspelled-nested-key": (
+        'spec={"resource": {"flavour_id": "modelarts.vm.cpu.2u"}}',
+        "spec.resource.flavour_id",
+    ),
+    "input-without-remote": (
+        'algorithm={**ALGO, "inputs": [{"name": "data"}]}',
+        "algorithm.inputs[0].remote",
+    ),
+    "wrong-wait-for": ('wait_for="runing"', "wait_for"),
+    "wrong-wait-timeout": ('wait_timeout="ten minutes"', "wait_timeout"),
+    "node-count-text": (
+        'spec={"resource": {"flavor_id": "modelarts.vm.cpu.2u", "node_count": "two"}}',
+        "spec.resource.node_count",
+    ),
+    "parameters-not-a-list": ('algorithm={**ALGO, "parameters": "lr=0.1"}', "algorithm.parameters"),
+    "replace-flag-text": ('replace_when_failed="yes"', "replace_when_failed"),
+    "no-flavor": ('spec={"resource": {"node_count": 1}}', "spec.resource.flavor_id"),
+    "spec-and-tasks": ('tasks=[{"role": "worker"}]', "tasks"),
+}
+
+
+def program() -> str:
+    """One program; the environment variable BAD_CASE picks which wrong resource it declares."""
+    lines = [
+        "import os",
+        "from pulumi_modelarts import TrainingJob",
+        f"ALGO = {BASE_ALGORITHM}",
+        f"SPEC = {BASE_SPEC}",
+        "case = os.environ['BAD_CASE']",
+    ]
+    for name, (kwargs, _field) in CASES.items():
+        args = {"algorithm": "algorithm=ALGO", "spec": "spec=SPEC"}
+        for key in ("algorithm", "spec"):
+            if kwargs.startswith(f"{key}="):
+                args.pop(key)
+        lines.append(f"if case == {name!r}:")
+        lines.append(f"    TrainingJob({name!r}, {kwargs}, {', '.join(args.values())})")
+    return "\n".join(lines) + "\n"
+
+
+def test_bad_inputs_fail_preview_by_field(tmp_path: Path, emulator: EmulatorProcess) -> None:
+    # The engine stops a preview at the first resource that fails check, so each case gets its own
+    # preview; previews take no lock on the file backend, so they run four at a time.
+    assert len(CASES) >= 12
+    stack = make_stack(tmp_path, emulator, program())
+    emulator.reset_stats()
+
+    def preview(name: str) -> tuple[str, int, str]:
+        result = stack.run("preview", check=False, BAD_CASE=name)
+        return name, result.returncode, result.stdout + result.stderr
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        results = list(pool.map(preview, CASES))
+
+    problems = []
+    for name, returncode, output in results:
+        field = CASES[name][1]
+        message = re.search(
+            rf"resource '{re.escape(name)}': property (\S+) value .*? has a problem: (.+)", output
+        )
+        if returncode == 0 or "Traceback" in output or message is None or field not in message.group(1):
+            problems.append(f"--- {name}: expected a failure naming {field}\n{output}")
+        elif message is not None:
+            print(f"{name}: {message.group(1)}: {message.group(2)}")
+    assert not problems, "\n".join(problems)
+    assert emulator.stats()["requests"] == 0, "checking inputs must not call the API"
