@@ -1,0 +1,148 @@
+"""Item 3: `pulumi up` interrupted while creates are in flight, and the recovery path users follow.
+
+Each case starts `pulumi up` of six jobs that take ~3 s each to reach Running, signals it once some jobs
+exist, then follows the README's recovery procedure:
+
+1. `pulumi cancel --yes` (a SIGKILLed update leaves the stack locked);
+2. `pulumi stack export --file state.json` and `python -m pulumi_modelarts.orphans --stack-export state.json`:
+   at that point every running job is either in the state or reported by the finder;
+3. if any were reported: the finder again with `--adopt-to adopted.json`, `pulumi stack import --file
+   adopted.json`, `pulumi refresh` (the jobs join the state; none is created twice);
+4. `pulumi up`: the emulator then holds exactly the six declared jobs, all in the state;
+5. `pulumi destroy`: none left running.
+
+A second path terminates the orphans instead (`--terminate`, then `pulumi refresh --clear-pending-creates`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pulumi_modelarts.emulator.testing import EmulatorProcess
+
+from .cli_helpers import all_jobs, jobs_program, live, make_stack, popen, state_job_ids
+from .pulumi_cli import Stack
+
+pytestmark = pytest.mark.cli
+
+JOBS = 6
+SLOW_START = {
+    "creating_seconds": 1.5,
+    "pending_seconds": 1.5,
+    "running_seconds": 600,
+    "terminating_seconds": 0.2,
+}
+
+
+def interrupted_up(stack: Stack, emu: EmulatorProcess, sig: signal.Signals, *, whole_group: bool) -> str:
+    """Start `pulumi up`, signal it once two jobs exist, and return what it printed."""
+    proc = popen(stack, "up", "--yes", "--skip-preview")
+    deadline = time.monotonic() + 60
+    while len(all_jobs(emu)) < 2:
+        assert proc.poll() is None and time.monotonic() < deadline, "up ended before the jobs appeared"
+        time.sleep(0.05)
+    if whole_group:  # Ctrl-C in a terminal, or a CI runner killing the job's process group
+        os.killpg(proc.pid, sig)
+    else:
+        proc.send_signal(sig)
+    out, _ = proc.communicate(timeout=120)
+    assert proc.returncode != 0, out
+    return out
+
+
+def run_orphans(stack: Stack, tmp_path: Path, *extra: str) -> tuple[int, dict[str, Any]]:
+    export = tmp_path / "state.json"
+    stack.run("stack", "export", "--file", str(export))
+    finder = subprocess.run(
+        [sys.executable, "-m", "pulumi_modelarts.orphans", "--stack-export", str(export), "--json", *extra],
+        env=stack.env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert finder.returncode in (0, 3), finder.stderr
+    report: dict[str, Any] = json.loads(finder.stdout)
+    return finder.returncode, report
+
+
+def check_nothing_unseen(stack: Stack, emu: EmulatorProcess, report: dict[str, Any]) -> None:
+    known = set(state_job_ids(stack)) | {o["id"] for o in report["orphans"]}
+    unseen = [j["metadata"]["id"] for j in live(all_jobs(emu)) if j["metadata"]["id"] not in known]
+    assert not unseen, f"running jobs neither in the state nor reported: {unseen}"
+
+
+def finish(stack: Stack, emu: EmulatorProcess) -> None:
+    stack.up()
+    jobs = all_jobs(emu)
+    running = live(jobs)
+    assert sorted(j["metadata"]["id"] for j in running) == sorted(state_job_ids(stack))
+    assert len(running) == JOBS
+    stack.destroy()
+    assert live(all_jobs(emu)) == []
+
+
+CASES = {
+    "sigkill-group": (signal.SIGKILL, True),
+    "sigint-group": (signal.SIGINT, True),
+    "sigint-cli-only": (signal.SIGINT, False),
+}
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_interrupted_up_recovers_by_adopting_orphans(
+    tmp_path: Path, emulator_factory: Callable[..., EmulatorProcess], case: str
+) -> None:
+    sig, whole_group = CASES[case]
+    emu = emulator_factory(**SLOW_START)
+    stack = make_stack(tmp_path, emu, jobs_program(JOBS, wait_for="running"))
+    interrupted_up(stack, emu, sig, whole_group=whole_group)
+
+    stack.run("cancel", "--yes", check=False)  # only needed when the lock survived
+    code, report = run_orphans(stack, tmp_path)
+    check_nothing_unseen(stack, emu, report)
+    print(
+        case,
+        "state",
+        len(state_job_ids(stack)),
+        "orphans",
+        len(report["orphans"]),
+        "jobs",
+        len(all_jobs(emu)),
+    )
+    if report["orphans"]:
+        assert code == 3
+        adopted = tmp_path / "adopted.json"
+        run_orphans(stack, tmp_path, "--adopt-to", str(adopted))
+        stack.run("stack", "import", "--file", str(adopted))
+        stack.refresh()
+        assert set(state_job_ids(stack)) >= {o["id"] for o in report["orphans"]}
+        _code, after = run_orphans(stack, tmp_path)
+        assert after["orphans"] == []
+    finish(stack, emu)
+    # Adopting means no job was created twice.
+    assert len(all_jobs(emu)) == JOBS
+
+
+def test_sigkill_then_terminate_orphans(
+    tmp_path: Path, emulator_factory: Callable[..., EmulatorProcess]
+) -> None:
+    emu = emulator_factory(**SLOW_START)
+    stack = make_stack(tmp_path, emu, jobs_program(JOBS, wait_for="running"))
+    interrupted_up(stack, emu, signal.SIGKILL, whole_group=True)
+    stack.run("cancel", "--yes")
+    code, report = run_orphans(stack, tmp_path, "--terminate")
+    assert code == 3 and report["orphans"], "a SIGKILL mid-create must leave jobs only the finder knows"
+    assert sorted(report["terminated"]) == sorted(o["id"] for o in report["orphans"])
+    stack.refresh("--clear-pending-creates")
+    assert not stack.export()["deployment"].get("pending_operations")
+    finish(stack, emu)
