@@ -223,7 +223,17 @@ class ModelArtsClient:
     def get_job(self, job_id: str) -> TrainingJob:
         operation = f"get training job {job_id!r}"
         path = f"/v2/{self._project_segment}/training-jobs/{_job_path_segment(job_id, 'job id')}"
-        return self._parse(TrainingJob, self._answer("GET", path, None, operation=operation), operation)
+        answer = self._answer("GET", path, None, operation=operation)
+        job = self._parse(TrainingJob, answer, operation)
+        # Another job's details must never pass for this one: a refresh would move the state to that id.
+        if job.metadata.id and job.metadata.id != job_id:
+            raise InvalidResponseError(
+                operation,
+                f"the answer describes a different job ({job.metadata.id!r})",
+                status_code=answer.status_code,
+                request_id=answer.request_id,
+            )
+        return job
 
     def terminate_job(self, job_id: str) -> TrainingJob:
         operation = f"terminate training job {job_id!r}"
