@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from httpserver import ScriptedServer, json_reply
+from httpserver import Reply, ScriptedServer, json_reply
 from pulumi_modelarts import client as client_module
 from pulumi_modelarts import provider as provider_module
-from pulumi_modelarts.errors import ModelArtsError
+from pulumi_modelarts.errors import InvalidResponseError, ModelArtsError
 from pulumi_modelarts.provider import TrainingJobProvider
 
 PROJECT = "0123456789abcdef0123456789abcdef"
@@ -79,3 +79,69 @@ def test_authentication_failure_is_not_retried(server: ScriptedServer) -> None:
         TrainingJobProvider().read(JOB_ID, {})
     assert len(server.requests) == 1
     assert SECRET not in str(caught.value)
+
+
+# --------------------------------------------------------------------------------------------------------
+# Broken answers: each is a clear error (naming the operation and what was wrong), never a crash.
+
+HTML_PAGE = "<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>"
+
+BROKEN_READS = {
+    "invalid-json": (Reply(200, '{"kind": "job", "metadata": {"id": '), "not JSON"),
+    "html-200": (Reply(200, HTML_PAGE, {"Content-Type": "text/html"}), "not JSON"),
+    "html-404-gateway": (Reply(404, HTML_PAGE, {"Content-Type": "text/html"}), "not a ModelArts error body"),
+    "json-array": (json_reply([1, 2, 3]), "not a JSON object"),
+    "empty-200": (Reply(200, ""), "empty"),
+    "wrong-types": (json_reply({**job(), "metadata": "not an object"}), "expected shape"),
+    "status-wrong-type": (json_reply({**job(), "status": {"phase": ["Running"]}}), "expected shape"),
+    "error-body-200": (
+        json_reply({"error_code": "ModelArts.0001", "error_msg": "internal"}),
+        "success status came with an error body",
+    ),
+    "another-jobs-id": (json_reply(job(job_id="99999999-0000-0000-0000-000000000000")), "99999999"),
+}
+
+
+@pytest.mark.parametrize("case", list(BROKEN_READS))
+def test_read_of_a_broken_answer_fails_clearly(server: ScriptedServer, case: str) -> None:
+    reply, words = BROKEN_READS[case]
+    server.handler = lambda _request: reply  # every attempt gets the same broken answer
+    with pytest.raises(ModelArtsError) as caught:
+        TrainingJobProvider().read(JOB_ID, {"declared_inputs": inputs()})
+    message = str(caught.value)
+    assert words in message
+    assert JOB_ID in message  # names the operation's job
+    assert SECRET not in message and "HOSTILEAK" not in message
+    assert "Traceback" not in message
+
+
+def test_read_with_fields_missing_is_tolerated(server: ScriptedServer) -> None:
+    # Responses are tolerant: a job with only its id and phase is still a job.
+    server.queue(json_reply({"metadata": {"id": JOB_ID}, "status": {"phase": "Running"}}))
+    result = TrainingJobProvider().read(JOB_ID, {})
+    assert result.id == JOB_ID and result.outs["phase"] == "Running"
+
+
+def test_create_answered_without_an_id_fails_and_stores_nothing(server: ScriptedServer) -> None:
+    body = job()
+    del body["metadata"]["id"]
+    server.queue(json_reply(body, 201))
+    with pytest.raises(InvalidResponseError, match=r"no metadata\.id"):
+        TrainingJobProvider().create(inputs())
+    assert [r.method for r in server.requests] == ["POST"]
+
+
+@pytest.mark.parametrize("case", ["html-200", "error-body-200", "invalid-json"])
+def test_create_with_a_broken_answer_fails_without_posting_again(server: ScriptedServer, case: str) -> None:
+    # The create may have been applied; posting again blindly could make a second job.
+    reply, words = BROKEN_READS[case]
+    server.handler = lambda _request: reply
+    with pytest.raises(ModelArtsError, match=words):
+        TrainingJobProvider().create(inputs())
+    assert [r.method for r in server.requests].count("POST") == 1
+
+
+def test_delete_of_a_job_answered_with_garbage_fails_clearly(server: ScriptedServer) -> None:
+    server.handler = lambda _request: Reply(200, HTML_PAGE, {"Content-Type": "text/html"})
+    with pytest.raises(InvalidResponseError, match="not JSON"):
+        TrainingJobProvider().delete(JOB_ID, {})
