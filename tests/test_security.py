@@ -1,0 +1,176 @@
+"""Item 6: credentials stay out of state, outputs, error messages and logs; transport and signing rules hold.
+
+The CLI cases run the real `pulumi` against an emulator started with a distinctive secret key and DEBUG
+logging, then search everything a user or an attacker with the state file could read for it.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from datetime import datetime, timezone
+from pathlib import Path
+
+import httpx
+import pytest
+
+from cli.cli_helpers import jobs_program, make_stack
+from httpserver import ScriptedServer, json_reply
+from pulumi_modelarts import auth
+from pulumi_modelarts.client import ModelArtsClient
+from pulumi_modelarts.emulator.__main__ import READY_PREFIX
+from pulumi_modelarts.emulator.testing import EmulatorProcess
+from pulumi_modelarts.errors import AuthenticationError, SettingsError
+
+SECRET = "S3cr3t-Only-Here-7f9d2c"
+ACCESS = "SECURITYTESTAK0000000"
+
+
+def emulator_output_after_banner(emu: EmulatorProcess) -> str:
+    # The ready banner prints the emulator's own demo credentials on purpose; everything after it is logs.
+    text = emu.output()
+    return text.split(READY_PREFIX, 1)[1].split("\n", 1)[1] if READY_PREFIX in text else text
+
+
+def state_files_text(tmp_path: Path) -> str:
+    return "\n".join(p.read_text(errors="replace") for p in (tmp_path / "backend").rglob("*") if p.is_file())
+
+
+@pytest.mark.cli
+@pytest.mark.parametrize("path", ["config", "environment"])
+def test_secret_key_never_in_state_outputs_or_logs(
+    tmp_path: Path, emulator_factory: Callable[..., EmulatorProcess], path: str
+) -> None:
+    emu = emulator_factory(secret_key=SECRET, access_key=ACCESS, log_level="DEBUG")
+    program = jobs_program(2, wait_for="running").replace(
+        'pulumi.export("ids", [j.id for j in jobs])',
+        'pulumi.export("ids", [j.id for j in jobs])\npulumi.export("jobs", jobs)',
+    )
+    stack = make_stack(tmp_path, emu, program, env={} if path == "environment" else {"HW_SECRET_KEY": ""})
+    if path == "config":
+        stack.config("modelarts:secretKey", SECRET, secret=True)
+    up = stack.up()
+    # The engine keeps the stack config (--secret values encrypted) as the default provider's inputs; the
+    # jobs' own state, even with secrets opened, must not hold the key.
+    opened = stack.export(show_secrets=True)["deployment"]["resources"]
+    jobs_state = json.dumps([r for r in opened if r["type"].endswith("modelarts:TrainingJob")])
+    assert len(jobs_state) > 1000
+    exported = json.dumps(stack.export())
+    outputs = json.dumps(stack.outputs(show_secrets=True))
+    everything = [up.stdout, up.stderr, jobs_state, exported, outputs, state_files_text(tmp_path)]
+    everything.append(emulator_output_after_banner(emu))
+    assert "GET /v2/" in everything[-1], "DEBUG request logs were written (the check is not vacuous)"
+    for text in everything:
+        assert SECRET not in text
+    stack.destroy()
+
+
+@pytest.mark.cli
+def test_wrong_secret_fails_once_with_a_clean_message(
+    tmp_path: Path, emulator_factory: Callable[..., EmulatorProcess]
+) -> None:
+    emu = emulator_factory(secret_key=SECRET, access_key=ACCESS)
+    wrong = "Wr0ng-Secret-Value-123"
+    stack = make_stack(tmp_path, emu, jobs_program(1, wait_for="none"), env={"HW_SECRET_KEY": wrong})
+    emu.reset_stats()
+    up = stack.up(check=False)
+    output = up.stdout + up.stderr
+    assert up.returncode != 0
+    assert "APIG.0301" in output and "Traceback" not in output
+    assert wrong not in output and SECRET not in output
+    # Not retried: five failures in a row lock an access key.
+    assert emu.stats()["by_operation"] == {"create": 1}
+
+
+@pytest.mark.cli
+def test_plain_http_to_a_remote_host_is_refused_before_any_call(tmp_path: Path) -> None:
+    env = {
+        "HW_MODELARTS_ENDPOINT": "http://modelarts.example.com",
+        "HW_ACCESS_KEY": ACCESS,
+        "HW_SECRET_KEY": SECRET,
+        "HW_PROJECT_ID": "0123456789abcdef0123456789abcdef",
+    }
+    stack = make_stack(tmp_path, None, jobs_program(1, wait_for="none"), env=env)
+    up = stack.up(check=False)
+    output = up.stdout + up.stderr
+    assert up.returncode != 0
+    assert "only https is allowed" in output and "Traceback" not in output
+    assert SECRET not in output
+
+
+def test_tls_verification_is_on_for_https_endpoints() -> None:
+    client = ModelArtsClient(
+        endpoint="https://modelarts.example.com", project_id="p", auth=auth.TokenAuth("t")
+    )
+    try:
+        pool = client._http._transport._pool  # type: ignore[attr-defined]
+        context = pool._ssl_context
+        import ssl
+
+        assert context.verify_mode == ssl.CERT_REQUIRED and context.check_hostname
+    finally:
+        client.close()
+    with pytest.raises(SettingsError):
+        ModelArtsClient(endpoint="http://10.0.0.1", project_id="p", auth=auth.TokenAuth("t"))
+
+
+def test_every_request_is_signed_with_a_fresh_timestamp() -> None:
+    with ScriptedServer() as server:
+        server.handler = lambda _r: json_reply({"metadata": {"id": "j1"}, "status": {"phase": "Running"}})
+        with ModelArtsClient(
+            endpoint=server.url, project_id="p1", auth=auth.AkSkAuth(ACCESS, SECRET)
+        ) as client:
+            client.get_job("j1")
+            time.sleep(1.1)
+            client.get_job("j1")
+    dates = [r.headers["x-sdk-date"] for r in server.requests]
+    assert len(set(dates)) == 2, "each request gets its own X-Sdk-Date"
+    now = datetime.now(timezone.utc)
+    for request, date in zip(server.requests, dates, strict=True):
+        stamp = datetime.strptime(date, auth.DATE_FORMAT).replace(tzinfo=timezone.utc)
+        assert abs((now - stamp).total_seconds()) < 30
+        parts = auth.parse_authorization(request.headers["authorization"])
+        assert parts is not None and "x-sdk-date" in parts.signed_headers
+        assert SECRET not in json.dumps(request.headers)
+
+
+def _signed(emu: EmulatorProcess, path: str, *, secret: str, sdk_date: str | None = None) -> httpx.Response:
+    url = f"{emu.url}{path}"
+    date = sdk_date or auth.utc_sdk_date()
+    host = httpx.URL(url).netloc.decode()
+    headers = {"host": host, auth.DATE_HEADER.lower(): date, "content-type": "application/json"}
+    signed = sorted(headers)
+    signature = auth.sign_request_parts(
+        secret_key=secret, method="GET", path=path, raw_query="", headers=headers, signed_headers=signed,
+        body=b"", sdk_date=date,
+    )  # fmt: skip
+    authorization = auth.authorization_value(emu.access_key, signed, signature)
+    return httpx.get(url, headers={**headers, "Authorization": authorization}, timeout=10)
+
+
+def test_emulator_refuses_other_projects_and_bad_or_stale_signatures(emulator: EmulatorProcess) -> None:
+    mine = f"/v2/{emulator.project_id}/training-jobs/none"
+    assert _signed(emulator, mine, secret=emulator.secret_key).json()["error_code"] == "ModelArts.2775"
+    other = _signed(
+        emulator, "/v2/ffffffffffffffffffffffffffffffff/training-jobs/none", secret=emulator.secret_key
+    )
+    assert other.status_code == 403 and other.json()["error_code"] == "ModelArts.0105"
+    wrong = _signed(emulator, mine, secret="not-the-secret")
+    assert wrong.status_code == 401 and wrong.json()["error_code"] == "APIG.0301"
+    stale = _signed(emulator, mine, secret=emulator.secret_key, sdk_date="20200101T000000Z")
+    assert stale.status_code == 401 and "X-Sdk-Date" in stale.json()["error_msg"]
+
+
+def test_authentication_failures_are_not_retried_by_the_client() -> None:
+    with ScriptedServer() as server:
+        server.handler = lambda _r: json_reply({"error_code": "APIG.0301", "error_msg": "bad"}, 401)
+        with (
+            ModelArtsClient(
+                endpoint=server.url, project_id="p1", auth=auth.AkSkAuth(ACCESS, SECRET), max_attempts=10
+            ) as client,
+            pytest.raises(AuthenticationError) as caught,
+        ):
+            client.get_job("j1")
+    assert len(server.requests) == 1
+    assert SECRET not in str(caught.value) and ACCESS not in str(caught.value)
