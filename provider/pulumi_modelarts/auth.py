@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 from collections.abc import Generator, Iterable, Mapping
 from datetime import datetime, timezone
 from typing import NamedTuple, NoReturn
@@ -22,6 +23,10 @@ DATE_HEADER = "X-Sdk-Date"
 CONTENT_HASH_HEADER = "X-Sdk-Content-Sha256"
 EMPTY_BODY_SHA256 = hashlib.sha256(b"").hexdigest()
 UNSIGNED_PAYLOAD = "UNSIGNED-PAYLOAD"
+# Headers signed when present, lower case and in the sorted order the canonical form lists them.
+_SIGNABLE = ("content-type", "host", "x-project-id", "x-sdk-content-sha256", "x-sdk-date", "x-security-token")
+# A path made only of unreserved characters and "/" is its own canonical form (nothing to decode or encode).
+_PLAIN_PATH = re.compile(r"[A-Za-z0-9._~/-]*")
 
 
 def _encode(text: str) -> str:
@@ -31,6 +36,8 @@ def _encode(text: str) -> str:
 
 def canonical_uri(path: str) -> str:
     """The path with each segment percent-encoded, always ending in "/" (only in the signed form)."""
+    if _PLAIN_PATH.fullmatch(path):
+        return path if path.endswith("/") else path + "/"
     encoded = "/".join(_encode(segment) for segment in unquote(path).split("/"))
     return encoded if encoded.endswith("/") else encoded + "/"
 
@@ -93,7 +100,7 @@ def string_to_sign(canonical: str, sdk_date: str) -> str:
 
 
 def signature(secret_key: str, to_sign: str) -> str:
-    return hmac.new(secret_key.encode("utf-8"), to_sign.encode("utf-8"), hashlib.sha256).hexdigest()
+    return hmac.digest(secret_key.encode("utf-8"), to_sign.encode("utf-8"), "sha256").hex()
 
 
 class AuthorizationParts(NamedTuple):
@@ -178,27 +185,29 @@ class AkSkAuth(httpx.Auth):
 
     def auth_flow(self, request: httpx.Request) -> Generator[httpx.Request, httpx.Response, None]:
         headers = request.headers
-        if DATE_HEADER not in headers:
-            headers[DATE_HEADER] = utc_sdk_date()
+        # One pass over httpx's header list (lower-case names); every lookup below uses this dict, and
+        # each header this method sets is written to both.
+        present = dict(headers.items())
+        sdk_date = present.get(DATE_HEADER.lower())
+        if sdk_date is None:
+            sdk_date = present[DATE_HEADER.lower()] = headers[DATE_HEADER] = utc_sdk_date()
         if self._project_id:
-            headers["X-Project-Id"] = self._project_id
+            present["x-project-id"] = headers["X-Project-Id"] = self._project_id
         if self._security_token:
-            headers["X-Security-Token"] = self._security_token
-        content_type = headers.get("content-type", "")
+            present["x-security-token"] = headers["X-Security-Token"] = self._security_token
+        content_type = present.get("content-type", "")
         if content_type and not content_type.startswith(("application/json", "application/bson")):
-            headers[CONTENT_HASH_HEADER] = UNSIGNED_PAYLOAD
-        wanted = {"host", DATE_HEADER.lower(), "content-type", "x-project-id", "x-security-token"}
-        wanted.add(CONTENT_HASH_HEADER.lower())
-        signed = sorted(name for name in wanted if name in headers)
+            present[CONTENT_HASH_HEADER.lower()] = headers[CONTENT_HASH_HEADER] = UNSIGNED_PAYLOAD
+        signed = [name for name in _SIGNABLE if name in present]
         sig = sign_request_parts(
             secret_key=self._secret_key,
             method=request.method,
             path=request.url.raw_path.decode("ascii").partition("?")[0],
             raw_query=request.url.query.decode("ascii"),
-            headers=dict(headers.items()),
+            headers=present,
             signed_headers=signed,
             body=request.content,
-            sdk_date=headers[DATE_HEADER],
+            sdk_date=sdk_date,
         )
         headers["Authorization"] = authorization_value(self._access_key, signed, sig)
         yield request
