@@ -558,6 +558,11 @@ def test_search_jobs_returns_the_raw_page(server: ScriptedServer, make_client: A
         (Reply(status=404, body="<html>Not Found</html>"), "not a ModelArts error body"),
         (Reply(status=302, headers={"Location": "https://elsewhere.example/"}), "redirect"),
         (json_reply({"metadata": "not an object"}), "expected shape"),
+        # A body that does not match its Content-Encoding makes httpx raise DecodingError while reading.
+        (
+            Reply(status=200, body=b"not gzip at all", headers={"Content-Encoding": "gzip"}),
+            "could not be decoded",
+        ),
     ],
 )
 def test_unusable_answers(server: ScriptedServer, make_client: Any, reply: Reply, problem: str) -> None:

@@ -426,6 +426,16 @@ class ModelArtsClient:
             response = self._http.send(request, stream=True)
             try:
                 raw = self._read_capped(response, deadline, operation)
+            except httpx.DecodingError:
+                # Not a transport failure (httpx.DecodingError is no TransportError): the answer arrived but
+                # its body does not match its Content-Encoding. Without this it escaped as a raw httpx error.
+                raise InvalidResponseError(
+                    operation,
+                    "the answer's body could not be decoded (it does not match its Content-Encoding "
+                    f"{response.headers.get('Content-Encoding', '')!r})",
+                    status_code=response.status_code,
+                    request_id=response.headers.get("X-Request-Id") or None,
+                ) from None
             finally:
                 response.close()
                 # httpx links a streamed response and its stream both ways; unlinking them lets reference
