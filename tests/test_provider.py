@@ -516,3 +516,26 @@ def test_get_training_jobs_pages_and_filters(prov: TrainingJobProvider, emu: Emu
     assert len(only) == 1 and only[0]["metadata"]["name"].startswith("look1-")
     assert get_training_jobs(phase=["Failed"]) == []
     assert len(get_training_jobs(created_after=0)) == 3
+
+
+def test_create_terminates_the_job_when_the_wait_fails_unexpectedly(
+    prov: TrainingJobProvider, emu: EmulatorProcess, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Not a ModelArtsError (a bug, or a library error the client does not translate): the job already exists
+    # and Pulumi will never learn its id, so it must be stopped before the error is reported.
+    from pulumi_modelarts.client import ModelArtsClient
+
+    def broken_get_job(self: ModelArtsClient, job_id: str) -> Any:
+        raise RuntimeError("unexpected failure while polling")
+
+    monkeypatch.setattr(ModelArtsClient, "get_job", broken_get_job)
+    inputs = checked(prov, annotated({"emulator/stay-pending": "true"}, wait_for="running"))
+    with pytest.raises(ProvisioningError) as info:
+        prov.create(inputs)
+    text = str(info.value)
+    assert "unexpected failure while polling" in text
+    assert "the job was terminated" in text
+    job_id = re.search(r"\(id ([^)]+)\)", text)
+    assert job_id is not None
+    monkeypatch.undo()
+    assert wait_phase(emu, job_id.group(1), {"Terminated"}) == "Terminated"

@@ -320,7 +320,15 @@ class TrainingJobProvider(ResourceProvider):
             job_id = job.job_id or ""
             _say(f"{_label(job)} created, phase {job.phase or 'unknown'}")
             if wait_for is not lc.WaitFor.NONE:
-                job = self._wait_for(client, job, job_id, wait_for, timeout)
+                try:
+                    job = self._wait_for(client, job, job_id, wait_for, timeout)
+                except ModelArtsError:
+                    raise
+                except Exception as exc:
+                    # Anything else (a bug, an untranslated library error) would leave a job Pulumi never
+                    # learns about running and billing: stop it first, as for every other failed wait.
+                    reason = f"could not be watched any more ({type(exc).__name__}: {exc})"
+                    raise self._give_up(client, job, job_id, reason, wait_for) from None
         return CreateResult(job_id, job_outputs(job, inputs))
 
     def _wait_for(
