@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from hypothesis import settings
 
 from pulumi_modelarts.emulator.testing import EmulatorProcess, start_emulator
+
+# In CI, property tests run a fixed sequence of examples, so a run is reproducible and a red CI is never
+# luck; locally they draw new examples each run, which is how they find new cases.
+settings.register_profile("ci", derandomize=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 # Each phase lasts 0.2 s so lifecycle tests finish quickly; override per test through emulator_factory.
 FAST_TIMINGS: dict[str, Any] = {

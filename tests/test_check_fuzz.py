@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from pulumi.output import Unknown
 
@@ -30,8 +30,10 @@ def examples(n: int) -> Callable[[_F], _F]:
 
 
 # A failure property: "" is only allowed for the catch-all, which must never show; otherwise dotted names
-# with [n] indexes and odd keys quoted as ['...'], e.g. "algorithm.inputs[0].remote.obs.obs_url".
-PATH_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\[\d+\]|\[(?:'[^']*'|\"[^\"]*\")\]|\.[A-Za-z0-9_-]+)*$")
+# with [n] indexes and odd keys quoted as Python string literals (['...'], or ["..."] and backslash escapes
+# when the key itself holds quotes), e.g. "algorithm.inputs[0].remote.obs.obs_url".
+_QUOTED = r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\""
+PATH_RE = re.compile(rf"^[A-Za-z_][A-Za-z0-9_]*(?:\[\d+\]|\[(?:{_QUOTED})\]|\.[A-Za-z0-9_-]+)*$")
 
 # Every key the create body knows at some depth, plus near-misses, so random trees hit real branches.
 KEYS = [
@@ -78,6 +80,7 @@ def run_check(olds: dict[str, Any], news: dict[str, Any]) -> tuple[dict[str, Any
 
 @examples(1500)
 @given(top_level)
+@example({"tasks": [{"'\"": False}]})  # a key holding both quote characters (found by this test)
 def test_random_trees_give_only_check_failures(news: dict[str, Any]) -> None:
     run_check({}, news)
 
