@@ -526,7 +526,8 @@ def test_create_terminates_the_job_when_the_wait_fails_unexpectedly(
     from pulumi_modelarts.client import ModelArtsClient
 
     def broken_get_job(self: ModelArtsClient, job_id: str) -> Any:
-        raise RuntimeError("unexpected failure while polling")
+        # An arbitrary exception's text could echo anything, a credential included: it must be scrubbed.
+        raise RuntimeError(f"unexpected failure while polling (key {emu.secret_key})")
 
     monkeypatch.setattr(ModelArtsClient, "get_job", broken_get_job)
     inputs = checked(prov, annotated({"emulator/stay-pending": "true"}, wait_for="running"))
@@ -534,6 +535,7 @@ def test_create_terminates_the_job_when_the_wait_fails_unexpectedly(
         prov.create(inputs)
     text = str(info.value)
     assert "unexpected failure while polling" in text
+    assert emu.secret_key not in text
     assert "the job was terminated" in text
     job_id = re.search(r"\(id ([^)]+)\)", text)
     assert job_id is not None

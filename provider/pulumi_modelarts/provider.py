@@ -327,7 +327,9 @@ class TrainingJobProvider(ResourceProvider):
                 except Exception as exc:
                     # Anything else (a bug, an untranslated library error) would leave a job Pulumi never
                     # learns about running and billing: stop it first, as for every other failed wait.
-                    reason = f"could not be watched any more ({type(exc).__name__}: {exc})"
+                    # Its text is not ours: scrub any credential it might echo.
+                    detail = client._scrub(f"{type(exc).__name__}: {exc}")
+                    reason = f"could not be watched any more ({detail})"
                     raise self._give_up(client, job, job_id, reason, wait_for) from None
         return CreateResult(job_id, job_outputs(job, inputs))
 
