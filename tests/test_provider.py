@@ -541,3 +541,25 @@ def test_create_terminates_the_job_when_the_wait_fails_unexpectedly(
     assert job_id is not None
     monkeypatch.undo()
     assert wait_phase(emu, job_id.group(1), {"Terminated"}) == "Terminated"
+
+
+class _ClosedStderr:
+    """stderr after the Pulumi engine that read it died (SIGKILL): every write fails."""
+
+    def write(self, _text: str) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+    def flush(self) -> None:
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+def test_create_wait_survives_a_closed_stderr(
+    prov: TrainingJobProvider, emu: EmulatorProcess, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Progress lines are only informative: when nobody reads them any more, the wait must go on and the job
+    # must not be treated as failed (and terminated) - after a SIGKILLed `pulumi up` it is left for adoption.
+    inputs = checked(prov, job_inputs(wait_for="running"))
+    monkeypatch.setattr("sys.stderr", _ClosedStderr())
+    result = prov.create(inputs)
+    assert result.outs is not None and result.outs["phase"] == "Running"
+    assert live(emu, result.id)["status"]["phase"] == "Running"

@@ -88,8 +88,13 @@ class ProvisioningError(ModelArtsError):
 def _say(message: str) -> None:
     # One write per line: print() writes the text and the newline separately, so lines from concurrent
     # provider threads could run together in the CLI's diagnostics.
-    sys.stderr.write(f"modelarts: {message}\n")
-    sys.stderr.flush()
+    # Progress is informative only: once nobody reads stderr (the engine was killed), a failed write must not
+    # abort a create, or its wait would give up on, and terminate, a healthy job left for adoption.
+    try:
+        sys.stderr.write(f"modelarts: {message}\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
 
 
 def _poll_delays() -> Iterator[float]:
