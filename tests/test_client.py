@@ -437,6 +437,31 @@ def test_lost_create_that_never_happened_is_posted_again(server: ScriptedServer,
     assert [r.path for r in server.requests] == [JOBS, SEARCH, JOBS]
 
 
+@pytest.mark.parametrize("phase", ["Terminating", "Terminated", "Completed", "Failed"])
+def test_lost_create_is_not_confused_with_a_recent_stopped_job_of_that_name(
+    server: ScriptedServer, make_client: Any, phase: str
+) -> None:
+    # A replaced job with a pinned name: the old one was created minutes ago and is now stopped or finished.
+    # When the new create's answer is lost and the create never happened, the old job is not ours.
+    store = JobStore()
+    a_minute_ago = int((time.time() - 60) * 1000)
+    store.jobs.append(job("old-same-name", name="job-a", create_time=a_minute_ago, phase=phase))
+    answers = iter([Reply(drop=True)])
+    store.commit = False
+    store.create_reply = lambda created: next(answers, None) or json_reply(created, status=201)
+
+    def handler(request: Recorded) -> Reply:
+        reply = store(request)
+        if request.path == JOBS:
+            store.commit = True
+        return reply
+
+    server.handler = handler
+    created = make_client().create_job(create_request("job-a"))
+    assert created.metadata.id != "old-same-name"
+    assert [r.path for r in server.requests] == [JOBS, SEARCH, JOBS]
+
+
 def test_gateway_timeout_after_commit_is_recovered(server: ScriptedServer, make_client: Any) -> None:
     store = JobStore()
     store.create_reply = lambda created: json_reply(error_body("APIG.0201", "Backend timeout."), status=504)

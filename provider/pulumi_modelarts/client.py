@@ -41,10 +41,12 @@ from .errors import (
 )
 from .models import (
     CreateTrainingJobRequest,
+    Phase,
     SearchFilter,
     SearchRequest,
     SearchResponse,
     TrainingJob,
+    is_terminal,
     to_wire,
 )
 from .settings import normalize_endpoint
@@ -319,6 +321,11 @@ class ModelArtsClient:
             for job in self.iter_jobs([SearchFilter(key="name", operator="like", value=[name])]):
                 meta = job.metadata
                 if meta.name != name or not meta.id:
+                    continue
+                if job.phase == Phase.TERMINATING or is_terminal(job.phase, job.secondary_phase):
+                    # Stopped or finished: an earlier job of this name (e.g. the one just replaced), not
+                    # the one this call created moments ago. At worst a job that failed at once is created
+                    # again, which leaves nothing running; adopting the wrong job would.
                     continue
                 created = meta.create_time
                 if created is not None and created >= since_ms:
