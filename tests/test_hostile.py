@@ -145,3 +145,14 @@ def test_delete_of_a_job_answered_with_garbage_fails_clearly(server: ScriptedSer
     server.handler = lambda _request: Reply(200, HTML_PAGE, {"Content-Type": "text/html"})
     with pytest.raises(InvalidResponseError, match="not JSON"):
         TrainingJobProvider().delete(JOB_ID, {})
+
+
+def test_delete_of_a_job_that_vanishes_between_terminate_and_the_second_look(server: ScriptedServer) -> None:
+    # The job finished (terminate refused) and was then removed before delete looked again: it is gone.
+    server.queue(
+        json_reply(job(phase="Running")),
+        json_reply({"error_code": "ModelArts.2762", "error_msg": "the job is not running"}, status=400),
+        json_reply({"error_code": "ModelArts.2775", "error_msg": "job not found"}, status=400),
+    )
+    TrainingJobProvider().delete(JOB_ID, {})
+    assert [r.method for r in server.requests] == ["GET", "POST", "GET"]

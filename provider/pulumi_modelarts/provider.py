@@ -461,8 +461,12 @@ class TrainingJobProvider(ResourceProvider):
                 except NotFoundError:
                     return
                 except BadRequestError:
-                    # It may have finished between the two calls; look again before giving up.
-                    job = client.get_job(_id)
+                    # It may have finished (or gone) between the two calls; look again before giving up.
+                    try:
+                        job = client.get_job(_id)
+                    except NotFoundError:
+                        _say(f"{label} is already gone")
+                        return
                     if lc.is_terminable(job.phase):
                         raise
             else:
