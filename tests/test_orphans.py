@@ -106,3 +106,10 @@ def test_nothing_orphaned_and_bad_files(env: EmulatorProcess, tmp_path: Path, ca
     assert orphans.main(["--stack-export", str(path)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error:") and "Traceback" not in err
+
+
+def test_adopting_and_terminating_at_once_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        orphans.main(["--stack-export", "state.json", "--terminate", "--adopt-to", "adopted.json"])
+    assert exit_info.value.code == 2
+    assert "not allowed with" in capsys.readouterr().err

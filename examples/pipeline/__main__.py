@@ -3,7 +3,8 @@
 ``prepare`` is created with ``wait_for="completed"``, so `pulumi up` waits until it finished successfully
 (and fails, terminating nothing else, if it does not). ``train`` takes its input path from ``prepare``'s
 output, an Output, so Pulumi creates it only after ``prepare`` is done. Changing the preparation replaces
-both jobs: the new path flows into ``train``.
+``prepare``; the preview also marks ``train`` for replacement because its input path is not known until then,
+and `pulumi up` replaces ``train`` only if that path really changes.
 
 Runs against the embedded emulator as is (HW_MODELARTS_ENDPOINT, HW_ACCESS_KEY, HW_SECRET_KEY,
 HW_PROJECT_ID pointing at it; start it with short phases, e.g. ``--running-seconds 1``). For the cloud, no

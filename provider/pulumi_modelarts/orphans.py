@@ -177,9 +177,11 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--config", help="file written by `pulumi config --json --show-secrets` (modelarts:* keys)"
     )
-    p.add_argument("--terminate", action="store_true", help="terminate the orphans that still run")
     p.add_argument("--json", action="store_true", help="print one JSON document instead of text")
-    p.add_argument(
+    # Adopting and terminating are the two answers to one question: choose one.
+    action = p.add_mutually_exclusive_group()
+    action.add_argument("--terminate", action="store_true", help="terminate the orphans that still run")
+    action.add_argument(
         "--adopt-to",
         metavar="FILE",
         help="write the export with the orphans as resources (for `pulumi stack import --file FILE`)",
