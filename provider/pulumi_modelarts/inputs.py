@@ -1305,7 +1305,10 @@ class TrainingJobArgsDict(TypedDict):
     triggers: NotRequired[pulumi.Input[Any]]
     """Any value; changing it replaces the job (like ``keepers`` in pulumi-random)."""
     replace_when_failed: NotRequired[pulumi.Input[bool]]
-    """When the last refresh saw the job Failed or Abnormal, the next update replaces it."""
+    """
+    When the phase last stored (after create or refresh) is Failed, Abnormal or CreateFailed, the next
+    ``up`` replaces the job.
+    """
     name_prefix: NotRequired[pulumi.Input[str]]
     """
     Prefix of the generated job name; defaults to the resource name. Ignored once the job has a name.
@@ -1454,7 +1457,10 @@ class TrainingJobArgs:
     @property
     @pulumi.getter
     def replace_when_failed(self) -> Optional[pulumi.Input[bool]]:
-        """When the last refresh saw the job Failed or Abnormal, the next update replaces it."""
+        """
+        When the phase last stored (after create or refresh) is Failed, Abnormal or CreateFailed, the next
+        ``up`` replaces the job.
+        """
         return pulumi.get(self, "replace_when_failed")  # type: ignore[no-any-return]
 
     @replace_when_failed.setter
