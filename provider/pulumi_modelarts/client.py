@@ -46,7 +46,6 @@ from .models import (
     SearchRequest,
     SearchResponse,
     TrainingJob,
-    is_terminal,
     to_wire,
 )
 from .settings import normalize_endpoint
@@ -322,10 +321,10 @@ class ModelArtsClient:
                 meta = job.metadata
                 if meta.name != name or not meta.id:
                     continue
-                if job.phase == Phase.TERMINATING or is_terminal(job.phase, job.secondary_phase):
-                    # Stopped or finished: an earlier job of this name (e.g. the one just replaced), not
-                    # the one this call created moments ago. At worst a job that failed at once is created
-                    # again, which leaves nothing running; adopting the wrong job would.
+                if job.phase in (Phase.TERMINATING, Phase.TERMINATED):
+                    # Stopped: an earlier job of this name (replacing a job terminates it first), not the one
+                    # this call created moments ago. A finished job can be ours (a short job may complete
+                    # while the create is retried), so Completed and Failed stay candidates.
                     continue
                 created = meta.create_time
                 if created is not None and created >= since_ms:
