@@ -418,34 +418,21 @@ def test_lost_create_answer_finds_the_job_and_does_not_post_twice(
     assert any("not creating it again" in line for line in logs)
 
 
-def test_lost_create_that_never_happened_is_posted_again(server: ScriptedServer, make_client: Any) -> None:
-    store = JobStore()
-    store.jobs.append(job("old-same-name", name="job-a", create_time=int((time.time() - 86400) * 1000)))
-    answers = iter([Reply(drop=True)])
-    store.commit = False
-    store.create_reply = lambda created: next(answers, None) or json_reply(created, status=201)
-
-    def handler(request: Recorded) -> Reply:
-        reply = store(request)
-        if request.path == JOBS:
-            store.commit = True
-        return reply
-
-    server.handler = handler
-    created = make_client().create_job(create_request("job-a"))
-    assert created.metadata.id != "old-same-name"
-    assert [r.path for r in server.requests] == [JOBS, SEARCH, JOBS]
-
-
-@pytest.mark.parametrize("phase", ["Terminating", "Terminated"])
-def test_lost_create_is_not_confused_with_a_recent_stopped_job_of_that_name(
-    server: ScriptedServer, make_client: Any, phase: str
+@pytest.mark.parametrize(
+    ("age_seconds", "phase"),
+    [
+        (86400, "Running"),  # an old job of that name, created long before this call
+        # A replaced job with a pinned name: created a minute ago, and terminated first by the replacement.
+        (60, "Terminating"),
+        (60, "Terminated"),
+    ],
+)
+def test_lost_create_that_never_happened_is_posted_again(
+    server: ScriptedServer, make_client: Any, age_seconds: int, phase: str
 ) -> None:
-    # A replaced job with a pinned name: the old one was created a minute ago and was terminated first.
-    # When the new create's answer is lost and the create never happened, the old job is not ours.
     store = JobStore()
-    a_minute_ago = int((time.time() - 60) * 1000)
-    store.jobs.append(job("old-same-name", name="job-a", create_time=a_minute_ago, phase=phase))
+    earlier = int((time.time() - age_seconds) * 1000)
+    store.jobs.append(job("old-same-name", name="job-a", create_time=earlier, phase=phase))
     answers = iter([Reply(drop=True)])
     store.commit = False
     store.create_reply = lambda created: next(answers, None) or json_reply(created, status=201)

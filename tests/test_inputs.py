@@ -61,3 +61,11 @@ def test_top_level_args_are_the_request_plus_provider_settings() -> None:
     request_fields = _wire_fields(models.CreateTrainingJobRequest)
     assert _params(inputs.TrainingJobArgs) == set(diffing.INPUT_FIELDS)
     assert request_fields <= set(diffing.INPUT_FIELDS)
+
+
+def test_every_typed_input_is_exported_from_the_package() -> None:
+    import pulumi_modelarts
+
+    assert set(inputs.__all__) <= set(pulumi_modelarts.__all__)
+    for name in pulumi_modelarts.__all__:
+        assert getattr(pulumi_modelarts, name) is not None, name
