@@ -16,13 +16,14 @@ A second path terminates the orphans instead (`--terminate`, then `pulumi refres
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +43,29 @@ SLOW_START = {
     "running_seconds": 600,
     "terminating_seconds": 0.2,
 }
+
+
+@pytest.fixture(autouse=True)
+def no_leftover_plugins(tmp_path: Path) -> Iterator[None]:
+    """After the test, stop the provider processes a killed `pulumi up` left behind.
+
+    The engine starts plugins in their own process group, so killing `pulumi`'s group does not reach them, and
+    a provider whose engine is gone waits forever. They are recognised by this test's private state directory
+    in their environment.
+    """
+    yield
+    marker = str(tmp_path).encode()
+    for proc_dir in Path("/proc").iterdir():
+        if not proc_dir.name.isdigit() or int(proc_dir.name) == os.getpid():
+            continue
+        try:
+            environ = (proc_dir / "environ").read_bytes()
+        except OSError:
+            continue
+        entries = environ.split(b"\0")
+        if any(entry.startswith(b"PULUMI_BACKEND_URL=") and marker in entry for entry in entries):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(int(proc_dir.name), signal.SIGKILL)
 
 
 def interrupted_up(stack: Stack, emu: EmulatorProcess, sig: signal.Signals, *, whole_group: bool) -> str:
