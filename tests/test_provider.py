@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -563,3 +564,18 @@ def test_create_wait_survives_a_closed_stderr(
     result = prov.create(inputs)
     assert result.outs is not None and result.outs["phase"] == "Running"
     assert live(emu, result.id)["status"]["phase"] == "Running"
+
+
+def test_a_wait_that_times_out_after_the_engine_died_leaves_the_job_alone(
+    prov: TrainingJobProvider, emu: EmulatorProcess, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # After a SIGKILLed `pulumi up` the provider process lives on with nobody reading it. When its wait then
+    # times out it must not terminate the job: the user's recovery (modelarts-orphans) adopts or stops it.
+    inputs = checked(prov, annotated({"emulator/stay-pending": "true"}, wait_for="running", wait_timeout=1.0))
+    monkeypatch.setattr("sys.stderr", _ClosedStderr())
+    with pytest.raises(ProvisioningError) as info:
+        prov.create(inputs)
+    job_id = re.search(r"\(id ([^)]+)\)", str(info.value))
+    assert job_id is not None
+    time.sleep(0.5)  # a terminate, had one been sent, would show by now
+    assert live(emu, job_id.group(1))["status"]["phase"] == "Pending"

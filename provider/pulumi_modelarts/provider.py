@@ -85,16 +85,18 @@ class ProvisioningError(ModelArtsError):
     """A job failed, was stopped, vanished or timed out while create waited for it."""
 
 
-def _say(message: str) -> None:
+def _say(message: str) -> bool:
+    """Write one progress line to stderr; False when nobody reads it any more (the engine was killed)."""
     # One write per line: print() writes the text and the newline separately, so lines from concurrent
     # provider threads could run together in the CLI's diagnostics.
-    # Progress is informative only: once nobody reads stderr (the engine was killed), a failed write must not
-    # abort a create, or its wait would give up on, and terminate, a healthy job left for adoption.
+    # Progress is informative only: once nobody reads stderr, a failed write must not abort a create, or its
+    # wait would give up on, and terminate, a healthy job left for adoption.
     try:
         sys.stderr.write(f"modelarts: {message}\n")
         sys.stderr.flush()
     except (OSError, ValueError):
-        pass
+        return False
+    return True
 
 
 def _poll_delays() -> Iterator[float]:
@@ -387,11 +389,16 @@ class TrainingJobProvider(ResourceProvider):
     ) -> ProvisioningError:
         """Terminate the job if it still runs, and build the error create raises (no id reaches the state)."""
         terminated: bool | None = False
-        if lc.is_terminable(job.phase):
+        if lc.is_terminable(job.phase) and not _say(f"{_label(job, job_id)} {reason}; terminating it"):
+            # Nobody reads this provider any more: the engine was killed mid-create. The job now belongs to
+            # the recovery procedure (modelarts-orphans adopts or stops it); stopping it here could end a job
+            # the user is keeping.
+            terminated = None
+        elif lc.is_terminable(job.phase):
             try:
                 client.terminate_job(job_id)
                 terminated = True
-                _say(f"{_label(job, job_id)} terminated: it {reason}")
+                _say(f"{_label(job, job_id)} terminated")
             except NotFoundError:
                 terminated = False
             except ModelArtsError as exc:
