@@ -120,13 +120,7 @@ def total(calls: dict[str, int]) -> int:
 
 
 def emulator_env(emu: EmulatorProcess) -> dict[str, str]:
-    return {
-        "HW_MODELARTS_ENDPOINT": emu.url,
-        "HW_ACCESS_KEY": emu.access_key,
-        "HW_SECRET_KEY": emu.secret_key,
-        "HW_PROJECT_ID": emu.project_id,
-        "PULUMI_MODELARTS_POLL_SECONDS": POLL_SECONDS,
-    }
+    return {**emu.provider_env(), "PULUMI_MODELARTS_POLL_SECONDS": POLL_SECONDS}
 
 
 class Bench:

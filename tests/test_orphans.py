@@ -60,12 +60,7 @@ def test_pending_creates_and_state_ids() -> None:
 
 @pytest.fixture
 def env(emulator: EmulatorProcess, monkeypatch: pytest.MonkeyPatch) -> EmulatorProcess:
-    for name, value in {
-        "HW_MODELARTS_ENDPOINT": emulator.url,
-        "HW_ACCESS_KEY": emulator.access_key,
-        "HW_SECRET_KEY": emulator.secret_key,
-        "HW_PROJECT_ID": emulator.project_id,
-    }.items():
+    for name, value in emulator.provider_env().items():
         monkeypatch.setenv(name, value)
     return emulator
 

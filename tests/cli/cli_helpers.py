@@ -45,13 +45,7 @@ def jobs_program(count: int, *, wait_for: str = "running", extra: str = "") -> s
 
 
 def emulator_env(emu: EmulatorProcess, poll: str = "0.05") -> dict[str, str]:
-    return {
-        "HW_MODELARTS_ENDPOINT": emu.url,
-        "HW_ACCESS_KEY": emu.access_key,
-        "HW_SECRET_KEY": emu.secret_key,
-        "HW_PROJECT_ID": emu.project_id,
-        "PULUMI_MODELARTS_POLL_SECONDS": poll,
-    }
+    return {**emu.provider_env(), "PULUMI_MODELARTS_POLL_SECONDS": poll}
 
 
 def make_stack(

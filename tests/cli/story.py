@@ -76,12 +76,7 @@ def job_args(
 
 
 def emulator_env(emu: EmulatorProcess) -> dict[str, str]:
-    return {
-        "HW_MODELARTS_ENDPOINT": emu.url,
-        "HW_ACCESS_KEY": emu.access_key,
-        "HW_SECRET_KEY": emu.secret_key,
-        "HW_PROJECT_ID": emu.project_id,
-    }
+    return emu.provider_env()
 
 
 def emulator_client(emu: EmulatorProcess) -> ModelArtsClient:

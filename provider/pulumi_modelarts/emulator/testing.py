@@ -51,6 +51,15 @@ class EmulatorProcess:
     def auth(self) -> AkSkAuth:
         return AkSkAuth(self.access_key, self.secret_key)
 
+    def provider_env(self) -> dict[str, str]:
+        """The environment variables that point the provider (and the client's settings) at this emulator."""
+        return {
+            "HW_MODELARTS_ENDPOINT": self.url,
+            "HW_ACCESS_KEY": self.access_key,
+            "HW_SECRET_KEY": self.secret_key,
+            "HW_PROJECT_ID": self.project_id,
+        }
+
     def api_url(self, suffix: str = "") -> str:
         """URL of `/v2/{project_id}` plus suffix, e.g. api_url("/training-jobs")."""
         return f"{self.url}/v2/{self.project_id}{suffix}"
