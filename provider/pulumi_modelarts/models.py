@@ -33,6 +33,18 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+# The phase vocabulary lives in phases.py; re-exported here for the models' users.
+from .phases import (
+    TERMINABLE_PHASES,
+    TERMINAL_PHASES,
+    TERMINAL_SECONDARY_PHASES,
+    Phase,
+    SecondaryPhase,
+    is_failure,
+    is_terminable,
+    is_terminal,
+)
+
 __all__ = [
     "REQUIRE_NAME",
     "TERMINABLE_PHASES",
@@ -113,65 +125,6 @@ __all__ = [
     "to_wire",
     "validate_create_request",
 ]
-
-
-# ----------------------------------------------------------------------------------------------------
-# Phases
-
-
-class Phase:
-    """Level-1 job phases (``status.phase``), as the API pages list them."""
-
-    CREATING: Final = "Creating"
-    PENDING: Final = "Pending"
-    RUNNING: Final = "Running"
-    FAILED: Final = "Failed"
-    COMPLETED: Final = "Completed"
-    TERMINATING: Final = "Terminating"
-    TERMINATED: Final = "Terminated"
-    ABNORMAL: Final = "Abnormal"
-
-    ALL: Final = frozenset({CREATING, PENDING, RUNNING, FAILED, COMPLETED, TERMINATING, TERMINATED, ABNORMAL})
-
-
-class SecondaryPhase:
-    """Level-2 phases (``status.secondary_phase``); the API says these may change, so use them for detail."""
-
-    CREATING: Final = "Creating"
-    QUEUING: Final = "Queuing"
-    RUNNING: Final = "Running"
-    FAILED: Final = "Failed"
-    COMPLETED: Final = "Completed"
-    TERMINATING: Final = "Terminating"
-    TERMINATED: Final = "Terminated"
-    CREATE_FAILED: Final = "CreateFailed"
-    TERMINATED_FAILED: Final = "TerminatedFailed"
-    UNKNOWN: Final = "Unknown"
-    LOST: Final = "Lost"
-
-
-#: Phases a job never leaves on its own.
-TERMINAL_PHASES: Final = frozenset({Phase.COMPLETED, Phase.FAILED, Phase.TERMINATED, Phase.ABNORMAL})
-#: Secondary phases that end a job whatever the level-1 phase says.
-TERMINAL_SECONDARY_PHASES: Final = frozenset({SecondaryPhase.CREATE_FAILED})
-#: Only Creating, Waiting (Pending) and Running jobs can be terminated (terminate API page).
-TERMINABLE_PHASES: Final = frozenset({Phase.CREATING, Phase.PENDING, Phase.RUNNING})
-_FAILURE_PHASES: Final = frozenset({Phase.FAILED, Phase.ABNORMAL})
-
-
-def is_terminal(phase: str | None, secondary_phase: str | None = None) -> bool:
-    """True when a job in this phase will not change any more (finished, failed, stopped or broken)."""
-    return phase in TERMINAL_PHASES or secondary_phase in TERMINAL_SECONDARY_PHASES
-
-
-def is_terminable(phase: str | None) -> bool:
-    """True when the terminate action is allowed for a job in this phase."""
-    return phase in TERMINABLE_PHASES
-
-
-def is_failure(phase: str | None, secondary_phase: str | None = None) -> bool:
-    """True when the job ended badly (Failed, Abnormal, or creation failed)."""
-    return phase in _FAILURE_PHASES or secondary_phase in TERMINAL_SECONDARY_PHASES
 
 
 # ----------------------------------------------------------------------------------------------------
