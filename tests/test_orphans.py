@@ -216,7 +216,7 @@ def fake_process(
 ) -> None:
     entry = proc / str(pid)
     entry.mkdir(parents=True)
-    (entry / "stat").write_text(f"{pid} ({name}) S {ppid} {pid} {pid} 0 -1\n")
+    (entry / "stat").write_text(f"{pid} ({name}) {'S' if live else 'Z'} {ppid} {pid} {pid} 0 -1\n")
     (entry / "cmdline").write_bytes("\0".join(argv).encode() + b"\0")
     if live:  # a zombie's cwd link cannot be read
         (entry / "cwd").symlink_to(cwd)
@@ -249,3 +249,21 @@ def test_leftover_processes_are_the_plugins_no_pulumi_runs_above(tmp_path: Path)
     assert [(p.pid, p.role) for p in found] == [(101, "language host"), (102, "provider"), (103, "provider")]
     assert found[2].command == "/venv/bin/python -u -m pulumi.dynamic x"
     assert orphans.leftover_processes(project, tmp_path / "no-proc") is None
+
+
+def test_a_lock_is_held_only_by_a_live_pulumi(tmp_path: Path) -> None:
+    doc = export("x", [])
+    backend, proc = tmp_path / "backend", tmp_path / "proc"
+    environ = {"PULUMI_BACKEND_URL": f"file://{backend}"}
+    write_lock(backend, pid=200, host=socket.gethostname())
+    fake_process(proc, 200, 1, "pulumi", ["pulumi", "up"], tmp_path)
+    [lock] = orphans.stack_locks(doc, environ, proc) or []
+    assert lock.running is True
+    # Killed, and not yet reaped by its parent: it no longer runs.
+    (proc / "200" / "stat").write_text("200 (pulumi) Z 1 200 200 0 -1\n")
+    [lock] = orphans.stack_locks(doc, environ, proc) or []
+    assert lock.running is False
+    # Its pid reused by another program.
+    (proc / "200" / "stat").write_text("200 (python3) S 1 200 200 0 -1\n")
+    [lock] = orphans.stack_locks(doc, environ, proc) or []
+    assert lock.running is False

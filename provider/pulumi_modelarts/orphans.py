@@ -222,7 +222,9 @@ def file_backend_root(backend_url: str, home: str) -> Path | None:
     return Path(os.path.abspath(path))
 
 
-def stack_locks(export: Mapping[str, Any], environ: Mapping[str, str]) -> list[StackLock] | None:
+def stack_locks(
+    export: Mapping[str, Any], environ: Mapping[str, str], proc: Path = Path("/proc")
+) -> list[StackLock] | None:
     """The stack's lock files, when its backend is a file backend named by PULUMI_BACKEND_URL; else None.
 
     A running ``pulumi up`` holds one; a SIGKILLed one leaves it behind, and ``pulumi cancel`` deletes it.
@@ -238,11 +240,11 @@ def stack_locks(export: Mapping[str, Any], environ: Mapping[str, str]) -> list[S
     locks: list[StackLock] = []
     for directory in candidates:
         for path in sorted(directory.glob("*.json")) if directory.is_dir() else []:
-            locks.append(_read_lock(path))
+            locks.append(_read_lock(path, proc))
     return locks
 
 
-def _read_lock(path: Path) -> StackLock:
+def _read_lock(path: Path, proc: Path) -> StackLock:
     try:
         content = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -253,19 +255,17 @@ def _read_lock(path: Path) -> StackLock:
     host = str(content.get("hostname") or "")
     running: bool | None = None
     if host == socket.gethostname():
-        running = pid is not None and _is_pulumi(pid)
+        running = pid is not None and _is_pulumi(proc, pid)
     return StackLock(
         path, pid, str(content.get("username") or ""), host, str(content.get("timestamp") or ""), running
     )
 
 
-def _is_pulumi(pid: int) -> bool:
-    comm = Path(f"/proc/{pid}/comm")
-    if comm.parent.exists():
-        try:
-            return comm.read_text().strip() == "pulumi"
-        except OSError:
-            return False
+def _is_pulumi(proc: Path, pid: int) -> bool:
+    if proc.is_dir():
+        stat = _stat(proc, pid)
+        # A zombie has ended; it only waits for its parent to notice.
+        return stat is not None and stat[0] == "pulumi" and stat[1] != "Z"
     try:  # no /proc: the pid being alive is all there is to know
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -313,14 +313,14 @@ def _plugin_role(argv: Sequence[str]) -> str | None:
     return None
 
 
-def _stat(proc: Path, pid: int) -> tuple[str, int] | None:
-    """(name, parent pid) from /proc/PID/stat; the name may hold spaces and parentheses."""
+def _stat(proc: Path, pid: int) -> tuple[str, str, int] | None:
+    """(name, state, parent pid) from /proc/PID/stat; the name may hold spaces and parentheses."""
     try:
         text = (proc / str(pid) / "stat").read_text()
     except OSError:
         return None
     comm, rest = text[text.index("(") + 1 : text.rindex(")")], text[text.rindex(")") + 2 :].split()
-    return comm, int(rest[1])
+    return comm, rest[0], int(rest[1])
 
 
 def _under_pulumi(proc: Path, pid: int) -> bool:
@@ -330,7 +330,7 @@ def _under_pulumi(proc: Path, pid: int) -> bool:
         stat = _stat(proc, pid)
         if stat is None:
             return False
-        pid = stat[1]
+        pid = stat[2]
         parent = _stat(proc, pid)
         if parent is not None and parent[0] == "pulumi":
             return True
