@@ -2,8 +2,10 @@
 
 The annotations are the service's advanced settings: ``fault-tolerance/job-retry-num`` (how many automatic
 restarts after a fault), ``fault-tolerance/job-unconditional-retry`` (restart whatever the cause) and
-``fault-tolerance/hang-retry`` (restart a hung job). Each recovery appears in ``status.running_records``
-(exported below; `pulumi refresh` brings it up to date). Changing an annotation replaces the job.
+``fault-tolerance/hang-retry`` (restart a hung job). Each recovery appears in ``status.running_records``,
+exported below as of the last run of this program: `pulumi refresh` updates the job's own outputs in the state
+but not the stack outputs, which change at the next `pulumi up` (or `pulumi refresh --run-program`). Changing
+an annotation replaces the job.
 
 Runs against the embedded emulator as is (HW_MODELARTS_ENDPOINT, HW_ACCESS_KEY, HW_SECRET_KEY,
 HW_PROJECT_ID pointing at it). For the cloud, no code change:

@@ -4,7 +4,7 @@ Each case starts `pulumi up` of six jobs that take ~3 s each to reach Running, s
 exist, then follows the README's recovery procedure:
 
 1. `pulumi cancel --yes` (a SIGKILLed update leaves the stack locked);
-2. `pulumi stack export --file state.json` and `python -m pulumi_modelarts.orphans --stack-export state.json`:
+2. `pulumi stack export --file state.json` and `modelarts-orphans --stack-export state.json`:
    at that point every running job is either in the state or reported by the finder;
 3. if any were reported: the finder again with `--adopt-to adopted.json`, `pulumi stack import --file
    adopted.json`, `pulumi refresh` (the jobs join the state; none is created twice);
@@ -12,6 +12,8 @@ exist, then follows the README's recovery procedure:
 5. `pulumi destroy`: none left running.
 
 A second path terminates the orphans instead (`--terminate`, then `pulumi refresh --clear-pending-creates`).
+A third follows the finder's own text: the lock and the plugin processes the kill left, then the commands it
+prints.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -37,12 +40,31 @@ from .pulumi_cli import Stack
 pytestmark = pytest.mark.cli
 
 JOBS = 6
+# The finder as users run it: the console script installed beside this interpreter.
+ORPHANS = str(Path(sys.executable).parent / "modelarts-orphans")
 SLOW_START = {
     "creating_seconds": 1.5,
     "pending_seconds": 1.5,
     "running_seconds": 600,
     "terminating_seconds": 0.2,
 }
+
+
+def plugin_processes(state_dir: Path) -> list[int]:
+    """Live processes started by this test's pulumi commands: their environment names its private backend."""
+    marker = str(state_dir).encode()
+    found = []
+    for proc_dir in Path("/proc").iterdir():
+        if not proc_dir.name.isdigit() or int(proc_dir.name) == os.getpid():
+            continue
+        try:
+            environ = (proc_dir / "environ").read_bytes()
+        except OSError:
+            continue
+        entries = environ.split(b"\0")
+        if any(entry.startswith(b"PULUMI_BACKEND_URL=") and marker in entry for entry in entries):
+            found.append(int(proc_dir.name))
+    return found
 
 
 @pytest.fixture(autouse=True)
@@ -54,18 +76,9 @@ def no_leftover_plugins(tmp_path: Path) -> Iterator[None]:
     in their environment.
     """
     yield
-    marker = str(tmp_path).encode()
-    for proc_dir in Path("/proc").iterdir():
-        if not proc_dir.name.isdigit() or int(proc_dir.name) == os.getpid():
-            continue
-        try:
-            environ = (proc_dir / "environ").read_bytes()
-        except OSError:
-            continue
-        entries = environ.split(b"\0")
-        if any(entry.startswith(b"PULUMI_BACKEND_URL=") and marker in entry for entry in entries):
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(int(proc_dir.name), signal.SIGKILL)
+    for pid in plugin_processes(tmp_path):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
 
 
 def interrupted_up(stack: Stack, emu: EmulatorProcess, sig: signal.Signals, *, whole_group: bool) -> str:
@@ -88,7 +101,7 @@ def run_orphans(stack: Stack, tmp_path: Path, *extra: str) -> tuple[int, dict[st
     export = tmp_path / "state.json"
     stack.run("stack", "export", "--file", str(export))
     finder = subprocess.run(
-        [sys.executable, "-m", "pulumi_modelarts.orphans", "--stack-export", str(export), "--json", *extra],
+        [ORPHANS, "--stack-export", str(export), "--json", *extra],
         env=stack.env,
         capture_output=True,
         text=True,
@@ -170,3 +183,77 @@ def test_sigkill_then_terminate_orphans(
     stack.refresh("--clear-pending-creates")
     assert not stack.export()["deployment"].get("pending_operations")
     finish(stack, emu)
+
+
+def is_running(pid: int) -> bool:
+    """Alive, and not a zombie waiting for its new parent to reap it."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat[stat.rindex(")") + 2] != "Z"
+
+
+def finder_text(stack: Stack, export: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    """The finder as the README runs it: text output, in the project directory, the stack's environment."""
+    return subprocess.run(
+        [ORPHANS, "--stack-export", str(export), *extra],
+        cwd=stack.workdir,
+        env=stack.env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_sigkill_recovery_in_the_finders_words(
+    tmp_path: Path, emulator_factory: Callable[..., EmulatorProcess]
+) -> None:
+    """What a SIGKILLed `up` leaves (its lock, its plugins), and the finder's text leading out of it."""
+    emu = emulator_factory(**SLOW_START)
+    stack = make_stack(tmp_path, emu, jobs_program(JOBS, wait_for="running"))
+    interrupted_up(stack, emu, signal.SIGKILL, whole_group=True)
+
+    # The lock stays behind: `stack export` ignores it, `stack import` refuses to run.
+    locks = list((tmp_path / "backend" / ".pulumi" / "locks").rglob("*.json"))
+    assert [lock.parent.relative_to(tmp_path / "backend") for lock in locks] == [
+        Path(".pulumi/locks/organization/rel/test")
+    ]
+    export = tmp_path / "state.json"
+    stack.run("stack", "export", "--file", str(export))
+    blocked = stack.run("stack", "import", "--file", str(export), check=False)
+    assert blocked.returncode != 0 and "currently locked" in blocked.stderr
+
+    leftovers = sorted(pid for pid in plugin_processes(tmp_path) if is_running(pid))
+    assert leftovers, "a SIGKILLed up leaves its plugins running"
+    found = finder_text(stack, export)
+    print(found.stdout)
+    assert found.returncode == 3, found.stdout + found.stderr
+    lines = found.stdout.splitlines()
+    assert lines[0].startswith(f"The stack is locked: {locks[0]} (pulumi pid "), found.stdout
+    assert "no longer runs" in lines[1] and "`pulumi cancel --yes`" in lines[1]
+    [kill_line] = [line for line in lines if "end them when convenient: kill " in line]
+    kill_command = kill_line.split(": ", 1)[1]
+    assert sorted(int(pid) for pid in kill_command.split()[1:]) == leftovers
+    assert "language host: " in found.stdout and "provider: " in found.stdout
+
+    stack.run("cancel", "--yes")
+    assert not locks[0].exists()
+    adopted = tmp_path / "adopted.json"
+    adopt = finder_text(stack, export, "--adopt-to", str(adopted))
+    assert adopt.returncode == 0, adopt.stdout + adopt.stderr
+    assert "locked" not in adopt.stdout
+    steps = [line.strip() for line in adopt.stdout.splitlines() if line.startswith("  pulumi ")]
+    assert steps == [f"pulumi stack import --file {adopted}", "pulumi refresh --yes", "pulumi up --yes"]
+
+    # The kill the finder printed ends every leftover plugin.
+    subprocess.run(["bash", "-c", kill_command], check=True, timeout=30)
+    deadline = time.monotonic() + 20
+    while any(is_running(pid) for pid in leftovers):
+        assert time.monotonic() < deadline, [pid for pid in leftovers if is_running(pid)]
+        time.sleep(0.1)
+
+    for step in steps[:-1]:
+        stack.run(*shlex.split(step)[1:])
+    finish(stack, emu)  # pulumi up, then destroy
+    assert len(all_jobs(emu)) == JOBS
