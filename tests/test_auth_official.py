@@ -25,6 +25,7 @@ from huaweicloudsdkcore.signer.signer import Signer
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from httpserver import Reply, ScriptedServer
 from pulumi_modelarts.auth import (
     DATE_FORMAT,
     DATE_HEADER,
@@ -402,3 +403,36 @@ def test_query_pairs_reads_plus_as_a_space_and_wire_query_encodes_every_reserved
     ]  # fmt: skip
     assert wire_query([("b", "x y"), ("a", "+&=#%/?:@~")]) == "b=x%20y&a=%2B%26%3D%23%25%2F%3F%3A%40~"
     assert canonical_query([("b", "x y"), ("a", "2"), ("a", "1")]) == "a=1&a=2&b=x%20y"
+
+
+@pytest.mark.parametrize(
+    ("method", "content_type", "body"),
+    [("GET", None, None), ("POST", "text/plain; charset=utf-8", "训练 ü +".encode())],
+)
+def test_a_real_server_verifies_what_arrived_with_the_official_signer(
+    method: str, content_type: str | None, body: bytes | None
+) -> None:
+    params = [("job_name", "nightly run"), ("q", "a+b"), ("q", ""), ("filter", "x:y;z"), ("名", "值")]
+    headers = {"Content-Type": content_type} if content_type else {}
+    auth = AkSkAuth(AK, SK, security_token="tok-12345678", project_id="p-1")
+    with ScriptedServer() as server, httpx.Client(auth=auth) as client:
+        server.queue(Reply(status=204))
+        client.request(
+            method, f"{server.url}/v2/p-1/a%20b/:@!$'()*", params=params, headers=headers, content=body
+        )
+    [arrived] = server.requests
+    assert arrived.query == "job_name=nightly%20run&q=a%2Bb&q=&filter=x%3Ay%3Bz&%E5%90%8D=%E5%80%BC"
+    parts = parse_authorization(arrived.headers["authorization"])
+    assert parts is not None
+    received = SdkRequest(
+        method=arrived.method,
+        schema="http",
+        host=arrived.headers["host"],
+        resource_path=arrived.path,
+        query_params=server_query_pairs(arrived.query),
+        header_params={name: arrived.headers[name] for name in parts.signed_headers},
+        body=arrived.body,
+    )
+    assert received.query_params == params
+    Signer(BasicCredentials(AK, SK)).sign(received)
+    assert received.header_params["Authorization"] == arrived.headers["authorization"]
