@@ -13,7 +13,7 @@ import re
 from collections.abc import Generator, Iterable, Mapping
 from datetime import datetime, timezone
 from typing import NamedTuple, NoReturn
-from urllib.parse import quote, unquote
+from urllib.parse import quote, unquote, unquote_plus
 
 import httpx
 
@@ -42,19 +42,33 @@ def canonical_uri(path: str) -> str:
     return encoded if encoded.endswith("/") else encoded + "/"
 
 
-def query_pairs(raw_query: str) -> list[tuple[str, str]]:
-    """Decode a raw query string into (key, value) pairs, keeping blanks and repeats; "+" is literal."""
+def query_pairs(raw_query: str, *, errors: str = "replace") -> list[tuple[str, str]]:
+    """Decode a raw query string into (key, value) pairs, keeping blanks and repeats.
+
+    "+" is a space: that is how httpx reads its own URLs and encodes `params=`, and how most servers read a
+    query. A key without "=" has a blank value. Escapes that are not UTF-8 become U+FFFD, as in the official
+    signer's canonical form, unless `errors="strict"`.
+    """
     pairs: list[tuple[str, str]] = []
     for item in raw_query.split("&"):
         if not item:
             continue
         key, _, value = item.partition("=")
-        pairs.append((unquote(key), unquote(value)))
+        pairs.append((unquote_plus(key, errors=errors), unquote_plus(value, errors=errors)))
     return pairs
 
 
+def wire_query(pairs: Iterable[tuple[str, str]]) -> str:
+    """The query as sent: the pairs in the caller's order, each key and value encoded as when signed.
+
+    Nothing is left raw that servers read differently ("+", reserved characters), so every server decodes
+    the pairs that were signed.
+    """
+    return "&".join(f"{_encode(key)}={_encode(value)}" for key, value in pairs)
+
+
 def canonical_query(pairs: Iterable[tuple[str, str]]) -> str:
-    return "&".join(f"{_encode(key)}={_encode(value)}" for key, value in sorted(pairs))
+    return wire_query(sorted(pairs))
 
 
 def canonical_headers(headers: Mapping[str, str], signed_headers: Iterable[str]) -> str:
@@ -76,17 +90,18 @@ def canonical_request(
     *,
     method: str,
     path: str,
-    raw_query: str,
+    query: Iterable[tuple[str, str]],
     headers: Mapping[str, str],
     signed_headers: Iterable[str],
     body: bytes,
 ) -> str:
+    """The canonical form of a request: `path` as sent (encoded), `query` as decoded (key, value) pairs."""
     signed = list(signed_headers)
     return "\n".join(
         [
             method.upper(),
             canonical_uri(path),
-            canonical_query(query_pairs(raw_query)),
+            canonical_query(query),
             canonical_headers(headers, signed),
             ";".join(signed),
             payload_hash(body, headers),
@@ -140,11 +155,11 @@ def sign_request_parts(
     body: bytes,
     sdk_date: str,
 ) -> str:
-    """The hex signature of a request, as both the signer and the verifier compute it."""
+    """The hex signature of a request as a verifier computes it from the wire."""
     canonical = canonical_request(
         method=method,
         path=path,
-        raw_query=raw_query,
+        query=query_pairs(raw_query),
         headers=headers,
         signed_headers=signed_headers,
         body=body,
@@ -184,6 +199,21 @@ class AkSkAuth(httpx.Auth):
         raise TypeError("AkSkAuth holds credentials and must not be pickled")
 
     def auth_flow(self, request: httpx.Request) -> Generator[httpx.Request, httpx.Response, None]:
+        url = request.url
+        path, _, raw_query = url.raw_path.decode("ascii").partition("?")
+        pairs: list[tuple[str, str]] = []
+        if raw_query:
+            try:
+                pairs = query_pairs(raw_query, errors="strict")
+            except UnicodeDecodeError:
+                # Re-encoding would silently replace those bytes; the official signer cannot express them.
+                raise ValueError("the request's query has percent-escapes that are not UTF-8") from None
+            # Send the query encoded as it is signed, as the official SDK does, so that no server has to guess
+            # what a raw "+" or ";" meant.
+            sent_query = wire_query(pairs)
+            if sent_query != raw_query:
+                sent = f"{path}?{sent_query}" if sent_query else path
+                request.url = url.copy_with(raw_path=sent.encode("ascii"))
         headers = request.headers
         # One pass over httpx's header list (lower-case names); every lookup below uses this dict, and
         # each header this method sets is written to both.
@@ -199,16 +229,15 @@ class AkSkAuth(httpx.Auth):
         if content_type and not content_type.startswith(("application/json", "application/bson")):
             present[CONTENT_HASH_HEADER.lower()] = headers[CONTENT_HASH_HEADER] = UNSIGNED_PAYLOAD
         signed = [name for name in _SIGNABLE if name in present]
-        sig = sign_request_parts(
-            secret_key=self._secret_key,
+        canonical = canonical_request(
             method=request.method,
-            path=request.url.raw_path.decode("ascii").partition("?")[0],
-            raw_query=request.url.query.decode("ascii"),
+            path=path,
+            query=pairs,
             headers=present,
             signed_headers=signed,
             body=request.content,
-            sdk_date=sdk_date,
         )
+        sig = signature(self._secret_key, string_to_sign(canonical, sdk_date))
         headers["Authorization"] = authorization_value(self._access_key, signed, sig)
         yield request
 
