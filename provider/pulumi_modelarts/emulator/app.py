@@ -19,16 +19,14 @@ from typing import Any
 
 from aiohttp import web
 
-from .. import auth
+from . import checks, signing
 from .config import EmulatorConfig
 from .faults import FaultPlan
 from .service import Service, ServiceError
 from .store import JobStore
-from .validation import create_problems, search_problems
 
 log = logging.getLogger("pulumi_modelarts.emulator")
 
-MAX_CLOCK_SKEW_SECONDS = 15 * 60
 AUTH_FAILED = "APIG.0301"
 THROTTLED = "APIG.0308"
 NO_SUCH_API = "APIG.0101"
@@ -81,14 +79,6 @@ def error_response(status: int, code: str, message: str, solution: str = "", **h
     return web.json_response(body, status=status, headers=headers)
 
 
-def _sdk_date_ok(value: str, now: datetime) -> bool:
-    try:
-        stamp = datetime.strptime(value, auth.DATE_FORMAT).replace(tzinfo=timezone.utc)
-    except ValueError:
-        return False
-    return abs((now - stamp).total_seconds()) <= MAX_CLOCK_SKEW_SECONDS
-
-
 def authentication_problem(config: EmulatorConfig, request: web.Request, body: bytes) -> str | None:
     """Why the request is not authenticated (a message safe to return), or None when it is."""
     token = request.headers.get("X-Auth-Token")
@@ -96,32 +86,16 @@ def authentication_problem(config: EmulatorConfig, request: web.Request, body: b
         if config.auth_token and hmac.compare_digest(token.encode(), config.auth_token.encode()):
             return None
         return "The token is invalid or token authentication is not enabled."
-    header = request.headers.get("Authorization")
-    if not header:
-        return "Authorization header or X-Auth-Token is missing."
-    parts = auth.parse_authorization(header)
-    if parts is None:
-        return "The Authorization header is not a valid SDK-HMAC-SHA256 signature."
-    if not hmac.compare_digest(parts.access_key.encode(), config.access_key.encode()):
-        return "The access key is unknown."
-    sdk_date = request.headers.get(auth.DATE_HEADER, "")
-    if not _sdk_date_ok(sdk_date, datetime.now(timezone.utc)):
-        return "X-Sdk-Date is missing, malformed or more than 15 minutes away from the server time."
-    if auth.DATE_HEADER.lower() not in parts.signed_headers:
-        return "X-Sdk-Date must be a signed header."
-    expected = auth.sign_request_parts(
+    return signing.verify(
+        access_key=config.access_key,
         secret_key=config.secret_key,
         method=request.method,
-        path=request.raw_path.partition("?")[0],
+        raw_path=request.raw_path.partition("?")[0],
         raw_query=request.rel_url.raw_query_string,
         headers={name.lower(): value for name, value in request.headers.items()},
-        signed_headers=parts.signed_headers,
         body=body,
-        sdk_date=sdk_date,
+        now=datetime.now(timezone.utc),
     )
-    if not hmac.compare_digest(expected.encode(), parts.signature.encode()):
-        return "The request signature does not match."
-    return None
 
 
 def _json_body(raw: bytes) -> Any:
@@ -232,7 +206,7 @@ class EmulatorApp:
 
     async def _create(self, request: web.Request) -> web.StreamResponse:
         body = _json_body(await request.read())
-        job = self.service.create(body, create_problems(body))
+        job = self.service.create(body, checks.create_problems(body))
         if request.get("drop_after_commit"):
             self.stats.dropped()
             if request.transport is not None:
@@ -258,7 +232,7 @@ class EmulatorApp:
 
     async def _search(self, request: web.Request) -> web.StreamResponse:
         body = _json_body(await request.read())
-        return web.json_response(self.service.search(body, search_problems(body)))
+        return web.json_response(self.service.search(body, checks.problems(checks.SEARCH, body)))
 
     # -- emulator-only endpoints (no authentication) -------------------------------------------------------
 
