@@ -12,8 +12,8 @@ from typing import Any
 import httpx
 import pytest
 
+from modelarts_emulator.testing import EmulatorProcess, start_emulator
 from pulumi_modelarts import auth
-from pulumi_modelarts.emulator.testing import EmulatorProcess, start_emulator
 
 Factory = Callable[..., EmulatorProcess]
 

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from pulumi_modelarts.emulator import checks
+from modelarts_emulator import checks
 from pulumi_modelarts.models import CreateTrainingJobRequest
 
 sdk_models = pytest.importorskip("huaweicloudsdkmodelarts.v1.model")

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from pulumi_modelarts.emulator.testing import EmulatorProcess
+from modelarts_emulator.testing import EmulatorProcess
 
 sdk_core = pytest.importorskip("huaweicloudsdkcore")
 from huaweicloudsdkcore.auth.credentials import BasicCredentials  # noqa: E402

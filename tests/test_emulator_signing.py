@@ -15,8 +15,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pulumi_modelarts.emulator import signing
-from pulumi_modelarts.emulator.testing import EmulatorAuth
+from modelarts_emulator import signing
+from modelarts_emulator.testing import EmulatorAuth
 
 sdk_core = pytest.importorskip("huaweicloudsdkcore")
 from huaweicloudsdkcore.auth.credentials import BasicCredentials  # noqa: E402

@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
-from pulumi_modelarts.emulator.testing import EmulatorProcess
+from modelarts_emulator.testing import EmulatorProcess
 
 from .story import (
     LIVE_PHASES,

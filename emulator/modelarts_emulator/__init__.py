@@ -1,6 +1,6 @@
 """An embedded ModelArts emulator for the demo and the tests (not for production).
 
-Run it with ``python -m pulumi_modelarts.emulator`` (or ``modelarts-emulator``); ``--help`` lists every flag.
+Run it with ``python -m modelarts_emulator`` (or ``modelarts-emulator``); ``--help`` lists every flag.
 It serves the v2 training-job API on loopback over plain HTTP:
 
 * ``POST /v2/{project_id}/training-jobs`` -> 201 with the job (server-filled fields added)
@@ -43,5 +43,5 @@ Test hooks: ``metadata.annotations`` keys on a create request (kept in the job's
 * ``emulator/stay-pending: "true"`` -- the job never leaves Pending (it can still be terminated);
 * ``emulator/running-seconds: N`` -- this job's running time, overriding ``--running-seconds``.
 
-Tests start it as a separate process with :func:`pulumi_modelarts.emulator.testing.start_emulator`.
+Tests start it as a separate process with :func:`modelarts_emulator.testing.start_emulator`.
 """

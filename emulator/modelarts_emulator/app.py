@@ -25,7 +25,7 @@ from .faults import FaultPlan
 from .service import Service, ServiceError
 from .store import JobStore
 
-log = logging.getLogger("pulumi_modelarts.emulator")
+log = logging.getLogger("modelarts_emulator")
 
 AUTH_FAILED = "APIG.0301"
 THROTTLED = "APIG.0308"

@@ -157,16 +157,16 @@ def _drain(stream: IO[str], sink: collections.deque[str], ready: list[str], seen
 
 
 def start_emulator(**flags: Any) -> EmulatorProcess:
-    """Start `python -m pulumi_modelarts.emulator --port 0 ...` and wait until it is ready."""
+    """Start `python -m modelarts_emulator --port 0 ...` and wait until it is ready."""
     flags = {"port": 0, **flags}
     if isinstance(flags.get("data_dir"), Path):
         flags["data_dir"] = str(flags["data_dir"])
     env = dict(os.environ)
     # Make the package importable in the child even when it is not installed (e.g. run from a checkout).
-    package_root = str(Path(__file__).resolve().parents[2])
+    package_root = str(Path(__file__).resolve().parents[1])
     env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
     process = subprocess.Popen(
-        [sys.executable, "-m", "pulumi_modelarts.emulator", *_argv(flags)],
+        [sys.executable, "-m", "modelarts_emulator", *_argv(flags)],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,

@@ -1,4 +1,4 @@
-"""Command line: `python -m pulumi_modelarts.emulator` (or `modelarts-emulator`)."""
+"""Command line: `python -m modelarts_emulator` (or `modelarts-emulator`)."""
 
 from __future__ import annotations
 
