@@ -35,3 +35,11 @@ def test_command_and_module_both_run() -> None:
     for argv in ([str(script), "--help"], [sys.executable, "-m", "modelarts_emulator", "--help"]):
         result = subprocess.run(argv, capture_output=True, text=True, check=True)
         assert "usage: modelarts-emulator" in result.stdout
+
+
+def test_it_plays_the_same_phase_vocabulary_as_the_client() -> None:
+    from modelarts_emulator import lifecycle
+    from pulumi_modelarts import phases
+
+    assert lifecycle.PHASES == phases.Phase.ALL
+    assert lifecycle.TERMINABLE == phases.TERMINABLE_PHASES

@@ -19,18 +19,23 @@ from typing import Any
 
 from aiohttp import web
 
-from . import checks, signing
+from . import signing
 from .config import EmulatorConfig
+from .errors import (
+    AUTH_FAILED,
+    BACKEND_UNAVAILABLE,
+    INTERNAL,
+    INVALID,
+    NO_SUCH_API,
+    THROTTLED,
+    WRONG_PROJECT,
+    ServiceError,
+)
 from .faults import FaultPlan
-from .service import Service, ServiceError
+from .service import Service
 from .store import JobStore
 
 log = logging.getLogger("modelarts_emulator")
-
-AUTH_FAILED = "APIG.0301"
-THROTTLED = "APIG.0308"
-NO_SUCH_API = "APIG.0101"
-WRONG_PROJECT = "ModelArts.0105"
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -104,7 +109,7 @@ def _json_body(raw: bytes) -> Any:
     try:
         return json.loads(raw)
     except ValueError:
-        raise ServiceError(400, "ModelArts.2763", "Invalid request: the body is not valid JSON.") from None
+        raise ServiceError(400, INVALID, "Invalid request: the body is not valid JSON.") from None
 
 
 class EmulatorApp:
@@ -123,6 +128,11 @@ class EmulatorApp:
         app.router.add_delete(f"{api}/training-jobs/{{job_id}}", self._delete, name="delete")
         app.router.add_post(f"{api}/training-jobs/{{job_id}}/actions", self._terminate, name="terminate")
         app.router.add_post(f"{api}/training-job-searches", self._search, name="search")
+        app.router.add_get(f"{api}/training-job-names", self._name_check, name="name_check")
+        app.router.add_get(
+            f"{api}/training-jobs/{{job_id}}/tasks/{{task_id}}/logs/preview", self._log_preview, name="logs"
+        )
+        app.router.add_get(f"{api}/training-jobs/{{job_id}}/events", self._events, name="events")
         app.router.add_get("/_emulator/stats", self._stats)
         app.router.add_post("/_emulator/stats/reset", self._reset_stats)
         app.router.add_get("/_emulator/health", self._health)
@@ -139,14 +149,14 @@ class EmulatorApp:
             response = await handler(request)
         except web.HTTPException as exc:
             # aiohttp's own 404/405 become service-shaped errors.
-            code = NO_SUCH_API if exc.status == 404 else "APIG.0201"
+            code = NO_SUCH_API if exc.status == 404 else BACKEND_UNAVAILABLE
             response = error_response(exc.status, code, exc.reason)
         except ServiceError as exc:
             response = error_response(exc.status, exc.code, exc.message, exc.solution)
         except Exception:
             # An emulator bug still gets a service-shaped answer; the log has the traceback (never headers).
             log.exception("internal error handling %s %s", request.method, request.rel_url.path)
-            response = error_response(500, "ModelArts.0001", "Internal server error.")
+            response = error_response(500, INTERNAL, "Internal server error.")
         response.headers["X-Request-Id"] = request_id
         log.info("%s %s -> %s (%s)", request.method, request.rel_url.path, response.status, request_id)
         return response
@@ -178,8 +188,8 @@ class EmulatorApp:
             )
         if self.config.faults.latency_ms > 0:
             await asyncio.sleep(self.config.faults.latency_ms / 1000)
-        decision = self.faults.next(is_create=operation == "create")
-        if decision.throttle:
+        decision = self.faults.next(is_create=operation == "create", is_terminate=operation == "terminate")
+        if decision.throttle_code == THROTTLED:
             return error_response(
                 429,
                 THROTTLED,
@@ -187,16 +197,25 @@ class EmulatorApp:
                 "Retry later.",
                 **{"Retry-After": "1"},
             )
+        if decision.throttle_code is not None:
+            # ModelArts' own throttling names no wait; its advice is a few seconds.
+            return error_response(
+                429,
+                decision.throttle_code,
+                "Too many requests; try again later.",
+                "Wait 2 to 5 seconds and send the request again.",
+            )
         if decision.server_error is not None:
             return error_response(
                 decision.server_error,
-                "ModelArts.0001" if decision.server_error == 500 else "APIG.0201",
+                INTERNAL if decision.server_error == 500 else BACKEND_UNAVAILABLE,
                 "Internal server error (emulated fault)."
                 if decision.server_error == 500
                 else "Backend unavailable.",
                 "Retry later.",
             )
         request["drop_after_commit"] = decision.drop_after_commit
+        request["status_changed"] = decision.status_changed
         try:
             return await handler(request)
         except ServiceError as exc:
@@ -205,8 +224,7 @@ class EmulatorApp:
     # -- API handlers ----------------------------------------------------------------------------------------
 
     async def _create(self, request: web.Request) -> web.StreamResponse:
-        body = _json_body(await request.read())
-        job = self.service.create(body, checks.create_problems(body))
+        job = self.service.create(_json_body(await request.read()))
         if request.get("drop_after_commit"):
             self.stats.dropped()
             if request.transport is not None:
@@ -224,15 +242,29 @@ class EmulatorApp:
 
     async def _delete(self, request: web.Request) -> web.StreamResponse:
         self.service.delete(request.match_info["job_id"])
-        return web.Response(status=204)
+        return web.Response(status=202)
 
     async def _terminate(self, request: web.Request) -> web.StreamResponse:
-        job = self.service.terminate(request.match_info["job_id"], _json_body(await request.read()))
+        job = self.service.terminate(
+            request.match_info["job_id"],
+            _json_body(await request.read()),
+            status_changed=bool(request.get("status_changed")),
+        )
         return web.json_response(job, status=202)
 
     async def _search(self, request: web.Request) -> web.StreamResponse:
-        body = _json_body(await request.read())
-        return web.json_response(self.service.search(body, checks.problems(checks.SEARCH, body)))
+        return web.json_response(self.service.search(_json_body(await request.read())))
+
+    async def _name_check(self, request: web.Request) -> web.StreamResponse:
+        return web.json_response(self.service.name_is_taken(request.query))
+
+    async def _log_preview(self, request: web.Request) -> web.StreamResponse:
+        preview = self.service.log_preview(request.match_info["job_id"], request.match_info["task_id"])
+        # Before a job runs there is no log yet: the service answers 204 (its ModelArts.2776/2777), no body.
+        return web.Response(status=204) if preview is None else web.json_response(preview)
+
+    async def _events(self, request: web.Request) -> web.StreamResponse:
+        return web.json_response(self.service.events(request.match_info["job_id"], request.query))
 
     # -- emulator-only endpoints (no authentication) -------------------------------------------------------
 
