@@ -67,7 +67,8 @@ def refused(call: Callable[[], Any]) -> tuple[int, str, str]:
 
 
 def test_a_log_appears_when_the_job_runs_and_grows(emulator_factory: Factory) -> None:
-    emu = emulator_factory(creating_seconds=0.3, pending_seconds=0.3, running_seconds=2)
+    # A progress line every 0.4 s: two looks 0.5 s apart always see the log grow.
+    emu = emulator_factory(creating_seconds=0.3, pending_seconds=0.3, running_seconds=4)
     client = sdk_client(emu)
     job_id = create(client, job_body("growing", node_count=2))
     before = preview(client, job_id)
@@ -84,7 +85,7 @@ def test_a_log_appears_when_the_job_runs_and_grows(emulator_factory: Factory) ->
     assert "running: python /home/ma-user/modelarts/user-job-dir/code/train.py" in later.content
     assert "step 1/10" in later.content and "not-for-logs" not in later.content
     assert "task worker-1" in preview(client, job_id, "worker-1").content
-    wait_phase(client, job_id, "Completed")
+    wait_phase(client, job_id, "Completed", timeout=10)
     done = preview(client, job_id).content.splitlines()
     assert "step 10/10" in done[-3] and done[-1].endswith("training completed, exit code 0")
 
@@ -127,10 +128,10 @@ def test_log_refusals(emulator_factory: Factory) -> None:
 
     quick = emulator_factory(running_seconds=0.1)
     client = sdk_client(quick)
-    cleared = create(client, job_body("cleared", {"emulator/logs-cleared-after-seconds": "0.3"}))
+    cleared = create(client, job_body("cleared", {"emulator/logs-cleared-after-seconds": "1"}))
     wait_phase(client, cleared, "Completed")
     assert preview(client, cleared).status_code == 200
-    time.sleep(0.35)
+    time.sleep(1.05)
     assert refused(lambda: preview(client, cleared))[:2] == (400, "ModelArts.2819")
 
 
