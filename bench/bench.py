@@ -24,11 +24,11 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(REPO), str(REPO / "provider")]
+sys.path[:0] = [str(REPO), str(REPO / "provider"), str(REPO / "emulator")]
 
 from tests.cli.pulumi_cli import Stack, find_pulumi, pulumi_env, write_project  # noqa: E402
 
-from pulumi_modelarts.emulator.testing import EmulatorProcess, start_emulator  # noqa: E402
+from modelarts_emulator.testing import EmulatorProcess, start_emulator  # noqa: E402
 
 LATENCY_MS = 50
 PROVIDER_CONCURRENCY = 4  # pulumi.dynamic's provider host serves four calls at once

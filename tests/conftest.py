@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from hypothesis import settings
 
-from pulumi_modelarts.emulator.testing import EmulatorProcess, start_emulator
+from modelarts_emulator.testing import EmulatorProcess, start_emulator
 
 # In CI, property tests run a fixed sequence of examples, so a run is reproducible and a red CI is never
 # luck; locally they draw new examples each run, which is how they find new cases.

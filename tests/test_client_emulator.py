@@ -6,9 +6,9 @@ from collections.abc import Callable
 
 import pytest
 
+from modelarts_emulator.testing import EmulatorProcess
 from pulumi_modelarts.auth import AkSkAuth
 from pulumi_modelarts.client import ModelArtsClient
-from pulumi_modelarts.emulator.testing import EmulatorProcess
 from pulumi_modelarts.errors import AuthenticationError, NotFoundError
 from pulumi_modelarts.models import CreateTrainingJobRequest, SearchFilter
 

@@ -12,8 +12,8 @@ from typing import Any
 import httpx
 import pytest
 
+from modelarts_emulator.testing import EmulatorProcess, start_emulator
 from pulumi_modelarts import auth
-from pulumi_modelarts.emulator.testing import EmulatorProcess, start_emulator
 
 Factory = Callable[..., EmulatorProcess]
 
@@ -226,7 +226,7 @@ def test_update_description_only(emulator: EmulatorProcess, http: httpx.Client) 
 
 def test_delete_removes_the_record(emulator: EmulatorProcess, http: httpx.Client) -> None:
     job_id = create(http, emulator, job_body("doomed"))["metadata"]["id"]
-    assert http.delete(emulator.api_url(f"/training-jobs/{job_id}")).status_code == 204
+    assert http.delete(emulator.api_url(f"/training-jobs/{job_id}")).status_code == 202
     assert_error(http.get(emulator.api_url(f"/training-jobs/{job_id}")), 400, "ModelArts.2775")
 
 
@@ -305,7 +305,7 @@ def test_terminate_a_running_job(emulator: EmulatorProcess, http: httpx.Client) 
     done = wait_phase(http, emulator, job_id, "Terminated")
     assert done["status"]["secondary_phase"] == "Terminated"
     assert done["status"]["running_records"][0]["end_reason"] == "job terminated"
-    assert_error(http.post(url, json={"action_type": "terminate"}), 400, "ModelArts.2762", "Terminated")
+    assert_error(http.post(url, json={"action_type": "terminate"}), 409, "ModelArts.2796", "Terminated")
 
 
 def test_terminate_while_creating_and_refused_when_finished(emulator_factory: Factory) -> None:
@@ -313,7 +313,7 @@ def test_terminate_while_creating_and_refused_when_finished(emulator_factory: Fa
     with httpx.Client(auth=emu.auth(), timeout=10) as http:
         job_id = create(http, emu, job_body("early"))["metadata"]["id"]
         url = emu.api_url(f"/training-jobs/{job_id}/actions")
-        assert_error(http.post(url, json={"action_type": "pause"}), 400, "ModelArts.2763", "action_type")
+        assert_error(http.post(url, json={"action_type": "pause"}), 400, "ModelArts.2812", "action_type")
         assert http.post(url, json={"action_type": "terminate"}).status_code == 202
         status = wait_phase(http, emu, job_id, "Terminated")["status"]
         assert status["start_time"] == 0 and status["duration"] == 0
@@ -324,7 +324,7 @@ def test_terminate_a_completed_job_is_refused(emulator: EmulatorProcess, http: h
     wait_phase(http, emulator, job_id, "Completed")
     url = emulator.api_url(f"/training-jobs/{job_id}/actions")
     error = assert_error(
-        http.post(url, json={"action_type": "terminate"}), 400, "ModelArts.2762", "Completed"
+        http.post(url, json={"action_type": "terminate"}), 409, "ModelArts.2796", "Completed"
     )
     assert "Creating, Pending or Running" in error["error_msg"]
 
@@ -412,21 +412,35 @@ def test_search_accepts_the_pages_example_with_blank_filters(
 
 
 @pytest.mark.parametrize(
-    ("body", "field"),
+    ("body", "code", "field"),
     [
-        ({"limit": 0}, "limit"),
-        ({"limit": 51}, "limit"),
-        ({"offset": -1}, "offset"),
-        ({"order": "sideways"}, "order"),
-        ({"sort_by": "colour"}, "sort_by"),
-        ({"filters": [{"key": "colour", "operator": "in", "value": ["red"]}]}, "filters[0].key"),
-        ({"filters": [{"key": "phase", "operator": "like", "value": ["Run"]}]}, "filters[0].operator"),
-        ({"filters": [{"key": "create_time", "operator": "between", "value": ["1"]}]}, "filters[0].value"),
+        ({"limit": 0}, "ModelArts.2763", "limit"),
+        ({"limit": 51}, "ModelArts.2763", "limit"),
+        ({"offset": -1}, "ModelArts.2763", "offset"),
+        ({"order": "sideways"}, "ModelArts.2763", "order"),
+        ({"sort_by": "colour"}, "ModelArts.2790", "sort_by"),
+        (
+            {"filters": [{"key": "colour", "operator": "in", "value": ["red"]}]},
+            "ModelArts.2789",
+            "filters[0].key",
+        ),
+        (
+            {"filters": [{"key": "phase", "operator": "like", "value": ["Run"]}]},
+            "ModelArts.2808",
+            "filters[0].operator",
+        ),
+        (
+            {"filters": [{"key": "create_time", "operator": "between", "value": ["1"]}]},
+            "ModelArts.2809",
+            "filters[0].value",
+        ),
     ],
 )
-def test_search_refuses_bad_requests(shared: EmulatorProcess, body: dict[str, Any], field: str) -> None:
+def test_search_refuses_bad_requests(
+    shared: EmulatorProcess, body: dict[str, Any], code: str, field: str
+) -> None:
     with httpx.Client(auth=shared.auth(), timeout=10) as http:
-        assert_error(search(http, shared, **body), 400, "ModelArts.2763", field)
+        assert_error(search(http, shared, **body), 400, code, field)
 
 
 # -- stats --

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from pulumi_modelarts.emulator.testing import EmulatorProcess
+from modelarts_emulator.testing import EmulatorProcess
 
 sdk_core = pytest.importorskip("huaweicloudsdkcore")
 from huaweicloudsdkcore.auth.credentials import BasicCredentials  # noqa: E402
@@ -179,7 +179,7 @@ def test_describe_terminate_delete_and_errors(sdk: tuple[EmulatorProcess, Any]) 
     wait_phase(client, job_id, "Terminated")
     with pytest.raises(ClientRequestException) as refused:
         client.stop_training_job(stop)
-    assert (refused.value.status_code, refused.value.error_code) == (400, "ModelArts.2762")
+    assert (refused.value.status_code, refused.value.error_code) == (409, "ModelArts.2796")
 
     client.delete_training_job(m.DeleteTrainingJobRequest(training_job_id=job_id))
     with pytest.raises(ClientRequestException) as missing:

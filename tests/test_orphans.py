@@ -13,8 +13,8 @@ from typing import Any
 import httpx
 import pytest
 
+from modelarts_emulator.testing import EmulatorProcess
 from pulumi_modelarts import orphans
-from pulumi_modelarts.emulator.testing import EmulatorProcess
 
 TYPE = "pulumi-python:dynamic/modelarts:TrainingJob"
 URN = f"urn:pulumi:dev::proj::{TYPE}::train"

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from pulumi.dynamic import Config, ConfigureRequest
 from pulumi.output import Unknown
 
+from modelarts_emulator.testing import EmulatorProcess
 from pulumi_modelarts import provider as provider_module
-from pulumi_modelarts.emulator.testing import EmulatorProcess
 from pulumi_modelarts.errors import SettingsError
 from pulumi_modelarts.provider import ProvisioningError, TrainingJobProvider
 

@@ -21,9 +21,12 @@ def _sandbox(tmp_path: Path) -> Path:
     root = tmp_path / "repo"
     shutil.copytree(REPO / "scripts", root / "scripts")
     shutil.copy(REPO / "pyproject.toml", root / "pyproject.toml")
+    (root / "emulator").mkdir()
+    shutil.copy(REPO / "emulator" / "pyproject.toml", root / "emulator" / "pyproject.toml")
     (root / ".venv").mkdir()
     (root / ".venv" / "bin").symlink_to(REPO / ".venv" / "bin")
-    digest = hashlib.sha256((root / "pyproject.toml").read_bytes()).hexdigest()
+    stamped = (root / "pyproject.toml").read_bytes() + (root / "emulator" / "pyproject.toml").read_bytes()
+    digest = hashlib.sha256(stamped).hexdigest()
     (root / ".venv" / ".setup-stamp").write_text(digest + "\n")
     return root
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import httpx
 
-from pulumi_modelarts.emulator.testing import EmulatorProcess
+from modelarts_emulator.testing import EmulatorProcess
 
 from .pulumi_cli import Stack, find_pulumi, pulumi_env, write_project
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from modelarts_emulator.testing import EmulatorProcess
 from pulumi_modelarts.client import ModelArtsClient
-from pulumi_modelarts.emulator.testing import EmulatorProcess
 from pulumi_modelarts.models import TrainingJob as WireJob
 
 from .pulumi_cli import Stack, pulumi_env

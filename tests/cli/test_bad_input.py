@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from pulumi_modelarts.emulator.testing import EmulatorProcess
+from modelarts_emulator.testing import EmulatorProcess
 
 from .cli_helpers import make_stack
 

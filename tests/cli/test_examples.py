@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
+from modelarts_emulator.testing import EmulatorProcess
 from pulumi_modelarts.client import ModelArtsClient
-from pulumi_modelarts.emulator.testing import EmulatorProcess
 
 from .pulumi_cli import REPO, Stack, pulumi_env
 from .story import LIVE_PHASES, POLL_ENV, all_jobs, assert_no_traceback, emulator_client, emulator_env

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from pulumi_modelarts.emulator.testing import EmulatorProcess
+from modelarts_emulator.testing import EmulatorProcess
 
 from .cli_helpers import all_jobs, jobs_program, live, make_stack, state_job_ids
 

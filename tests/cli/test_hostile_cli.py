@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from pulumi_modelarts.emulator.testing import EmulatorProcess
+from modelarts_emulator.testing import EmulatorProcess
 
 from .cli_helpers import jobs_program, make_stack
 from .pulumi_cli import Stack

@@ -32,7 +32,7 @@ from typing import Any
 
 import pytest
 
-from pulumi_modelarts.emulator.testing import EmulatorProcess
+from modelarts_emulator.testing import EmulatorProcess
 
 from .cli_helpers import all_jobs, jobs_program, live, make_stack, popen, state_job_ids
 from .pulumi_cli import Stack

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from pulumi_modelarts.emulator.testing import EmulatorProcess
+from modelarts_emulator.testing import EmulatorProcess
 
 from .cli_helpers import all_jobs, jobs_program, live, make_stack, state_job_ids
 

@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
-from pulumi_modelarts.emulator.testing import EmulatorProcess
+from modelarts_emulator.testing import EmulatorProcess
 
 from .story import (
     LIVE_PHASES,
@@ -157,7 +157,7 @@ def test_refresh_records_out_of_band_terminate_and_drops_deleted_jobs(
         wait_until(client, ids["stopped"], lambda job: job.phase == "Terminated")
     # The raw API, as another tool or the console would do it.
     response = httpx.delete(emulator.api_url(f"/training-jobs/{ids['deleted']}"), auth=emulator.auth())
-    assert response.status_code == 204
+    assert response.status_code == 202
 
     refresh = story.stack.refresh()
     assert_no_traceback(refresh.stdout, refresh.stderr)

@@ -1,4 +1,4 @@
-"""The emulator's settings: demo credentials, lifecycle timing and fault rates."""
+"""The emulator's settings: demo credentials, the service's rules, lifecycle timing and faults."""
 
 from __future__ import annotations
 
@@ -23,14 +23,20 @@ class Timing:
     terminating: float = 1.0
 
 
+# Which code a throttled request is answered with: the API gateway's, ModelArts' own, or either at random.
+THROTTLE_CODES = ("APIG.0308", "ModelArts.2799", "mixed")
+
+
 @dataclass(frozen=True)
 class Faults:
     """Injected misbehaviour; each rate is a probability per API request (0 = never)."""
 
     latency_ms: int = 0
     throttle_rate: float = 0.0
+    throttle_code: str = "APIG.0308"
     fault_rate: float = 0.0
     drop_after_commit_rate: float = 0.0
+    terminate_conflict_rate: float = 0.0  # terminates answered 409 ModelArts.2878 "status changed"
     seed: int | None = None
 
 
@@ -41,6 +47,8 @@ class EmulatorConfig:
     project_id: str = DEFAULT_PROJECT_ID
     auth_token: str | None = None
     user_name: str = DEFAULT_USER_NAME
+    # The service refuses a create whose name a kept job holds (ModelArts.2751); off keeps duplicates.
+    unique_names: bool = False
     timing: Timing = Timing()
     faults: Faults = Faults()
 

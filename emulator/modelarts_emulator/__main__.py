@@ -1,4 +1,4 @@
-"""Command line: `python -m pulumi_modelarts.emulator` (or `modelarts-emulator`)."""
+"""Command line: `python -m modelarts_emulator` (or `modelarts-emulator`)."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from .config import (
     DEFAULT_PORT,
     DEFAULT_PROJECT_ID,
     DEFAULT_SECRET_KEY,
+    THROTTLE_CODES,
     EmulatorConfig,
     Faults,
     Timing,
@@ -36,6 +37,10 @@ test hooks (metadata.annotations on a create request; emulator only):
   emulator/failure-message: TEXT   message reported in status.task_statuses when failing
   emulator/stay-pending: "true"    the job never leaves Pending (until terminated)
   emulator/running-seconds: N      how long this job runs before Completed (overrides --running-seconds)
+  emulator/log-tail: TEXT          the last lines of each task's log once the job stopped (instead of the
+                                   completion line, the traceback or the terminate line)
+  emulator/logs-cleared-after-seconds: N
+                                   the logs are cleared N seconds after the job stopped (ModelArts.2819)
 
 emulator-only endpoints (no authentication):
   GET /_emulator/stats, POST /_emulator/stats/reset, GET /_emulator/health,
@@ -79,6 +84,12 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--project-id", default=DEFAULT_PROJECT_ID, help="the only project (default %(default)s)")
     p.add_argument("--auth-token", help="also accept this value in X-Auth-Token (default: token auth off)")
+    p.add_argument(
+        "--unique-names",
+        action="store_true",
+        help="refuse a create whose name a kept job holds, stopped ones included (400 ModelArts.2751), "
+        "as the service does; off by default, which accepts duplicate names",
+    )
     p.add_argument("--creating-seconds", type=_seconds, default=Timing.creating, help="time in Creating")
     p.add_argument("--pending-seconds", type=_seconds, default=Timing.pending, help="time in Pending")
     p.add_argument("--running-seconds", type=_seconds, default=Timing.running, help="time in Running")
@@ -86,8 +97,13 @@ def parser() -> argparse.ArgumentParser:
         "--terminating-seconds", type=_seconds, default=Timing.terminating, help="time in Terminating"
     )
     p.add_argument("--latency-ms", type=int, default=0, help="delay added to every API request")
+    p.add_argument("--throttle-rate", type=_rate, default=0.0, help="share of requests answered 429")
     p.add_argument(
-        "--throttle-rate", type=_rate, default=0.0, help="share of requests answered 429 APIG.0308"
+        "--throttle-code",
+        choices=THROTTLE_CODES,
+        default=THROTTLE_CODES[0],
+        help="the 429's error code: the gateway's APIG.0308 (with Retry-After: 1), ModelArts' own "
+        "ModelArts.2799, or mixed (either, at random) (default %(default)s)",
     )
     p.add_argument("--fault-rate", type=_rate, default=0.0, help="share of requests answered 500/503")
     p.add_argument(
@@ -95,6 +111,13 @@ def parser() -> argparse.ArgumentParser:
         type=_rate,
         default=0.0,
         help="share of creates that are stored and then left unanswered (connection closed)",
+    )
+    p.add_argument(
+        "--terminate-conflict-rate",
+        type=_rate,
+        default=0.0,
+        help="share of terminates of Creating, Pending or Running jobs answered 409 ModelArts.2878 "
+        "(status changed, try again later)",
     )
     p.add_argument(
         "--seed", type=int, help="seed for the fault decisions (same seed + requests = same faults)"
@@ -109,6 +132,7 @@ def config_from(args: argparse.Namespace) -> EmulatorConfig:
         secret_key=args.secret_key,
         project_id=args.project_id,
         auth_token=args.auth_token,
+        unique_names=args.unique_names,
         timing=Timing(
             creating=args.creating_seconds,
             pending=args.pending_seconds,
@@ -118,8 +142,10 @@ def config_from(args: argparse.Namespace) -> EmulatorConfig:
         faults=Faults(
             latency_ms=args.latency_ms,
             throttle_rate=args.throttle_rate,
+            throttle_code=args.throttle_code,
             fault_rate=args.fault_rate,
             drop_after_commit_rate=args.drop_after_commit_rate,
+            terminate_conflict_rate=args.terminate_conflict_rate,
             seed=args.seed,
         ),
     )

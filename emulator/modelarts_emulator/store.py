@@ -42,12 +42,24 @@ class JobStore:
         with self._lock:
             self._db.close()
 
-    def insert(self, project_id: str, job_id: str, doc: dict[str, Any]) -> None:
+    def insert(self, project_id: str, job_id: str, doc: dict[str, Any], *, unique_name: bool = False) -> bool:
+        """Store a new job; with ``unique_name``, only when no job of the project has its name (else False).
+
+        The check and the insert happen under one lock, so concurrent creates of one name store exactly one.
+        """
         with self._lock:
+            if unique_name:
+                taken = self._db.execute(
+                    "SELECT 1 FROM jobs WHERE project_id = ? AND json_extract(doc, ?) = ?",
+                    (project_id, "$.job.metadata.name", doc["job"]["metadata"]["name"]),
+                ).fetchone()
+                if taken is not None:
+                    return False
             self._db.execute(
                 "INSERT INTO jobs (id, project_id, doc) VALUES (?, ?, ?)",
                 (job_id, project_id, json.dumps(doc)),
             )
+            return True
 
     def get(self, project_id: str, job_id: str) -> dict[str, Any] | None:
         with self._lock:

@@ -19,20 +19,23 @@ from typing import Any
 
 from aiohttp import web
 
-from .. import auth
+from . import signing
 from .config import EmulatorConfig
+from .errors import (
+    AUTH_FAILED,
+    BACKEND_UNAVAILABLE,
+    INTERNAL,
+    INVALID,
+    NO_SUCH_API,
+    THROTTLED,
+    WRONG_PROJECT,
+    ServiceError,
+)
 from .faults import FaultPlan
-from .service import Service, ServiceError
+from .service import Service
 from .store import JobStore
-from .validation import create_problems, search_problems
 
-log = logging.getLogger("pulumi_modelarts.emulator")
-
-MAX_CLOCK_SKEW_SECONDS = 15 * 60
-AUTH_FAILED = "APIG.0301"
-THROTTLED = "APIG.0308"
-NO_SUCH_API = "APIG.0101"
-WRONG_PROJECT = "ModelArts.0105"
+log = logging.getLogger("modelarts_emulator")
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -81,14 +84,6 @@ def error_response(status: int, code: str, message: str, solution: str = "", **h
     return web.json_response(body, status=status, headers=headers)
 
 
-def _sdk_date_ok(value: str, now: datetime) -> bool:
-    try:
-        stamp = datetime.strptime(value, auth.DATE_FORMAT).replace(tzinfo=timezone.utc)
-    except ValueError:
-        return False
-    return abs((now - stamp).total_seconds()) <= MAX_CLOCK_SKEW_SECONDS
-
-
 def authentication_problem(config: EmulatorConfig, request: web.Request, body: bytes) -> str | None:
     """Why the request is not authenticated (a message safe to return), or None when it is."""
     token = request.headers.get("X-Auth-Token")
@@ -96,32 +91,16 @@ def authentication_problem(config: EmulatorConfig, request: web.Request, body: b
         if config.auth_token and hmac.compare_digest(token.encode(), config.auth_token.encode()):
             return None
         return "The token is invalid or token authentication is not enabled."
-    header = request.headers.get("Authorization")
-    if not header:
-        return "Authorization header or X-Auth-Token is missing."
-    parts = auth.parse_authorization(header)
-    if parts is None:
-        return "The Authorization header is not a valid SDK-HMAC-SHA256 signature."
-    if not hmac.compare_digest(parts.access_key.encode(), config.access_key.encode()):
-        return "The access key is unknown."
-    sdk_date = request.headers.get(auth.DATE_HEADER, "")
-    if not _sdk_date_ok(sdk_date, datetime.now(timezone.utc)):
-        return "X-Sdk-Date is missing, malformed or more than 15 minutes away from the server time."
-    if auth.DATE_HEADER.lower() not in parts.signed_headers:
-        return "X-Sdk-Date must be a signed header."
-    expected = auth.sign_request_parts(
+    return signing.verify(
+        access_key=config.access_key,
         secret_key=config.secret_key,
         method=request.method,
-        path=request.raw_path.partition("?")[0],
+        raw_path=request.raw_path.partition("?")[0],
         raw_query=request.rel_url.raw_query_string,
         headers={name.lower(): value for name, value in request.headers.items()},
-        signed_headers=parts.signed_headers,
         body=body,
-        sdk_date=sdk_date,
+        now=datetime.now(timezone.utc),
     )
-    if not hmac.compare_digest(expected.encode(), parts.signature.encode()):
-        return "The request signature does not match."
-    return None
 
 
 def _json_body(raw: bytes) -> Any:
@@ -130,7 +109,7 @@ def _json_body(raw: bytes) -> Any:
     try:
         return json.loads(raw)
     except ValueError:
-        raise ServiceError(400, "ModelArts.2763", "Invalid request: the body is not valid JSON.") from None
+        raise ServiceError(400, INVALID, "Invalid request: the body is not valid JSON.") from None
 
 
 class EmulatorApp:
@@ -149,6 +128,11 @@ class EmulatorApp:
         app.router.add_delete(f"{api}/training-jobs/{{job_id}}", self._delete, name="delete")
         app.router.add_post(f"{api}/training-jobs/{{job_id}}/actions", self._terminate, name="terminate")
         app.router.add_post(f"{api}/training-job-searches", self._search, name="search")
+        app.router.add_get(f"{api}/training-job-names", self._name_check, name="name_check")
+        app.router.add_get(
+            f"{api}/training-jobs/{{job_id}}/tasks/{{task_id}}/logs/preview", self._log_preview, name="logs"
+        )
+        app.router.add_get(f"{api}/training-jobs/{{job_id}}/events", self._events, name="events")
         app.router.add_get("/_emulator/stats", self._stats)
         app.router.add_post("/_emulator/stats/reset", self._reset_stats)
         app.router.add_get("/_emulator/health", self._health)
@@ -165,14 +149,14 @@ class EmulatorApp:
             response = await handler(request)
         except web.HTTPException as exc:
             # aiohttp's own 404/405 become service-shaped errors.
-            code = NO_SUCH_API if exc.status == 404 else "APIG.0201"
+            code = NO_SUCH_API if exc.status == 404 else BACKEND_UNAVAILABLE
             response = error_response(exc.status, code, exc.reason)
         except ServiceError as exc:
             response = error_response(exc.status, exc.code, exc.message, exc.solution)
         except Exception:
             # An emulator bug still gets a service-shaped answer; the log has the traceback (never headers).
             log.exception("internal error handling %s %s", request.method, request.rel_url.path)
-            response = error_response(500, "ModelArts.0001", "Internal server error.")
+            response = error_response(500, INTERNAL, "Internal server error.")
         response.headers["X-Request-Id"] = request_id
         log.info("%s %s -> %s (%s)", request.method, request.rel_url.path, response.status, request_id)
         return response
@@ -204,8 +188,8 @@ class EmulatorApp:
             )
         if self.config.faults.latency_ms > 0:
             await asyncio.sleep(self.config.faults.latency_ms / 1000)
-        decision = self.faults.next(is_create=operation == "create")
-        if decision.throttle:
+        decision = self.faults.next(is_create=operation == "create", is_terminate=operation == "terminate")
+        if decision.throttle_code == THROTTLED:
             return error_response(
                 429,
                 THROTTLED,
@@ -213,16 +197,25 @@ class EmulatorApp:
                 "Retry later.",
                 **{"Retry-After": "1"},
             )
+        if decision.throttle_code is not None:
+            # ModelArts' own throttling names no wait; its advice is a few seconds.
+            return error_response(
+                429,
+                decision.throttle_code,
+                "Too many requests; try again later.",
+                "Wait 2 to 5 seconds and send the request again.",
+            )
         if decision.server_error is not None:
             return error_response(
                 decision.server_error,
-                "ModelArts.0001" if decision.server_error == 500 else "APIG.0201",
+                INTERNAL if decision.server_error == 500 else BACKEND_UNAVAILABLE,
                 "Internal server error (emulated fault)."
                 if decision.server_error == 500
                 else "Backend unavailable.",
                 "Retry later.",
             )
         request["drop_after_commit"] = decision.drop_after_commit
+        request["status_changed"] = decision.status_changed
         try:
             return await handler(request)
         except ServiceError as exc:
@@ -231,8 +224,7 @@ class EmulatorApp:
     # -- API handlers ----------------------------------------------------------------------------------------
 
     async def _create(self, request: web.Request) -> web.StreamResponse:
-        body = _json_body(await request.read())
-        job = self.service.create(body, create_problems(body))
+        job = self.service.create(_json_body(await request.read()))
         if request.get("drop_after_commit"):
             self.stats.dropped()
             if request.transport is not None:
@@ -250,15 +242,29 @@ class EmulatorApp:
 
     async def _delete(self, request: web.Request) -> web.StreamResponse:
         self.service.delete(request.match_info["job_id"])
-        return web.Response(status=204)
+        return web.Response(status=202)
 
     async def _terminate(self, request: web.Request) -> web.StreamResponse:
-        job = self.service.terminate(request.match_info["job_id"], _json_body(await request.read()))
+        job = self.service.terminate(
+            request.match_info["job_id"],
+            _json_body(await request.read()),
+            status_changed=bool(request.get("status_changed")),
+        )
         return web.json_response(job, status=202)
 
     async def _search(self, request: web.Request) -> web.StreamResponse:
-        body = _json_body(await request.read())
-        return web.json_response(self.service.search(body, search_problems(body)))
+        return web.json_response(self.service.search(_json_body(await request.read())))
+
+    async def _name_check(self, request: web.Request) -> web.StreamResponse:
+        return web.json_response(self.service.name_is_taken(request.query))
+
+    async def _log_preview(self, request: web.Request) -> web.StreamResponse:
+        preview = self.service.log_preview(request.match_info["job_id"], request.match_info["task_id"])
+        # Before a job runs there is no log yet: the service answers 204 (its ModelArts.2776/2777), no body.
+        return web.Response(status=204) if preview is None else web.json_response(preview)
+
+    async def _events(self, request: web.Request) -> web.StreamResponse:
+        return web.json_response(self.service.events(request.match_info["job_id"], request.query))
 
     # -- emulator-only endpoints (no authentication) -------------------------------------------------------
 

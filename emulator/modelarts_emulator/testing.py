@@ -15,13 +15,15 @@ import os
 import subprocess
 import sys
 import threading
+from collections.abc import Generator
+from datetime import datetime, timezone
 from pathlib import Path
 from types import TracebackType
 from typing import IO, Any
 
 import httpx
 
-from ..auth import AkSkAuth
+from . import signing
 from .__main__ import READY_PREFIX
 
 STARTUP_TIMEOUT_SECONDS = 20.0
@@ -29,6 +31,40 @@ STARTUP_TIMEOUT_SECONDS = 20.0
 
 class EmulatorStartError(RuntimeError):
     pass
+
+
+class EmulatorAuth(httpx.Auth):
+    """Signs httpx requests with SDK-HMAC-SHA256 for talking to an emulator in tests (host, content type,
+    date and project id are signed; an X-Sdk-Date already on the request is kept)."""
+
+    requires_request_body = True
+    _SIGNED = frozenset({"host", "content-type", signing.DATE_HEADER.lower(), "x-project-id"})
+
+    def __init__(self, access_key: str, secret_key: str) -> None:
+        self._access_key = access_key
+        self._secret_key = secret_key
+
+    def __repr__(self) -> str:
+        return f"EmulatorAuth(access_key={self._access_key!r})"
+
+    def auth_flow(self, request: httpx.Request) -> Generator[httpx.Request, httpx.Response, None]:
+        request.headers.setdefault(signing.DATE_HEADER, signing.sdk_date(datetime.now(timezone.utc)))
+        headers = {name.lower(): value for name, value in request.headers.items()}
+        signed = sorted(name for name in headers if name in self._SIGNED)
+        signature = signing.sign(
+            self._secret_key,
+            method=request.method,
+            raw_path=request.url.raw_path.decode("ascii").partition("?")[0],
+            raw_query=request.url.query.decode("ascii"),
+            headers=headers,
+            signed=signed,
+            body=request.content,
+        )
+        request.headers["Authorization"] = (
+            f"{signing.ALGORITHM} Access={self._access_key}, SignedHeaders={';'.join(signed)}, "
+            f"Signature={signature}"
+        )
+        yield request
 
 
 class EmulatorProcess:
@@ -48,8 +84,9 @@ class EmulatorProcess:
     def __repr__(self) -> str:
         return f"EmulatorProcess(url={self.url!r}, project_id={self.project_id!r}, pid={self.process.pid})"
 
-    def auth(self) -> AkSkAuth:
-        return AkSkAuth(self.access_key, self.secret_key)
+    def auth(self) -> EmulatorAuth:
+        """Signs httpx requests for this emulator."""
+        return EmulatorAuth(self.access_key, self.secret_key)
 
     def provider_env(self) -> dict[str, str]:
         """The environment variables that point the provider (and the client's settings) at this emulator."""
@@ -120,16 +157,16 @@ def _drain(stream: IO[str], sink: collections.deque[str], ready: list[str], seen
 
 
 def start_emulator(**flags: Any) -> EmulatorProcess:
-    """Start `python -m pulumi_modelarts.emulator --port 0 ...` and wait until it is ready."""
+    """Start `python -m modelarts_emulator --port 0 ...` and wait until it is ready."""
     flags = {"port": 0, **flags}
     if isinstance(flags.get("data_dir"), Path):
         flags["data_dir"] = str(flags["data_dir"])
     env = dict(os.environ)
     # Make the package importable in the child even when it is not installed (e.g. run from a checkout).
-    package_root = str(Path(__file__).resolve().parents[2])
+    package_root = str(Path(__file__).resolve().parents[1])
     env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
     process = subprocess.Popen(
-        [sys.executable, "-m", "pulumi_modelarts.emulator", *_argv(flags)],
+        [sys.executable, "-m", "modelarts_emulator", *_argv(flags)],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
