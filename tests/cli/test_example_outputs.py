@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from pulumi_modelarts.emulator.testing import EmulatorProcess
+from modelarts_emulator.testing import EmulatorProcess
 
 from .pulumi_cli import REPO, Stack, pulumi_env
 from .story import POLL_ENV, emulator_client, emulator_env
