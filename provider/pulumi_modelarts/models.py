@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 import types
 from collections.abc import Iterable, Mapping
-from typing import Annotated, Any, Final, Literal, Union, get_args, get_origin
+from typing import Annotated, Any, ClassVar, Final, Literal, Union, get_args, get_origin
 
 from pydantic import (
     BaseModel,
@@ -31,6 +31,7 @@ from pydantic import (
     field_validator,
     model_validator,
 )
+from pydantic.fields import FieldInfo
 from pydantic_core import PydanticCustomError
 
 # The phase vocabulary lives in phases.py; re-exported here for the models' users.
@@ -91,9 +92,11 @@ __all__ = [
     "ParameterResponse",
     "Phase",
     "Policies",
+    "ProviderSettings",
     "RemoteConstraint",
     "RequiredAffinity",
     "Resource",
+    "ResourceOutputs",
     "ResourceResponse",
     "RewardAttr",
     "RunningRecord",
@@ -124,6 +127,7 @@ __all__ = [
     "require_name",
     "to_wire",
     "validate_create_request",
+    "wire_fields",
 ]
 
 
@@ -177,24 +181,61 @@ def _empty_mapping_as_none(value: object) -> object:
 
 # ----------------------------------------------------------------------------------------------------
 # Create request (POST /v2/{project_id}/training-jobs)
+#
+# These models are the one source of the job's shape: scripts/generate writes the typed inputs (inputs.py),
+# the property lists (fields.py), the typed part of resource.py, the package exports and the README's inputs
+# table from them. Field descriptions are user documentation (Markdown); a class docstring's first paragraph
+# describes the object to users, the rest is for maintainers. Fields marked ``service_set`` are accepted (the
+# API pages list them in the request) but not offered as typed inputs; ``secret`` fields are kept encrypted.
 
 
 class JobMetadata(RequestModel):
-    """``metadata`` of the create request.
+    """The job's name, description and advanced settings.
 
     ``name`` is optional here because the provider can choose a name; the request actually sent must have one:
     validate with ``context={REQUIRE_NAME: True}`` (``validate_create_request``) or call ``require_name``.
-    ``id``, ``create_time`` and ``user_name`` are set by the service; they are accepted because the request
-    table lists them.
     """
 
-    id: str | None = None
-    name: str | None = None
-    workspace_id: str | None = None
-    description: str | None = Field(default=None, max_length=256)
-    create_time: int | None = None
-    user_name: str | None = None
-    annotations: dict[str, str] | None = None
+    input_name: ClassVar[str] = "Metadata"
+
+    id: str | None = Field(
+        default=None, description="Job id, set by the service.", json_schema_extra={"service_set": True}
+    )
+    name: str | None = Field(
+        default=None,
+        description=(
+            "Job name: 1 to 64 letters, digits, `_` or `-`. Leave it out to get `<name_prefix>-<6 random "
+            "characters>`; the chosen name is kept across updates. Changing it replaces the job."
+        ),
+    )
+    workspace_id: str | None = Field(
+        default=None, description="Workspace of the job; the service uses the default workspace, `0`."
+    )
+    description: str | None = Field(
+        default=None,
+        max_length=256,
+        description="What the job is for. The only field that changes in place on an existing job.",
+    )
+    create_time: int | None = Field(
+        default=None,
+        description="Creation time in milliseconds since the epoch, set by the service.",
+        json_schema_extra={"service_set": True},
+    )
+    user_name: str | None = Field(
+        default=None,
+        description="The user who created the job, set by the service.",
+        json_schema_extra={"service_set": True},
+    )
+    annotations: dict[str, str] | None = Field(
+        default=None,
+        description=(
+            "Advanced settings as text keys and values, for example `fault-tolerance/job-retry-num` (retries "
+            "after a fault), `fault-tolerance/job-unconditional-retry`, `fault-tolerance/hang-retry`, "
+            '`jupyter-lab/enable`, `tensorboard/enable`, `mindstudio-insight/enable` (each `"true"`) or '
+            "`job_template` (`Template RL` for heterogeneous jobs). Keys starting `emulator/` steer the "
+            "embedded emulator."
+        ),
+    )
 
     @field_validator("name")
     @classmethod
@@ -215,102 +256,139 @@ class JobMetadata(RequestModel):
 
 
 class Constraint(RequestModel):
-    """``parameters[].constraint``."""
+    """Rules for a parameter's value, as algorithm management records them."""
 
-    type: str | None = None
-    editable: bool | None = None
-    required: bool | None = None
-    sensitive: bool | None = None
-    valid_type: str | None = None
-    valid_range: list[str] | None = None
+    input_name: ClassVar[str] = "ParameterConstraint"
+
+    type: str | None = Field(default=None, description="Value type, for example `String` or `Integer`.")
+    editable: bool | None = Field(default=None, description="Whether the value may be changed.")
+    required: bool | None = Field(default=None, description="Whether the parameter must be given.")
+    sensitive: bool | None = Field(
+        default=None, description="Whether the value is sensitive (not implemented by the service yet)."
+    )
+    valid_type: str | None = Field(
+        default=None,
+        description="How `valid_range` reads: `Choice` (allowed values), `Range` (bounds) or `None`.",
+    )
+    valid_range: list[str] | None = Field(default=None, description="The allowed values or the bounds.")
 
 
 class I18nDescription(RequestModel):
-    """``parameters[].i18n_description``."""
+    """A parameter's description in one language."""
 
-    language: str | None = None
-    description: str | None = None
+    input_name: ClassVar[str] = "ParameterI18nDescription"
+
+    language: str | None = Field(default=None, description="Language, `zh-cn` or `en-us`.")
+    description: str | None = Field(default=None, description="The description in that language.")
 
 
 class Parameter(RequestModel):
-    """A running parameter (hyperparameter) passed to the training code. ``name`` is required: a nameless
-    parameter cannot reach the job."""
+    """A running parameter (hyperparameter) passed to the training code.
 
-    name: str = Field(min_length=1)
-    value: str | None = None
-    description: str | None = None
-    constraint: Constraint | None = None
-    i18n_description: I18nDescription | None = None
+    ``name`` is required: a nameless parameter cannot reach the job.
+    """
+
+    name: str = Field(min_length=1, description="Parameter name, as the training code reads it.")
+    value: str | None = Field(default=None, description="Parameter value, as text.")
+    description: str | None = Field(default=None, description="What the parameter means.")
+    constraint: Constraint | None = Field(default=None, description="Rules for the value.")
+    i18n_description: I18nDescription | None = Field(
+        default=None, description="The description in another language."
+    )
 
 
 class RewardAttr(RequestModel):
-    """``policies.auto_search.reward_attrs[]``: a metric to optimise (mode ``max`` or ``min``)."""
+    """A metric the hyperparameter search optimises."""
 
-    name: str | None = None
-    mode: str | None = None
-    regex: str | None = None
+    input_name: ClassVar[str] = "AutoSearchRewardAttr"
+
+    name: str | None = Field(default=None, description="Metric name.")
+    mode: str | None = Field(default=None, description="`max` when larger is better, `min` when smaller is.")
+    regex: str | None = Field(
+        default=None, description="Regular expression that finds the metric in the logs."
+    )
 
 
 class SearchParam(RequestModel):
-    """``policies.auto_search.search_params[]``: a hyperparameter to search."""
+    """A hyperparameter the search varies."""
 
-    name: str | None = None
-    param_type: str | None = None
-    lower_bound: str | None = None
-    upper_bound: str | None = None
-    discrete_points_num: str | None = None
-    discrete_values: list[str] | None = None
+    input_name: ClassVar[str] = "AutoSearchParam"
+
+    name: str | None = Field(default=None, description="Hyperparameter name.")
+    param_type: str | None = Field(
+        default=None, description="`continuous` (between the bounds) or `discrete` (from a list)."
+    )
+    lower_bound: str | None = Field(default=None, description="Lower bound of a continuous hyperparameter.")
+    upper_bound: str | None = Field(default=None, description="Upper bound of a continuous hyperparameter.")
+    discrete_points_num: str | None = Field(
+        default=None, description="How many points of a continuous hyperparameter are tried."
+    )
+    discrete_values: list[str] | None = Field(
+        default=None, description="The values of a discrete hyperparameter."
+    )
 
 
 class AlgoConfigParam(RequestModel):
-    """``policies.auto_search.algo_configs[].params[]`` (AutoSearchAlgoConfigParameter)."""
+    """A setting of a search algorithm."""
 
-    key: str | None = None
-    value: str | None = None
-    type: str | None = None
+    input_name: ClassVar[str] = "AutoSearchAlgoConfigParam"
+
+    key: str | None = Field(default=None, description="Setting name.")
+    value: str | None = Field(default=None, description="Setting value.")
+    type: str | None = Field(default=None, description="Setting type.")
 
 
 class AlgoConfig(RequestModel):
-    """``policies.auto_search.algo_configs[]``: a search algorithm and its parameters."""
+    """A search algorithm and its settings."""
 
-    name: str | None = None
-    params: list[AlgoConfigParam] | None = None
+    input_name: ClassVar[str] = "AutoSearchAlgoConfig"
+
+    name: str | None = Field(default=None, description="Search algorithm name.")
+    params: list[AlgoConfigParam] | None = Field(default=None, description="Its settings.")
 
 
 class AutoSearch(RequestModel):
-    """``policies.auto_search``: hyperparameter search configuration."""
+    """Hyperparameter search (auto search jobs)."""
 
-    skip_search_params: str | None = None
-    reward_attrs: list[RewardAttr] | None = None
-    search_params: list[SearchParam] | None = None
-    algo_configs: list[AlgoConfig] | None = None
+    skip_search_params: str | None = Field(
+        default=None, description="Hyperparameter combinations to leave out."
+    )
+    reward_attrs: list[RewardAttr] | None = Field(default=None, description="The metrics to optimise.")
+    search_params: list[SearchParam] | None = Field(default=None, description="The hyperparameters to vary.")
+    algo_configs: list[AlgoConfig] | None = Field(default=None, description="The search algorithms.")
 
 
 class Policies(RequestModel):
-    """``algorithm.policies``."""
+    """Policies of the algorithm."""
 
-    auto_search: AutoSearch | None = None
+    auto_search: AutoSearch | None = Field(default=None, description="Hyperparameter search.")
 
 
 class Dataset(RequestModel):
-    """A dataset version used as input; the service fills in ``obs_url``."""
+    """A dataset version used as input data."""
 
-    id: str = Field(min_length=1)
-    version_id: str = Field(min_length=1)
-    obs_url: str | None = None
+    id: str = Field(min_length=1, description="Dataset id.")
+    version_id: str = Field(min_length=1, description="Dataset version id.")
+    obs_url: str | None = Field(
+        default=None,
+        description="OBS path of the dataset version, filled in by the service.",
+        json_schema_extra={"service_set": True},
+    )
 
 
 class ObsLocation(RequestModel):
-    """An OBS path (``obs: {obs_url}``)."""
+    """An OBS path."""
 
-    obs_url: str = Field(min_length=1)
+    input_name: ClassVar[str] = "Obs"
+
+    obs_url: str = Field(min_length=1, description="OBS path, for example `/bucket/data/`.")
 
 
 class InputRemote(RequestModel):
-    """Where an input channel's data comes from: exactly one of ``dataset`` or ``obs``."""
+    """Where an input channel's data comes from: exactly one of `dataset` or `obs`."""
 
-    dataset: Dataset | None = None
-    obs: ObsLocation | None = None
+    dataset: Dataset | None = Field(default=None, description="A dataset version.")
+    obs: ObsLocation | None = Field(default=None, description="An OBS path.")
 
     @model_validator(mode="after")
     def _one_source(self) -> InputRemote:
@@ -322,52 +400,70 @@ class InputRemote(RequestModel):
 
 
 class RemoteConstraint(RequestModel):
-    """``inputs[].remote_constraint[]``."""
+    """A condition the input data must meet."""
 
-    data_type: str | None = None
-    attributes: str | None = None
+    input_name: ClassVar[str] = "InputRemoteConstraint"
+
+    data_type: str | None = Field(default=None, description="Kind of data source: an OBS path or a dataset.")
+    attributes: str | None = Field(
+        default=None,
+        description="For a dataset: `data_format`, `data_segmentation` or `dataset_type` (labelling type).",
+    )
 
 
 class Input(RequestModel):
-    """A data input channel: a ``name`` and a ``remote`` (dataset or OBS path) are required."""
+    """A data input channel of the training code."""
 
-    name: str = Field(min_length=1)
-    description: str | None = None
-    local_dir: str | None = None
-    remote: InputRemote
-    remote_constraint: list[RemoteConstraint] | None = None
+    name: str = Field(
+        min_length=1, description="Channel name; the training code gets its local path under it."
+    )
+    description: str | None = Field(default=None, description="What the channel carries.")
+    local_dir: str | None = Field(
+        default=None,
+        description="Container directory the data is placed in; the service picks one if left out.",
+    )
+    remote: InputRemote = Field(description="Where the data comes from: a dataset version or an OBS path.")
+    remote_constraint: list[RemoteConstraint] | None = Field(
+        default=None, description="Conditions the data must meet."
+    )
 
 
 class OutputRemote(RequestModel):
-    """Where an output channel's data goes: an OBS path."""
+    """Where an output channel's data goes."""
 
-    obs: ObsLocation
+    obs: ObsLocation = Field(description="The OBS path.")
 
 
 class Output(RequestModel):
-    """A data output channel: ``name`` and ``remote.obs.obs_url`` are required. ``mode`` (default
-    ``upload_periodically``) and ``period`` (default ``30s``) tune the upload."""
+    """A data output channel of the training code."""
 
-    name: str = Field(min_length=1)
-    description: str | None = None
-    local_dir: str | None = None
-    remote: OutputRemote
-    mode: str | None = None
-    period: str | None = None
+    name: str = Field(
+        min_length=1, description="Channel name; the training code gets its local path under it."
+    )
+    description: str | None = Field(default=None, description="What the channel carries.")
+    local_dir: str | None = Field(default=None, description="Container directory the results are written to.")
+    remote: OutputRemote = Field(description="Where the results go: an OBS path.")
+    mode: str | None = Field(
+        default=None, description="When results are uploaded; the service uses `upload_periodically`."
+    )
+    period: str | None = Field(
+        default=None, description="Upload period, for example `30s` (the service's default)."
+    )
 
 
 class Engine(RequestModel):
-    """The engine (framework image) a job runs on.
+    """The engine (framework image) the job runs on: `engine_id`; or `engine_name` with `engine_version`; or a
+    custom `image_url`, alone or on top of a preset `engine_name` (and `engine_version`).
 
-    One of: ``engine_id``; ``engine_name`` with ``engine_version``; or a custom ``image_url``. A preset
-    framework may be combined with a custom image (``engine_name`` [+ ``engine_version``] + ``image_url``).
     With ``engine_id`` the other three stay blank.
     """
 
-    engine_id: str | None = None
-    engine_name: str | None = None
-    engine_version: str | None = None
-    image_url: str | None = None
+    engine_id: str | None = Field(default=None, description="Preset engine id; leave the other fields blank.")
+    engine_name: str | None = Field(default=None, description="Preset engine name, with `engine_version`.")
+    engine_version: str | None = Field(default=None, description="Version of the preset engine.")
+    image_url: str | None = Field(
+        default=None, description="Custom image from SWR, for example `org/image:tag`."
+    )
 
     @model_validator(mode="after")
     def _one_engine(self) -> Engine:
@@ -401,35 +497,65 @@ def _check_engine(
 
 
 class Algorithm(RequestModel):
-    """``algorithm`` of the create request. Exactly one algorithm source:
+    """What the job runs. Exactly one source: an algorithm `id`; a subscribed algorithm (`subscription_id`
+    with `item_version_id`); or your own code or image: an `engine` with `code_dir` and `boot_file`, and/or
+    a `command` (custom images only).
 
-    1. ``id`` -- an algorithm from algorithm management;
-    2. ``subscription_id`` together with ``item_version_id`` -- a subscribed algorithm;
-    3. your own code or image, which needs an ``engine`` and then
-       ``code_dir`` together with ``boot_file`` (the boot file runs on the engine), and/or
-       ``command`` (the container start command; only with a custom image, ``engine.image_url``).
-
-    With sources 1 and 2, ``code_dir``, ``boot_file``, ``engine`` and ``command`` stay blank, as the API pages
-    say. ``environments`` is a map of variable name to text value.
+    With the first two sources, ``code_dir``, ``boot_file``, ``engine`` and ``command`` stay blank, as the API
+    pages say. ``environments`` is a map of variable name to text value.
     """
 
-    id: str | None = None
-    name: str | None = None
-    subscription_id: str | None = None
-    item_version_id: str | None = None
-    code_dir: str | None = None
-    boot_file: str | None = None
-    autosearch_config_path: str | None = None
-    autosearch_framework_path: str | None = None
-    command: str | None = None
-    parameters: list[Parameter] | None = None
-    policies: Policies | None = None
-    inputs: list[Input] | None = None
-    outputs: list[Output] | None = None
-    engine: Engine | None = None
-    local_code_dir: str | None = None
-    working_dir: str | None = None
-    environments: dict[str, str] | None = None
+    id: str | None = Field(default=None, description="Algorithm id from algorithm management.")
+    name: str | None = Field(
+        default=None,
+        description="Algorithm name; the API pages say to leave it blank.",
+        json_schema_extra={"service_set": True},
+    )
+    subscription_id: str | None = Field(
+        default=None, description="Subscription id of a subscribed algorithm, with `item_version_id`."
+    )
+    item_version_id: str | None = Field(
+        default=None, description="Version of the subscribed algorithm, with `subscription_id`."
+    )
+    code_dir: str | None = Field(
+        default=None, description="Code directory (an OBS path such as `/bucket/app/`), with `boot_file`."
+    )
+    boot_file: str | None = Field(
+        default=None, description="Boot file inside `code_dir`, for example `/bucket/app/train.py`."
+    )
+    autosearch_config_path: str | None = Field(
+        default=None, description="OBS path of the YAML configuration of an auto search job."
+    )
+    autosearch_framework_path: str | None = Field(
+        default=None, description="OBS path of the framework code of an auto search job."
+    )
+    command: str | None = Field(
+        default=None,
+        description="Start command of a custom image's container, for example `python train.py`.",
+    )
+    parameters: list[Parameter] | None = Field(
+        default=None, description="Running parameters (hyperparameters)."
+    )
+    policies: Policies | None = Field(default=None, description="Policies: hyperparameter search.")
+    inputs: list[Input] | None = Field(default=None, description="Data input channels.")
+    outputs: list[Output] | None = Field(default=None, description="Data output channels.")
+    engine: Engine | None = Field(default=None, description="Engine or custom image to run your own code on.")
+    local_code_dir: str | None = Field(
+        default=None,
+        description=(
+            "Container directory the code is downloaded to; must be under `/home` (not `/home/ma-user` "
+            "itself, nor `/home/ma-user/modelarts`, `/home/ma-user/modelarts-dev` or `/home/ma-user/infer`)."
+        ),
+    )
+    working_dir: str | None = Field(default=None, description="Directory the algorithm runs in.")
+    environments: dict[str, str] | None = Field(
+        default=None,
+        description=(
+            "Environment variables of the job, name to text value. Stored as a secret; shown only in the "
+            "secret `environments` output."
+        ),
+        json_schema_extra={"secret": True},
+    )
 
     @model_validator(mode="after")
     def _one_source(self) -> Algorithm:
@@ -478,58 +604,62 @@ def _check_pair(first: object, first_name: str, second: object, second_name: str
 
 
 class JobConfig(RequestModel):
-    """``tasks[].algorithm.job_config``."""
+    """Algorithm settings of a heterogeneous-job task."""
 
-    parameters: list[Parameter] | None = None
-    inputs: list[Input] | None = None
-    outputs: list[Output] | None = None
-    engine: Engine | None = None
+    input_name: ClassVar[str] = "TaskJobConfig"
+
+    parameters: list[Parameter] | None = Field(default=None, description="Running parameters.")
+    inputs: list[Input] | None = Field(default=None, description="Data input channels.")
+    outputs: list[Output] | None = Field(default=None, description="Data output channels.")
+    engine: Engine | None = Field(default=None, description="Engine or custom image.")
 
 
 class TaskEngine(RequestModel):
-    """Engine of a heterogeneous-job task."""
+    """The engine of a heterogeneous-job task."""
 
-    engine_id: str | None = None
-    engine_name: str | None = None
-    engine_version: str | None = None
-    image_url: str | None = None
+    engine_id: str | None = Field(default=None, description="Engine id, for example `caffe-1.0.0-python2.7`.")
+    engine_name: str | None = Field(default=None, description="Engine name, for example `Caffe`.")
+    engine_version: str | None = Field(default=None, description="Engine version.")
+    image_url: str | None = Field(default=None, description="Custom image from SWR.")
 
 
 class TaskInputRemote(RequestModel):
-    """A task input's data (heterogeneous jobs read only from OBS)."""
+    """Where a task input's data comes from (heterogeneous jobs read only from OBS)."""
 
-    obs: ObsLocation | None = None
+    obs: ObsLocation | None = Field(default=None, description="The OBS path.")
 
 
 class TaskInput(RequestModel):
-    """``tasks[].algorithm.inputs[]``."""
+    """A data input channel of a heterogeneous-job task."""
 
-    name: str = Field(min_length=1)
-    description: str | None = None
-    local_dir: str | None = None
-    remote: TaskInputRemote
+    name: str = Field(min_length=1, description="Channel name.")
+    description: str | None = Field(default=None, description="What the channel carries.")
+    local_dir: str | None = Field(default=None, description="Container directory the data is placed in.")
+    remote: TaskInputRemote = Field(description="Where the data comes from.")
 
 
 class TaskOutput(RequestModel):
-    """``tasks[].algorithm.outputs[]``."""
+    """A data output channel of a heterogeneous-job task."""
 
-    name: str = Field(min_length=1)
-    description: str | None = None
-    local_dir: str | None = None
-    remote: OutputRemote
+    name: str = Field(min_length=1, description="Channel name.")
+    description: str | None = Field(default=None, description="What the channel carries.")
+    local_dir: str | None = Field(default=None, description="Container directory the results are written to.")
+    remote: OutputRemote = Field(description="Where the results go.")
 
 
 class TaskAlgorithm(RequestModel):
-    """``tasks[].algorithm``; ``code_dir`` and ``boot_file`` come together."""
+    """What a heterogeneous-job task runs; `code_dir` and `boot_file` come together."""
 
-    job_config: JobConfig | None = None
-    code_dir: str | None = None
-    boot_file: str | None = None
-    engine: TaskEngine | None = None
-    inputs: list[TaskInput] | None = None
-    outputs: list[TaskOutput] | None = None
-    local_code_dir: str | None = None
-    working_dir: str | None = None
+    job_config: JobConfig | None = Field(default=None, description="Algorithm settings such as parameters.")
+    code_dir: str | None = Field(default=None, description="Code directory, with `boot_file`.")
+    boot_file: str | None = Field(default=None, description="Boot file inside `code_dir`.")
+    engine: TaskEngine | None = Field(default=None, description="Engine of the task.")
+    inputs: list[TaskInput] | None = Field(default=None, description="Data input channels.")
+    outputs: list[TaskOutput] | None = Field(default=None, description="Data output channels.")
+    local_code_dir: str | None = Field(
+        default=None, description="Container directory the code is downloaded to (under `/home`)."
+    )
+    working_dir: str | None = Field(default=None, description="Directory the algorithm runs in.")
 
     @model_validator(mode="after")
     def _pairs(self) -> TaskAlgorithm:
@@ -538,27 +668,34 @@ class TaskAlgorithm(RequestModel):
 
 
 class TaskResource(RequestModel):
-    """``tasks[].task_resource``."""
+    """The resources of a heterogeneous-job task."""
 
-    flavor_id: str | None = None
-    node_count: int = Field(ge=1)
+    flavor_id: str | None = Field(default=None, description="Resource flavor id.")
+    node_count: int = Field(ge=1, description="Number of nodes.")
 
 
 class Task(RequestModel):
-    """A task of a heterogeneous job (the API says this is not implemented yet; kept for completeness)."""
+    """A task of a heterogeneous job (the API pages say this is not implemented yet)."""
 
-    role: str | None = None
-    algorithm: TaskAlgorithm | None = None
-    task_resource: TaskResource | None = None
+    role: str | None = Field(default=None, description="Task role (not supported by the service yet).")
+    algorithm: TaskAlgorithm | None = Field(default=None, description="What the task runs.")
+    task_resource: TaskResource | None = Field(default=None, description="The task's resources.")
 
 
 class Resource(RequestModel):
-    """``spec.resource``: a public flavor (``flavor_id``) or a dedicated pool (``pool_id`` [+ ``flavor_id``]).
-    ``node_count`` defaults to 1 on the service side and must be at least 1."""
+    """The machines of the job: a public flavor (`flavor_id`) or a dedicated pool (`pool_id`, with a
+    `flavor_id` for GPU and Ascend pools)."""
 
-    flavor_id: str | None = None
-    node_count: int | None = Field(default=None, ge=1)
-    pool_id: str | None = None
+    flavor_id: str | None = Field(
+        default=None,
+        description=(
+            "Resource flavor id, for example `modelarts.vm.cpu.2u`; on a dedicated GPU or Ascend pool one of "
+            "`modelarts.pool.visual.xlarge` (1 card), `2xlarge`, `4xlarge` or `8xlarge`. Not used on "
+            "dedicated CPU pools."
+        ),
+    )
+    node_count: int | None = Field(default=None, ge=1, description="Number of nodes; the service uses 1.")
+    pool_id: str | None = Field(default=None, description="Dedicated resource pool id.")
 
     @model_validator(mode="after")
     def _flavor_or_pool(self) -> Resource:
@@ -568,73 +705,111 @@ class Resource(RequestModel):
 
 
 class Nfs(RequestModel):
-    """An NFS mount. Both paths are required: a mount needs a server export and a place in the container."""
+    """An NFS mount.
 
-    nfs_server_path: str = Field(min_length=1)
-    local_path: str = Field(min_length=1)
-    read_only: bool | None = None
+    Both paths are required: a mount needs a server export and a place in the container.
+    """
+
+    nfs_server_path: str = Field(min_length=1, description="NFS export, for example `10.10.10.10:/data`.")
+    local_path: str = Field(min_length=1, description="Mount point in the training container.")
+    read_only: bool | None = Field(default=None, description="Whether the mount is read-only.")
 
 
 class Volume(RequestModel):
-    """``spec.volumes[]``: a volume attached to the job (NFS)."""
+    """A volume mounted into the training containers."""
 
-    nfs: Nfs
+    nfs: Nfs = Field(description="An NFS mount.")
 
 
 class LogExportPath(RequestModel):
-    """``spec.log_export_path``: where logs are kept (an OBS URL, or a host path)."""
+    """Where the job's logs are kept."""
 
-    obs_url: str | None = None
-    host_path: str | None = None
+    obs_url: str | None = Field(
+        default=None, description="OBS path for the logs, for example `/bucket/logs/`."
+    )
+    host_path: str | None = Field(default=None, description="Path on the host for the logs.")
 
 
 class AutoStop(RequestModel):
-    """``spec.auto_stop``: stop the job after ``duration`` units of ``time_unit`` (e.g. ``HOURS``)."""
+    """Stop the job after it has run for a while."""
 
-    time_unit: str | None = None
-    duration: int | None = Field(default=None, ge=1)
+    time_unit: str | None = Field(default=None, description="Unit of `duration`: `HOURS`.")
+    duration: int | None = Field(default=None, ge=1, description="How long the job may run.")
 
 
 class RequiredAffinity(RequestModel):
-    """``spec.schedule_policy.required_affinity`` (``cabinet`` or ``hyperinstance``)."""
+    """Placement the scheduler must respect."""
 
-    affinity_type: str | None = None
-    affinity_group_size: int | None = Field(default=None, ge=1)
+    affinity_type: str | None = Field(
+        default=None,
+        description="`cabinet` (whole cabinets) or `hyperinstance` (tasks grouped on supernodes).",
+    )
+    affinity_group_size: int | None = Field(
+        default=None,
+        ge=1,
+        description="Tasks per supernode group with `hyperinstance`; the service uses 1.",
+    )
 
 
 class SchedulePolicy(RequestModel):
-    """``spec.schedule_policy``."""
+    """How the job is scheduled on a dedicated pool."""
 
-    required_affinity: RequiredAffinity | None = None
-    priority: int | None = None
-    preemptible: bool | None = None
+    required_affinity: RequiredAffinity | None = Field(default=None, description="Placement rules.")
+    priority: int | None = Field(default=None, description="Job priority on the pool.")
+    preemptible: bool | None = Field(default=None, description="Whether other jobs may preempt this one.")
 
 
 class Spec(RequestModel):
-    """``spec`` of the create request."""
+    """Resources, volumes, logs and scheduling of the job."""
 
-    resource: Resource | None = None
-    volumes: list[Volume] | None = None
-    log_export_path: LogExportPath | None = None
-    auto_stop: AutoStop | None = None
-    schedule_policy: SchedulePolicy | None = None
+    resource: Resource | None = Field(default=None, description="The machines: a flavor or a dedicated pool.")
+    volumes: list[Volume] | None = Field(default=None, description="Volumes to mount.")
+    log_export_path: LogExportPath | None = Field(default=None, description="Where logs are kept.")
+    auto_stop: AutoStop | None = Field(default=None, description="Stop the job after a while.")
+    schedule_policy: SchedulePolicy | None = Field(
+        default=None, description="Scheduling on a dedicated pool."
+    )
 
 
 JobKind = Literal["job", "hetero_job", "autosearch_job", "mrs_job", "edge_job"]
 
 
 class CreateTrainingJobRequest(RequestModel):
-    """Body of ``POST /v2/{project_id}/training-jobs``.
+    """A training job: the body of ``POST /v2/{project_id}/training-jobs``.
 
     ``kind`` defaults to ``job`` and is always sent. A job needs an ``algorithm`` (or, for heterogeneous jobs,
     ``tasks``); ``spec`` and ``tasks`` are not used together.
     """
 
-    kind: JobKind = "job"
-    metadata: JobMetadata
-    algorithm: Algorithm | None = None
-    tasks: list[Task] | None = None
-    spec: Spec | None = None
+    input_name: ClassVar[str] = ""
+
+    kind: JobKind = Field(default="job", description="Job type.")
+    metadata: JobMetadata = Field(
+        description=(
+            "`name` (optional: auto-named `<name_prefix>-<6 random characters>`, kept across updates), "
+            "`description` (the one field changed in place), `workspace_id`, `annotations` (advanced "
+            "settings such as `fault-tolerance/job-retry-num`)."
+        )
+    )
+    algorithm: Algorithm | None = Field(
+        default=None,
+        description=(
+            "What runs, from exactly one source: `id`; or `subscription_id` with `item_version_id`; or your "
+            "own code or image: `engine` with `code_dir` and `boot_file`, or a custom image "
+            "(`engine.image_url`) with a `command`. Also `parameters`, `inputs`, `outputs`, `environments` "
+            "(secret), `policies`, `local_code_dir`, `working_dir`."
+        ),
+    )
+    tasks: list[Task] | None = Field(
+        default=None, description="Tasks of a heterogeneous job, instead of `spec`."
+    )
+    spec: Spec | None = Field(
+        default=None,
+        description=(
+            "`resource` (`flavor_id`, or `pool_id` for a dedicated pool; `node_count` at least 1), "
+            "`volumes`, `log_export_path`, `auto_stop`, `schedule_policy`."
+        ),
+    )
 
     def model_post_init(self, context: Any, /) -> None:
         # kind is a default the wire needs; marking it "set" keeps it in to_wire's exclude_unset dump.
@@ -666,6 +841,95 @@ class JobActionRequest(RequestModel):
 
     def model_post_init(self, context: Any, /) -> None:
         self.model_fields_set.add("action_type")
+
+
+# ----------------------------------------------------------------------------------------------------
+# Provider settings and resource outputs: not wire fields, but part of the resource's shape.
+
+
+class ProviderSettings(BaseModel):
+    """Inputs that steer the provider and never reach the API.
+
+    The one place their defaults are written; generated into ``fields.SETTING_DEFAULTS``. ``check`` validates
+    them (lifecycle.py parses ``wait_for`` and ``wait_timeout``); a change to ``triggers`` replaces the job.
+    """
+
+    model_config = ConfigDict(extra="forbid", defer_build=True)
+
+    wait_for: Literal["none", "pending", "running", "completed"] = Field(
+        default="pending",
+        description=(
+            "How far a new job must get before the deployment goes on: `none`, `pending` (past Creating), "
+            "`running` or `completed`. A job that fails or times out while waited on is terminated and "
+            "reported."
+        ),
+    )
+    wait_timeout: float | str = Field(
+        default="30m",
+        description=(
+            'Longest wait for `wait_for`: seconds, or a duration such as `"90s"`, `"30m"` or `"1h30m"`.'
+        ),
+    )
+    triggers: Any = Field(
+        default=None,
+        description="Any value; changing it replaces the job (like `keepers` in pulumi-random).",
+        json_schema_extra={"replaces": True},
+    )
+    replace_when_failed: bool = Field(
+        default=False,
+        description=(
+            "When the phase last stored (after create or refresh) is Failed, Abnormal or CreateFailed, the "
+            "next `up` replaces the job."
+        ),
+    )
+    name_prefix: str | None = Field(
+        default=None,
+        description="Prefix of the generated job name; the resource name when left out. Ignored once the job "
+        "has a name.",
+    )
+
+
+class ResourceOutputs(BaseModel):
+    """What a ``TrainingJob`` reports after create, update and refresh (``provider.job_outputs``)."""
+
+    model_config = ConfigDict(extra="forbid", defer_build=True)
+
+    kind: str = Field(description="Job type.")
+    metadata: dict[str, Any] = Field(
+        description=(
+            "Metadata as the service returns it: id, name (also a generated one), description, create_time..."
+        )
+    )
+    name: str = Field(description="The job's name.")
+    status: dict[str, Any] = Field(
+        description=(
+            "phase, secondary_phase, duration (ms), start_time, tasks, task_statuses, running_records."
+        )
+    )
+    phase: str = Field(
+        description=(
+            "Level-1 phase as last seen (Creating, Pending, Running, Completed, Failed, Terminated, ...)."
+        )
+    )
+    secondary_phase: str = Field(description="Level-2 phase as last seen.")
+    algorithm: dict[str, Any] = Field(
+        description="The algorithm as the service returns it, without environment variables."
+    )
+    spec: dict[str, Any] = Field(
+        description="The spec as the service returns it (flavor details, log path, volumes...)."
+    )
+    tasks: list[dict[str, Any]] = Field(description="Tasks of a heterogeneous job, as returned.")
+    endpoints: dict[str, Any] = Field(
+        description="Remote access endpoints (SSH, JupyterLab, TensorBoard), with tokens.",
+        json_schema_extra={"secret": True},
+    )
+    environments: dict[str, str] = Field(
+        description="Environment variables of the job.", json_schema_extra={"secret": True}
+    )
+    declared_inputs: dict[str, Any] = Field(
+        description="The inputs as declared (normalised); what changes are judged against.",
+        json_schema_extra={"secret": True},
+    )
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -1236,13 +1500,19 @@ def _unwrap(annotation: Any) -> Any:
         return annotation
 
 
+def wire_fields(model: type[BaseModel]) -> dict[str, FieldInfo]:
+    """A model's fields by their names on the wire (the alias where one is set)."""
+    return {field.alias or name: field for name, field in model.model_fields.items()}
+
+
 def _model_at(root: type[BaseModel] | None, parts: Iterable[object]) -> type[BaseModel] | None:
     """The model class found by following a location from ``root`` (None when it leads elsewhere)."""
     current: Any = root
     for part in parts:
         current = _unwrap(current)
         if isinstance(current, type) and issubclass(current, BaseModel):
-            field = current.model_fields.get(str(part))
+            # Error locations use wire names, which differ from attribute names where an alias is set.
+            field = wire_fields(current).get(str(part))
             if field is None:
                 return None
             current = field.annotation
@@ -1308,7 +1578,7 @@ def problems(error: ValidationError) -> list[tuple[str, str]]:
         if kind == "extra_forbidden" and loc:
             parent = _model_at(root, loc[:-1])
             if parent is not None:
-                hint = _suggestion(loc[-1], parent.model_fields)
+                hint = _suggestion(loc[-1], wire_fields(parent))
                 if hint is not None and hint != loc[-1]:
                     message = f"unknown field; did you mean '{hint}'?"
         pair = (_dotted(loc) or TOP_LEVEL, message)
