@@ -859,9 +859,8 @@ class ProviderSettings(BaseModel):
     wait_for: Literal["none", "pending", "running", "completed"] = Field(
         default="pending",
         description=(
-            "How far a new job must get before the deployment goes on: `none`, `pending` (past Creating), "
-            "`running` or `completed`. A job that fails or times out while waited on is terminated and "
-            "reported."
+            "How far a new job must get before the deployment goes on (`pending`: past Creating). A job that "
+            "fails or times out while waited on is terminated and reported."
         ),
     )
     wait_timeout: float | str = Field(

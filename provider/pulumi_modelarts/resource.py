@@ -22,35 +22,13 @@ import pulumi
 import pulumi.dynamic
 from pulumi import _types
 
-from .inputs import (
-    TrainingJobAlgorithmArgs,
-    TrainingJobAlgorithmArgsDict,
-    TrainingJobArgs,
-    TrainingJobMetadataArgs,
-    TrainingJobMetadataArgsDict,
-    TrainingJobSpecArgs,
-    TrainingJobSpecArgsDict,
-)
+from . import inputs
+from .fields import OUTPUT_ONLY_FIELDS, SECRET_OUTPUTS
 from .provider import TrainingJobProvider
 
 # ruff: noqa: UP007, UP045  (Optional/Union spelled out, as generated SDKs do)
 
 __all__ = ["SECRET_OUTPUTS", "TrainingJob", "get_training_jobs"]
-
-SECRET_OUTPUTS = ["declared_inputs", "environments", "endpoints"]
-_OUTPUT_ONLY = ("declared_inputs", "name", "status", "phase", "secondary_phase", "endpoints", "environments")
-_ARG_NAMES = (
-    "metadata",
-    "algorithm",
-    "spec",
-    "tasks",
-    "kind",
-    "wait_for",
-    "wait_timeout",
-    "triggers",
-    "replace_when_failed",
-    "name_prefix",
-)
 
 
 def _plain(value: Any) -> Any:
@@ -91,10 +69,11 @@ class TrainingJob(pulumi.dynamic.Resource, module="modelarts", name="TrainingJob
     is obsolete, and two live jobs must not share a name.
     """
 
+    # BEGIN GENERATED resource properties (scripts/generate; do not edit)
     kind: pulumi.Output[str]
-    """Job type (``job``)."""
+    """Job type."""
     metadata: pulumi.Output[dict[str, Any]]
-    """Metadata as the service returns it: id, name (also the generated one), description, create_time..."""
+    """Metadata as the service returns it: id, name (also a generated one), description, create_time..."""
     name: pulumi.Output[str]
     """The job's name."""
     status: pulumi.Output[dict[str, Any]]
@@ -119,19 +98,27 @@ class TrainingJob(pulumi.dynamic.Resource, module="modelarts", name="TrainingJob
     def __init__(
         self,
         resource_name: str,
-        args: Optional[TrainingJobArgs] = None,
+        args: Optional[inputs.TrainingJobArgs] = None,
         opts: Optional[pulumi.ResourceOptions] = None,
         *,
-        metadata: Optional[pulumi.Input[Union[TrainingJobMetadataArgs, TrainingJobMetadataArgsDict]]] = None,
-        algorithm: Optional[
-            pulumi.Input[Union[TrainingJobAlgorithmArgs, TrainingJobAlgorithmArgsDict]]
-        ] = None,
-        spec: Optional[pulumi.Input[Union[TrainingJobSpecArgs, TrainingJobSpecArgsDict]]] = None,
-        tasks: Optional[pulumi.Input[Sequence[Mapping[str, Any]]]] = None,
         kind: Optional[pulumi.Input[str]] = None,
+        metadata: Optional[
+            pulumi.Input[Union[inputs.TrainingJobMetadataArgs, inputs.TrainingJobMetadataArgsDict]]
+        ] = None,
+        algorithm: Optional[
+            pulumi.Input[Union[inputs.TrainingJobAlgorithmArgs, inputs.TrainingJobAlgorithmArgsDict]]
+        ] = None,
+        tasks: Optional[
+            pulumi.Input[
+                Sequence[pulumi.Input[Union[inputs.TrainingJobTaskArgs, inputs.TrainingJobTaskArgsDict]]]
+            ]
+        ] = None,
+        spec: Optional[
+            pulumi.Input[Union[inputs.TrainingJobSpecArgs, inputs.TrainingJobSpecArgsDict]]
+        ] = None,
         wait_for: Optional[pulumi.Input[str]] = None,
         wait_timeout: Optional[pulumi.Input[Union[float, str]]] = None,
-        triggers: Optional[Any] = None,
+        triggers: Optional[pulumi.Input[Any]] = None,
         replace_when_failed: Optional[pulumi.Input[bool]] = None,
         name_prefix: Optional[pulumi.Input[str]] = None,
     ) -> None:
@@ -139,36 +126,44 @@ class TrainingJob(pulumi.dynamic.Resource, module="modelarts", name="TrainingJob
         :param resource_name: The Pulumi resource name; also the default prefix of the job name.
         :param args: All arguments as one ``TrainingJobArgs`` (or pass them as keywords).
         :param opts: Resource options.
+        :param kind: Job type. One of `job`, `hetero_job`, `autosearch_job`, `mrs_job` or `edge_job`. Defaults
+            to `job`.
+        :param metadata: `name` (optional: auto-named `<name_prefix>-<6 random characters>`, kept across
+            updates), `description` (the one field changed in place), `workspace_id`, `annotations` (advanced
+            settings such as `fault-tolerance/job-retry-num`).
+        :param algorithm: What runs, from exactly one source: `id`; or `subscription_id` with
+            `item_version_id`; or your own code or image: `engine` with `code_dir` and `boot_file`, or a
+            custom image (`engine.image_url`) with a `command`. Also `parameters`, `inputs`, `outputs`,
+            `environments` (secret), `policies`, `local_code_dir`, `working_dir`.
+        :param tasks: Tasks of a heterogeneous job, instead of `spec`.
+        :param spec: `resource` (`flavor_id`, or `pool_id` for a dedicated pool; `node_count` at least 1),
+            `volumes`, `log_export_path`, `auto_stop`, `schedule_policy`.
+        :param wait_for: How far a new job must get before the deployment goes on (`pending`: past Creating).
+            A job that fails or times out while waited on is terminated and reported. One of `none`,
+            `pending`, `running` or `completed`. Defaults to `pending`.
+        :param wait_timeout: Longest wait for `wait_for`: seconds, or a duration such as `"90s"`, `"30m"` or
+            `"1h30m"`. Defaults to `30m`.
+        :param triggers: Any value; changing it replaces the job (like `keepers` in pulumi-random).
+        :param replace_when_failed: When the phase last stored (after create or refresh) is Failed, Abnormal
+            or CreateFailed, the next `up` replaces the job. Defaults to `false`.
+        :param name_prefix: Prefix of the generated job name; the resource name when left out. Ignored once
+            the job has a name.
         """
         given: dict[str, Any] = {
+            "kind": kind,
             "metadata": metadata,
             "algorithm": algorithm,
-            "spec": spec,
             "tasks": tasks,
-            "kind": kind,
+            "spec": spec,
             "wait_for": wait_for,
             "wait_timeout": wait_timeout,
             "triggers": triggers,
             "replace_when_failed": replace_when_failed,
             "name_prefix": name_prefix,
         }
-        if args is not None:
-            for key in _ARG_NAMES:
-                if given[key] is None:
-                    given[key] = getattr(args, key)
-        reading = opts is not None and opts.id is not None
-        props: dict[str, Any] = {key: _plain(value) for key, value in given.items()}
-        if not reading:
-            # Dynamic providers never see the resource name: pass it in for auto-naming.
-            if props["name_prefix"] is None:
-                props["name_prefix"] = resource_name
-            props["algorithm"] = _with_secret_environments(props["algorithm"])
-        for key in _OUTPUT_ONLY:
-            props[key] = None
-        opts = pulumi.ResourceOptions.merge(
-            opts, pulumi.ResourceOptions(additional_secret_outputs=list(SECRET_OUTPUTS))
-        )
-        super().__init__(TrainingJobProvider(), resource_name, props, opts)
+        _register(self, resource_name, args, opts, given)
+
+    # END GENERATED resource properties
 
     @staticmethod
     def get(
@@ -177,6 +172,33 @@ class TrainingJob(pulumi.dynamic.Resource, module="modelarts", name="TrainingJob
         """Look up an existing training job by id (read-only: Pulumi will not change or delete it)."""
         opts = pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(id=id))
         return TrainingJob(resource_name, opts=opts)
+
+
+def _register(
+    job: TrainingJob,
+    resource_name: str,
+    args: Optional[inputs.TrainingJobArgs],
+    opts: Optional[pulumi.ResourceOptions],
+    given: dict[str, Any],
+) -> None:
+    """Register the job with the engine: keyword arguments win over ``args``; outputs are declared empty."""
+    if args is not None:
+        for key, value in given.items():
+            if value is None:
+                given[key] = getattr(args, key)
+    reading = opts is not None and opts.id is not None
+    props: dict[str, Any] = {key: _plain(value) for key, value in given.items()}
+    if not reading:
+        # Dynamic providers never see the resource name: pass it in for auto-naming.
+        if props["name_prefix"] is None:
+            props["name_prefix"] = resource_name
+        props["algorithm"] = _with_secret_environments(props["algorithm"])
+    for key in OUTPUT_ONLY_FIELDS:
+        props[key] = None
+    opts = pulumi.ResourceOptions.merge(
+        opts, pulumi.ResourceOptions(additional_secret_outputs=list(SECRET_OUTPUTS))
+    )
+    pulumi.dynamic.Resource.__init__(job, TrainingJobProvider(), resource_name, props, opts)
 
 
 def _millis(value: Union[_dt.datetime, int, float, None]) -> str:
