@@ -10,7 +10,16 @@ from __future__ import annotations
 from typing import Any, Final
 
 #: Inputs that form the create request body.
-JOB_FIELDS: Final = ("kind", "metadata", "algorithm", "tasks", "spec")
+JOB_FIELDS: Final = (
+    "kind",
+    "metadata",
+    "algorithm",
+    "tasks",
+    "spec",
+    "endpoints",
+    "train_type",
+    "ftjob_config",
+)
 #: Inputs that steer the provider only; the job never sees them.
 SETTINGS_FIELDS: Final = ("wait_for", "wait_timeout", "replace_when_failed", "name_prefix")
 #: Changing this input forces a new job (the "keepers" idiom).
@@ -22,6 +31,9 @@ INPUT_FIELDS: Final = (
     "algorithm",
     "tasks",
     "spec",
+    "endpoints",
+    "train_type",
+    "ftjob_config",
     "wait_for",
     "wait_timeout",
     "triggers",
@@ -44,19 +56,11 @@ OUTPUT_FIELDS: Final = (
     "declared_inputs",
 )
 #: Outputs that are not inputs.
-OUTPUT_ONLY_FIELDS: Final = (
-    "name",
-    "status",
-    "phase",
-    "secondary_phase",
-    "endpoints",
-    "environments",
-    "declared_inputs",
-)
+OUTPUT_ONLY_FIELDS: Final = ("name", "status", "phase", "secondary_phase", "environments", "declared_inputs")
 #: Outputs that are always secret.
 SECRET_OUTPUTS: Final = ("endpoints", "environments", "declared_inputs")
 #: Inputs kept secret in the state, as paths ("[]": every item of a list).
-SECRET_INPUTS: Final = ("algorithm.environments",)
+SECRET_INPUTS: Final = ("algorithm.environments", "tasks[].algorithm.environments")
 #: What the provider uses for a setting left out.
 SETTING_DEFAULTS: Final[dict[str, Any]] = {
     "wait_for": "pending",

@@ -17,6 +17,66 @@ from typing_extensions import NotRequired, TypedDict
 # ruff: noqa: UP007, UP045  (Optional/Union spelled out as generated SDKs do, for older type checkers)
 
 
+class TrainingJobTrainingExperimentReferenceArgsDict(TypedDict):
+    """The experiment the job is filed under: an existing one by `id`, or a new one by `name`."""
+
+    id: NotRequired[pulumi.Input[str]]
+    """Id of an existing experiment to add the job to."""
+    name: NotRequired[pulumi.Input[str]]
+    """Name of a new experiment to create for the job. At most 64 characters."""
+    description: NotRequired[pulumi.Input[str]]
+    """What the experiment is for. At most 256 characters."""
+
+
+@pulumi.input_type
+class TrainingJobTrainingExperimentReferenceArgs:
+    """The experiment the job is filed under: an existing one by `id`, or a new one by `name`."""
+
+    def __init__(
+        __self__,
+        *,
+        id: Optional[pulumi.Input[str]] = None,
+        name: Optional[pulumi.Input[str]] = None,
+        description: Optional[pulumi.Input[str]] = None,
+    ) -> None:
+        if id is not None:
+            pulumi.set(__self__, "id", id)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+        if description is not None:
+            pulumi.set(__self__, "description", description)
+
+    @property
+    @pulumi.getter
+    def id(self) -> Optional[pulumi.Input[str]]:
+        """Id of an existing experiment to add the job to."""
+        return pulumi.get(self, "id")  # type: ignore[no-any-return]
+
+    @id.setter
+    def id(self, value: Optional[pulumi.Input[str]]) -> None:
+        pulumi.set(self, "id", value)
+
+    @property
+    @pulumi.getter
+    def name(self) -> Optional[pulumi.Input[str]]:
+        """Name of a new experiment to create for the job. At most 64 characters."""
+        return pulumi.get(self, "name")  # type: ignore[no-any-return]
+
+    @name.setter
+    def name(self, value: Optional[pulumi.Input[str]]) -> None:
+        pulumi.set(self, "name", value)
+
+    @property
+    @pulumi.getter
+    def description(self) -> Optional[pulumi.Input[str]]:
+        """What the experiment is for. At most 256 characters."""
+        return pulumi.get(self, "description")  # type: ignore[no-any-return]
+
+    @description.setter
+    def description(self, value: Optional[pulumi.Input[str]]) -> None:
+        pulumi.set(self, "description", value)
+
+
 class TrainingJobMetadataArgsDict(TypedDict):
     """The job's name, description and advanced settings."""
 
@@ -35,9 +95,16 @@ class TrainingJobMetadataArgsDict(TypedDict):
     """
     Advanced settings as text keys and values, for example `fault-tolerance/job-retry-num` (retries after a
     fault), `fault-tolerance/job-unconditional-retry`, `fault-tolerance/hang-retry`, `jupyter-lab/enable`,
-    `tensorboard/enable`, `mindstudio-insight/enable` (each `"true"`) or `job_template` (`Template RL` for
-    heterogeneous jobs). Keys starting `emulator/` steer the embedded emulator.
+    `tensorboard/enable`, `mindstudio-insight/enable`, `fault-tolerance/hccl_op_retry`,
+    `performance_diagnosis_enabled` (each `"true"`) or `job_template` (`Template RL` for heterogeneous jobs).
+    Keys starting `emulator/` steer the embedded emulator.
     """
+    training_experiment_reference: NotRequired[
+        pulumi.Input[
+            Union[TrainingJobTrainingExperimentReferenceArgs, TrainingJobTrainingExperimentReferenceArgsDict]
+        ]
+    ]
+    """The experiment the job is filed under."""
 
 
 @pulumi.input_type
@@ -51,6 +118,13 @@ class TrainingJobMetadataArgs:
         workspace_id: Optional[pulumi.Input[str]] = None,
         description: Optional[pulumi.Input[str]] = None,
         annotations: Optional[pulumi.Input[Mapping[str, pulumi.Input[str]]]] = None,
+        training_experiment_reference: Optional[
+            pulumi.Input[
+                Union[
+                    TrainingJobTrainingExperimentReferenceArgs, TrainingJobTrainingExperimentReferenceArgsDict
+                ]
+            ]
+        ] = None,
     ) -> None:
         if name is not None:
             pulumi.set(__self__, "name", name)
@@ -60,6 +134,8 @@ class TrainingJobMetadataArgs:
             pulumi.set(__self__, "description", description)
         if annotations is not None:
             pulumi.set(__self__, "annotations", annotations)
+        if training_experiment_reference is not None:
+            pulumi.set(__self__, "training_experiment_reference", training_experiment_reference)
 
     @property
     @pulumi.getter
@@ -102,15 +178,40 @@ class TrainingJobMetadataArgs:
         """
         Advanced settings as text keys and values, for example `fault-tolerance/job-retry-num` (retries after
         a fault), `fault-tolerance/job-unconditional-retry`, `fault-tolerance/hang-retry`,
-        `jupyter-lab/enable`, `tensorboard/enable`, `mindstudio-insight/enable` (each `"true"`) or
-        `job_template` (`Template RL` for heterogeneous jobs). Keys starting `emulator/` steer the embedded
-        emulator.
+        `jupyter-lab/enable`, `tensorboard/enable`, `mindstudio-insight/enable`,
+        `fault-tolerance/hccl_op_retry`, `performance_diagnosis_enabled` (each `"true"`) or `job_template`
+        (`Template RL` for heterogeneous jobs). Keys starting `emulator/` steer the embedded emulator.
         """
         return pulumi.get(self, "annotations")  # type: ignore[no-any-return]
 
     @annotations.setter
     def annotations(self, value: Optional[pulumi.Input[Mapping[str, pulumi.Input[str]]]]) -> None:
         pulumi.set(self, "annotations", value)
+
+    @property
+    @pulumi.getter
+    def training_experiment_reference(
+        self,
+    ) -> Optional[
+        pulumi.Input[
+            Union[TrainingJobTrainingExperimentReferenceArgs, TrainingJobTrainingExperimentReferenceArgsDict]
+        ]
+    ]:
+        """The experiment the job is filed under."""
+        return pulumi.get(self, "training_experiment_reference")  # type: ignore[no-any-return]
+
+    @training_experiment_reference.setter
+    def training_experiment_reference(
+        self,
+        value: Optional[
+            pulumi.Input[
+                Union[
+                    TrainingJobTrainingExperimentReferenceArgs, TrainingJobTrainingExperimentReferenceArgsDict
+                ]
+            ]
+        ],
+    ) -> None:
+        pulumi.set(self, "training_experiment_reference", value)
 
 
 class TrainingJobParameterConstraintArgsDict(TypedDict):
@@ -914,26 +1015,42 @@ class TrainingJobPoliciesArgs:
 
 
 class TrainingJobDatasetArgsDict(TypedDict):
-    """A dataset version used as input data."""
+    """A dataset (a version of it, unless it comes from the asset service) used as input data."""
 
     id: pulumi.Input[str]
     """Dataset id. Must not be empty."""
-    version_id: pulumi.Input[str]
-    """Dataset version id. Must not be empty."""
+    version_id: NotRequired[pulumi.Input[str]]
+    """Dataset version id; required unless `service_type` is `V3`."""
+    service_type: NotRequired[pulumi.Input[str]]
+    """`V3` for a dataset of the asset service; left out for other datasets."""
+    name: NotRequired[pulumi.Input[str]]
+    """Dataset name."""
+    dataset_proportion: NotRequired[pulumi.Input[int]]
+    """Share of this dataset in a fine-tuning job's training data."""
 
 
 @pulumi.input_type
 class TrainingJobDatasetArgs:
-    """A dataset version used as input data."""
+    """A dataset (a version of it, unless it comes from the asset service) used as input data."""
 
     def __init__(
         __self__,
         *,
         id: pulumi.Input[str],
-        version_id: pulumi.Input[str],
+        version_id: Optional[pulumi.Input[str]] = None,
+        service_type: Optional[pulumi.Input[str]] = None,
+        name: Optional[pulumi.Input[str]] = None,
+        dataset_proportion: Optional[pulumi.Input[int]] = None,
     ) -> None:
         pulumi.set(__self__, "id", id)
-        pulumi.set(__self__, "version_id", version_id)
+        if version_id is not None:
+            pulumi.set(__self__, "version_id", version_id)
+        if service_type is not None:
+            pulumi.set(__self__, "service_type", service_type)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+        if dataset_proportion is not None:
+            pulumi.set(__self__, "dataset_proportion", dataset_proportion)
 
     @property
     @pulumi.getter
@@ -947,13 +1064,43 @@ class TrainingJobDatasetArgs:
 
     @property
     @pulumi.getter
-    def version_id(self) -> pulumi.Input[str]:
-        """Dataset version id. Must not be empty."""
+    def version_id(self) -> Optional[pulumi.Input[str]]:
+        """Dataset version id; required unless `service_type` is `V3`."""
         return pulumi.get(self, "version_id")  # type: ignore[no-any-return]
 
     @version_id.setter
-    def version_id(self, value: pulumi.Input[str]) -> None:
+    def version_id(self, value: Optional[pulumi.Input[str]]) -> None:
         pulumi.set(self, "version_id", value)
+
+    @property
+    @pulumi.getter
+    def service_type(self) -> Optional[pulumi.Input[str]]:
+        """`V3` for a dataset of the asset service; left out for other datasets."""
+        return pulumi.get(self, "service_type")  # type: ignore[no-any-return]
+
+    @service_type.setter
+    def service_type(self, value: Optional[pulumi.Input[str]]) -> None:
+        pulumi.set(self, "service_type", value)
+
+    @property
+    @pulumi.getter
+    def name(self) -> Optional[pulumi.Input[str]]:
+        """Dataset name."""
+        return pulumi.get(self, "name")  # type: ignore[no-any-return]
+
+    @name.setter
+    def name(self, value: Optional[pulumi.Input[str]]) -> None:
+        pulumi.set(self, "name", value)
+
+    @property
+    @pulumi.getter
+    def dataset_proportion(self) -> Optional[pulumi.Input[int]]:
+        """Share of this dataset in a fine-tuning job's training data."""
+        return pulumi.get(self, "dataset_proportion")  # type: ignore[no-any-return]
+
+    @dataset_proportion.setter
+    def dataset_proportion(self, value: Optional[pulumi.Input[int]]) -> None:
+        pulumi.set(self, "dataset_proportion", value)
 
 
 class TrainingJobObsArgsDict(TypedDict):
@@ -1086,6 +1233,11 @@ class TrainingJobInputArgsDict(TypedDict):
     """What the channel carries."""
     local_dir: NotRequired[pulumi.Input[str]]
     """Container directory the data is placed in; the service picks one if left out."""
+    access_method: NotRequired[pulumi.Input[str]]
+    """
+    How the training code learns `local_dir`: as a running parameter (the service's default) or an environment
+    variable. One of `parameter` or `env`.
+    """
     remote: pulumi.Input[Union[TrainingJobInputRemoteArgs, TrainingJobInputRemoteArgsDict]]
     """Where the data comes from: a dataset version or an OBS path."""
     remote_constraint: NotRequired[
@@ -1110,6 +1262,7 @@ class TrainingJobInputArgs:
         name: pulumi.Input[str],
         description: Optional[pulumi.Input[str]] = None,
         local_dir: Optional[pulumi.Input[str]] = None,
+        access_method: Optional[pulumi.Input[str]] = None,
         remote: pulumi.Input[Union[TrainingJobInputRemoteArgs, TrainingJobInputRemoteArgsDict]],
         remote_constraint: Optional[
             pulumi.Input[
@@ -1126,6 +1279,8 @@ class TrainingJobInputArgs:
             pulumi.set(__self__, "description", description)
         if local_dir is not None:
             pulumi.set(__self__, "local_dir", local_dir)
+        if access_method is not None:
+            pulumi.set(__self__, "access_method", access_method)
         pulumi.set(__self__, "remote", remote)
         if remote_constraint is not None:
             pulumi.set(__self__, "remote_constraint", remote_constraint)
@@ -1159,6 +1314,19 @@ class TrainingJobInputArgs:
     @local_dir.setter
     def local_dir(self, value: Optional[pulumi.Input[str]]) -> None:
         pulumi.set(self, "local_dir", value)
+
+    @property
+    @pulumi.getter
+    def access_method(self) -> Optional[pulumi.Input[str]]:
+        """
+        How the training code learns `local_dir`: as a running parameter (the service's default) or an
+        environment variable. One of `parameter` or `env`.
+        """
+        return pulumi.get(self, "access_method")  # type: ignore[no-any-return]
+
+    @access_method.setter
+    def access_method(self, value: Optional[pulumi.Input[str]]) -> None:
+        pulumi.set(self, "access_method", value)
 
     @property
     @pulumi.getter
@@ -1242,6 +1410,11 @@ class TrainingJobOutputArgsDict(TypedDict):
     """What the channel carries."""
     local_dir: NotRequired[pulumi.Input[str]]
     """Container directory the results are written to."""
+    access_method: NotRequired[pulumi.Input[str]]
+    """
+    How the training code learns `local_dir`: as a running parameter (the service's default) or an environment
+    variable. One of `parameter` or `env`.
+    """
     remote: pulumi.Input[Union[TrainingJobOutputRemoteArgs, TrainingJobOutputRemoteArgsDict]]
     """Where the results go: an OBS path."""
     mode: NotRequired[pulumi.Input[str]]
@@ -1260,6 +1433,7 @@ class TrainingJobOutputArgs:
         name: pulumi.Input[str],
         description: Optional[pulumi.Input[str]] = None,
         local_dir: Optional[pulumi.Input[str]] = None,
+        access_method: Optional[pulumi.Input[str]] = None,
         remote: pulumi.Input[Union[TrainingJobOutputRemoteArgs, TrainingJobOutputRemoteArgsDict]],
         mode: Optional[pulumi.Input[str]] = None,
         period: Optional[pulumi.Input[str]] = None,
@@ -1269,6 +1443,8 @@ class TrainingJobOutputArgs:
             pulumi.set(__self__, "description", description)
         if local_dir is not None:
             pulumi.set(__self__, "local_dir", local_dir)
+        if access_method is not None:
+            pulumi.set(__self__, "access_method", access_method)
         pulumi.set(__self__, "remote", remote)
         if mode is not None:
             pulumi.set(__self__, "mode", mode)
@@ -1304,6 +1480,19 @@ class TrainingJobOutputArgs:
     @local_dir.setter
     def local_dir(self, value: Optional[pulumi.Input[str]]) -> None:
         pulumi.set(self, "local_dir", value)
+
+    @property
+    @pulumi.getter
+    def access_method(self) -> Optional[pulumi.Input[str]]:
+        """
+        How the training code learns `local_dir`: as a running parameter (the service's default) or an
+        environment variable. One of `parameter` or `env`.
+        """
+        return pulumi.get(self, "access_method")  # type: ignore[no-any-return]
+
+    @access_method.setter
+    def access_method(self, value: Optional[pulumi.Input[str]]) -> None:
+        pulumi.set(self, "access_method", value)
 
     @property
     @pulumi.getter
@@ -1352,6 +1541,13 @@ class TrainingJobEngineArgsDict(TypedDict):
     """Version of the preset engine."""
     image_url: NotRequired[pulumi.Input[str]]
     """Custom image from SWR, for example `org/image:tag`."""
+    install_sys_packages: NotRequired[pulumi.Input[bool]]
+    """
+    Whether to install the MoXing version the training platform chooses; only for a custom image on a preset
+    engine (`engine_name`, `engine_version` and `image_url`).
+    """
+    image_repo_id: NotRequired[pulumi.Input[str]]
+    """Instance id of the SWR enterprise repository the image comes from."""
 
 
 @pulumi.input_type
@@ -1368,6 +1564,8 @@ class TrainingJobEngineArgs:
         engine_name: Optional[pulumi.Input[str]] = None,
         engine_version: Optional[pulumi.Input[str]] = None,
         image_url: Optional[pulumi.Input[str]] = None,
+        install_sys_packages: Optional[pulumi.Input[bool]] = None,
+        image_repo_id: Optional[pulumi.Input[str]] = None,
     ) -> None:
         if engine_id is not None:
             pulumi.set(__self__, "engine_id", engine_id)
@@ -1377,6 +1575,10 @@ class TrainingJobEngineArgs:
             pulumi.set(__self__, "engine_version", engine_version)
         if image_url is not None:
             pulumi.set(__self__, "image_url", image_url)
+        if install_sys_packages is not None:
+            pulumi.set(__self__, "install_sys_packages", install_sys_packages)
+        if image_repo_id is not None:
+            pulumi.set(__self__, "image_repo_id", image_repo_id)
 
     @property
     @pulumi.getter
@@ -1417,6 +1619,309 @@ class TrainingJobEngineArgs:
     @image_url.setter
     def image_url(self, value: Optional[pulumi.Input[str]]) -> None:
         pulumi.set(self, "image_url", value)
+
+    @property
+    @pulumi.getter
+    def install_sys_packages(self) -> Optional[pulumi.Input[bool]]:
+        """
+        Whether to install the MoXing version the training platform chooses; only for a custom image on a
+        preset engine (`engine_name`, `engine_version` and `image_url`).
+        """
+        return pulumi.get(self, "install_sys_packages")  # type: ignore[no-any-return]
+
+    @install_sys_packages.setter
+    def install_sys_packages(self, value: Optional[pulumi.Input[bool]]) -> None:
+        pulumi.set(self, "install_sys_packages", value)
+
+    @property
+    @pulumi.getter
+    def image_repo_id(self) -> Optional[pulumi.Input[str]]:
+        """Instance id of the SWR enterprise repository the image comes from."""
+        return pulumi.get(self, "image_repo_id")  # type: ignore[no-any-return]
+
+    @image_repo_id.setter
+    def image_repo_id(self, value: Optional[pulumi.Input[str]]) -> None:
+        pulumi.set(self, "image_repo_id", value)
+
+
+class TrainingJobSummaryPfsArgsDict(TypedDict):
+    """A path in an OBS parallel file system."""
+
+    pfs_path: pulumi.Input[str]
+    """The path, for example `/bucket/logs/`. Must not be empty."""
+
+
+@pulumi.input_type
+class TrainingJobSummaryPfsArgs:
+    """A path in an OBS parallel file system."""
+
+    def __init__(
+        __self__,
+        *,
+        pfs_path: pulumi.Input[str],
+    ) -> None:
+        pulumi.set(__self__, "pfs_path", pfs_path)
+
+    @property
+    @pulumi.getter
+    def pfs_path(self) -> pulumi.Input[str]:
+        """The path, for example `/bucket/logs/`. Must not be empty."""
+        return pulumi.get(self, "pfs_path")  # type: ignore[no-any-return]
+
+    @pfs_path.setter
+    def pfs_path(self, value: pulumi.Input[str]) -> None:
+        pulumi.set(self, "pfs_path", value)
+
+
+class TrainingJobSummaryLogDirArgsDict(TypedDict):
+    """Where the visualisation logs are written."""
+
+    pfs: NotRequired[pulumi.Input[Union[TrainingJobSummaryPfsArgs, TrainingJobSummaryPfsArgsDict]]]
+    """An OBS parallel file system path."""
+
+
+@pulumi.input_type
+class TrainingJobSummaryLogDirArgs:
+    """Where the visualisation logs are written."""
+
+    def __init__(
+        __self__,
+        *,
+        pfs: Optional[pulumi.Input[Union[TrainingJobSummaryPfsArgs, TrainingJobSummaryPfsArgsDict]]] = None,
+    ) -> None:
+        if pfs is not None:
+            pulumi.set(__self__, "pfs", pfs)
+
+    @property
+    @pulumi.getter
+    def pfs(self) -> Optional[pulumi.Input[Union[TrainingJobSummaryPfsArgs, TrainingJobSummaryPfsArgsDict]]]:
+        """An OBS parallel file system path."""
+        return pulumi.get(self, "pfs")  # type: ignore[no-any-return]
+
+    @pfs.setter
+    def pfs(
+        self, value: Optional[pulumi.Input[Union[TrainingJobSummaryPfsArgs, TrainingJobSummaryPfsArgsDict]]]
+    ) -> None:
+        pulumi.set(self, "pfs", value)
+
+
+class TrainingJobSummaryJobArgsDict(TypedDict):
+    """A training job whose visualisation logs are read."""
+
+    job_id: pulumi.Input[str]
+    """The training job's id. Must not be empty."""
+
+
+@pulumi.input_type
+class TrainingJobSummaryJobArgs:
+    """A training job whose visualisation logs are read."""
+
+    def __init__(
+        __self__,
+        *,
+        job_id: pulumi.Input[str],
+    ) -> None:
+        pulumi.set(__self__, "job_id", job_id)
+
+    @property
+    @pulumi.getter
+    def job_id(self) -> pulumi.Input[str]:
+        """The training job's id. Must not be empty."""
+        return pulumi.get(self, "job_id")  # type: ignore[no-any-return]
+
+    @job_id.setter
+    def job_id(self, value: pulumi.Input[str]) -> None:
+        pulumi.set(self, "job_id", value)
+
+
+class TrainingJobSummaryNfsArgsDict(TypedDict):
+    """An SFS Turbo file system holding visualisation logs."""
+
+    nfs_path: pulumi.Input[str]
+    """The file system's address, for example `<id>.sfsturbo.internal:/`. Must not be empty."""
+
+
+@pulumi.input_type
+class TrainingJobSummaryNfsArgs:
+    """An SFS Turbo file system holding visualisation logs."""
+
+    def __init__(
+        __self__,
+        *,
+        nfs_path: pulumi.Input[str],
+    ) -> None:
+        pulumi.set(__self__, "nfs_path", nfs_path)
+
+    @property
+    @pulumi.getter
+    def nfs_path(self) -> pulumi.Input[str]:
+        """The file system's address, for example `<id>.sfsturbo.internal:/`. Must not be empty."""
+        return pulumi.get(self, "nfs_path")  # type: ignore[no-any-return]
+
+    @nfs_path.setter
+    def nfs_path(self, value: pulumi.Input[str]) -> None:
+        pulumi.set(self, "nfs_path", value)
+
+
+class TrainingJobSummaryDataSourceArgsDict(TypedDict):
+    """Visualisation logs to read: another job's or a file system's."""
+
+    job: NotRequired[pulumi.Input[Union[TrainingJobSummaryJobArgs, TrainingJobSummaryJobArgsDict]]]
+    """Logs of a training job."""
+    nfs: NotRequired[pulumi.Input[Union[TrainingJobSummaryNfsArgs, TrainingJobSummaryNfsArgsDict]]]
+    """Logs on an SFS Turbo file system."""
+
+
+@pulumi.input_type
+class TrainingJobSummaryDataSourceArgs:
+    """Visualisation logs to read: another job's or a file system's."""
+
+    def __init__(
+        __self__,
+        *,
+        job: Optional[pulumi.Input[Union[TrainingJobSummaryJobArgs, TrainingJobSummaryJobArgsDict]]] = None,
+        nfs: Optional[pulumi.Input[Union[TrainingJobSummaryNfsArgs, TrainingJobSummaryNfsArgsDict]]] = None,
+    ) -> None:
+        if job is not None:
+            pulumi.set(__self__, "job", job)
+        if nfs is not None:
+            pulumi.set(__self__, "nfs", nfs)
+
+    @property
+    @pulumi.getter
+    def job(self) -> Optional[pulumi.Input[Union[TrainingJobSummaryJobArgs, TrainingJobSummaryJobArgsDict]]]:
+        """Logs of a training job."""
+        return pulumi.get(self, "job")  # type: ignore[no-any-return]
+
+    @job.setter
+    def job(
+        self, value: Optional[pulumi.Input[Union[TrainingJobSummaryJobArgs, TrainingJobSummaryJobArgsDict]]]
+    ) -> None:
+        pulumi.set(self, "job", value)
+
+    @property
+    @pulumi.getter
+    def nfs(self) -> Optional[pulumi.Input[Union[TrainingJobSummaryNfsArgs, TrainingJobSummaryNfsArgsDict]]]:
+        """Logs on an SFS Turbo file system."""
+        return pulumi.get(self, "nfs")  # type: ignore[no-any-return]
+
+    @nfs.setter
+    def nfs(
+        self, value: Optional[pulumi.Input[Union[TrainingJobSummaryNfsArgs, TrainingJobSummaryNfsArgsDict]]]
+    ) -> None:
+        pulumi.set(self, "nfs", value)
+
+
+class TrainingJobSummaryArgsDict(TypedDict):
+    """Visualisation logs: what the job writes, and what it reads when it shows them."""
+
+    log_type: NotRequired[pulumi.Input[str]]
+    """
+    Kind of logs the job writes; the job can then feed a visualisation job. One of `tensorboard` or
+    `mindstudio-insight`.
+    """
+    log_dir: NotRequired[pulumi.Input[Union[TrainingJobSummaryLogDirArgs, TrainingJobSummaryLogDirArgsDict]]]
+    """Where the logs are written."""
+    data_sources: NotRequired[
+        pulumi.Input[
+            Sequence[
+                pulumi.Input[Union[TrainingJobSummaryDataSourceArgs, TrainingJobSummaryDataSourceArgsDict]]
+            ]
+        ]
+    ]
+    """
+    Logs to show; required when the `tensorboard/enable` or `mindstudio-insight/enable` annotation is
+    `"true"`.
+    """
+
+
+@pulumi.input_type
+class TrainingJobSummaryArgs:
+    """Visualisation logs: what the job writes, and what it reads when it shows them."""
+
+    def __init__(
+        __self__,
+        *,
+        log_type: Optional[pulumi.Input[str]] = None,
+        log_dir: Optional[
+            pulumi.Input[Union[TrainingJobSummaryLogDirArgs, TrainingJobSummaryLogDirArgsDict]]
+        ] = None,
+        data_sources: Optional[
+            pulumi.Input[
+                Sequence[
+                    pulumi.Input[
+                        Union[TrainingJobSummaryDataSourceArgs, TrainingJobSummaryDataSourceArgsDict]
+                    ]
+                ]
+            ]
+        ] = None,
+    ) -> None:
+        if log_type is not None:
+            pulumi.set(__self__, "log_type", log_type)
+        if log_dir is not None:
+            pulumi.set(__self__, "log_dir", log_dir)
+        if data_sources is not None:
+            pulumi.set(__self__, "data_sources", data_sources)
+
+    @property
+    @pulumi.getter
+    def log_type(self) -> Optional[pulumi.Input[str]]:
+        """
+        Kind of logs the job writes; the job can then feed a visualisation job. One of `tensorboard` or
+        `mindstudio-insight`.
+        """
+        return pulumi.get(self, "log_type")  # type: ignore[no-any-return]
+
+    @log_type.setter
+    def log_type(self, value: Optional[pulumi.Input[str]]) -> None:
+        pulumi.set(self, "log_type", value)
+
+    @property
+    @pulumi.getter
+    def log_dir(
+        self,
+    ) -> Optional[pulumi.Input[Union[TrainingJobSummaryLogDirArgs, TrainingJobSummaryLogDirArgsDict]]]:
+        """Where the logs are written."""
+        return pulumi.get(self, "log_dir")  # type: ignore[no-any-return]
+
+    @log_dir.setter
+    def log_dir(
+        self,
+        value: Optional[pulumi.Input[Union[TrainingJobSummaryLogDirArgs, TrainingJobSummaryLogDirArgsDict]]],
+    ) -> None:
+        pulumi.set(self, "log_dir", value)
+
+    @property
+    @pulumi.getter
+    def data_sources(
+        self,
+    ) -> Optional[
+        pulumi.Input[
+            Sequence[
+                pulumi.Input[Union[TrainingJobSummaryDataSourceArgs, TrainingJobSummaryDataSourceArgsDict]]
+            ]
+        ]
+    ]:
+        """
+        Logs to show; required when the `tensorboard/enable` or `mindstudio-insight/enable` annotation is
+        `"true"`.
+        """
+        return pulumi.get(self, "data_sources")  # type: ignore[no-any-return]
+
+    @data_sources.setter
+    def data_sources(
+        self,
+        value: Optional[
+            pulumi.Input[
+                Sequence[
+                    pulumi.Input[
+                        Union[TrainingJobSummaryDataSourceArgs, TrainingJobSummaryDataSourceArgsDict]
+                    ]
+                ]
+            ]
+        ],
+    ) -> None:
+        pulumi.set(self, "data_sources", value)
 
 
 class TrainingJobAlgorithmArgsDict(TypedDict):
@@ -1467,9 +1972,13 @@ class TrainingJobAlgorithmArgsDict(TypedDict):
     """Directory the algorithm runs in."""
     environments: NotRequired[pulumi.Input[Mapping[str, pulumi.Input[str]]]]
     """
-    Environment variables of the job, name to text value. Stored as a secret; shown only in the secret
-    `environments` output. Secret.
+    Environment variables of the job, name to text value (names of letters, digits and `_`, not starting with
+    a digit; `$` does not refer to other variables). Stored as a secret; shown only in the secret
+    `environments` output. At most 100 entrys; each name: at most 8192 characters; each value: at most 4096
+    characters. Secret.
     """
+    summary: NotRequired[pulumi.Input[Union[TrainingJobSummaryArgs, TrainingJobSummaryArgsDict]]]
+    """Visualisation logs."""
 
 
 @pulumi.input_type
@@ -1507,6 +2016,7 @@ class TrainingJobAlgorithmArgs:
         local_code_dir: Optional[pulumi.Input[str]] = None,
         working_dir: Optional[pulumi.Input[str]] = None,
         environments: Optional[pulumi.Input[Mapping[str, pulumi.Input[str]]]] = None,
+        summary: Optional[pulumi.Input[Union[TrainingJobSummaryArgs, TrainingJobSummaryArgsDict]]] = None,
     ) -> None:
         if id is not None:
             pulumi.set(__self__, "id", id)
@@ -1540,6 +2050,8 @@ class TrainingJobAlgorithmArgs:
             pulumi.set(__self__, "working_dir", working_dir)
         if environments is not None:
             pulumi.set(__self__, "environments", environments)
+        if summary is not None:
+            pulumi.set(__self__, "summary", summary)
 
     @property
     @pulumi.getter
@@ -1731,14 +2243,118 @@ class TrainingJobAlgorithmArgs:
     @pulumi.getter
     def environments(self) -> Optional[pulumi.Input[Mapping[str, pulumi.Input[str]]]]:
         """
-        Environment variables of the job, name to text value. Stored as a secret; shown only in the secret
-        `environments` output. Secret.
+        Environment variables of the job, name to text value (names of letters, digits and `_`, not starting
+        with a digit; `$` does not refer to other variables). Stored as a secret; shown only in the secret
+        `environments` output. At most 100 entrys; each name: at most 8192 characters; each value: at most
+        4096 characters. Secret.
         """
         return pulumi.get(self, "environments")  # type: ignore[no-any-return]
 
     @environments.setter
     def environments(self, value: Optional[pulumi.Input[Mapping[str, pulumi.Input[str]]]]) -> None:
         pulumi.set(self, "environments", value)
+
+    @property
+    @pulumi.getter
+    def summary(self) -> Optional[pulumi.Input[Union[TrainingJobSummaryArgs, TrainingJobSummaryArgsDict]]]:
+        """Visualisation logs."""
+        return pulumi.get(self, "summary")  # type: ignore[no-any-return]
+
+    @summary.setter
+    def summary(
+        self, value: Optional[pulumi.Input[Union[TrainingJobSummaryArgs, TrainingJobSummaryArgsDict]]]
+    ) -> None:
+        pulumi.set(self, "summary", value)
+
+
+class TrainingJobTaskEngineArgsDict(TypedDict):
+    """The engine of a heterogeneous-job task."""
+
+    engine_id: NotRequired[pulumi.Input[str]]
+    """Engine id, for example `caffe-1.0.0-python2.7`."""
+    engine_name: NotRequired[pulumi.Input[str]]
+    """Engine name, for example `Caffe`."""
+    engine_version: NotRequired[pulumi.Input[str]]
+    """Engine version."""
+    image_url: NotRequired[pulumi.Input[str]]
+    """Custom image from SWR."""
+    run_user: NotRequired[pulumi.Input[str]]
+    """User id the image starts as (custom images; the service uses 1000)."""
+
+
+@pulumi.input_type
+class TrainingJobTaskEngineArgs:
+    """The engine of a heterogeneous-job task."""
+
+    def __init__(
+        __self__,
+        *,
+        engine_id: Optional[pulumi.Input[str]] = None,
+        engine_name: Optional[pulumi.Input[str]] = None,
+        engine_version: Optional[pulumi.Input[str]] = None,
+        image_url: Optional[pulumi.Input[str]] = None,
+        run_user: Optional[pulumi.Input[str]] = None,
+    ) -> None:
+        if engine_id is not None:
+            pulumi.set(__self__, "engine_id", engine_id)
+        if engine_name is not None:
+            pulumi.set(__self__, "engine_name", engine_name)
+        if engine_version is not None:
+            pulumi.set(__self__, "engine_version", engine_version)
+        if image_url is not None:
+            pulumi.set(__self__, "image_url", image_url)
+        if run_user is not None:
+            pulumi.set(__self__, "run_user", run_user)
+
+    @property
+    @pulumi.getter
+    def engine_id(self) -> Optional[pulumi.Input[str]]:
+        """Engine id, for example `caffe-1.0.0-python2.7`."""
+        return pulumi.get(self, "engine_id")  # type: ignore[no-any-return]
+
+    @engine_id.setter
+    def engine_id(self, value: Optional[pulumi.Input[str]]) -> None:
+        pulumi.set(self, "engine_id", value)
+
+    @property
+    @pulumi.getter
+    def engine_name(self) -> Optional[pulumi.Input[str]]:
+        """Engine name, for example `Caffe`."""
+        return pulumi.get(self, "engine_name")  # type: ignore[no-any-return]
+
+    @engine_name.setter
+    def engine_name(self, value: Optional[pulumi.Input[str]]) -> None:
+        pulumi.set(self, "engine_name", value)
+
+    @property
+    @pulumi.getter
+    def engine_version(self) -> Optional[pulumi.Input[str]]:
+        """Engine version."""
+        return pulumi.get(self, "engine_version")  # type: ignore[no-any-return]
+
+    @engine_version.setter
+    def engine_version(self, value: Optional[pulumi.Input[str]]) -> None:
+        pulumi.set(self, "engine_version", value)
+
+    @property
+    @pulumi.getter
+    def image_url(self) -> Optional[pulumi.Input[str]]:
+        """Custom image from SWR."""
+        return pulumi.get(self, "image_url")  # type: ignore[no-any-return]
+
+    @image_url.setter
+    def image_url(self, value: Optional[pulumi.Input[str]]) -> None:
+        pulumi.set(self, "image_url", value)
+
+    @property
+    @pulumi.getter
+    def run_user(self) -> Optional[pulumi.Input[str]]:
+        """User id the image starts as (custom images; the service uses 1000)."""
+        return pulumi.get(self, "run_user")  # type: ignore[no-any-return]
+
+    @run_user.setter
+    def run_user(self, value: Optional[pulumi.Input[str]]) -> None:
+        pulumi.set(self, "run_user", value)
 
 
 class TrainingJobTaskJobConfigArgsDict(TypedDict):
@@ -1756,7 +2372,7 @@ class TrainingJobTaskJobConfigArgsDict(TypedDict):
         pulumi.Input[Sequence[pulumi.Input[Union[TrainingJobOutputArgs, TrainingJobOutputArgsDict]]]]
     ]
     """Data output channels."""
-    engine: NotRequired[pulumi.Input[Union[TrainingJobEngineArgs, TrainingJobEngineArgsDict]]]
+    engine: NotRequired[pulumi.Input[Union[TrainingJobTaskEngineArgs, TrainingJobTaskEngineArgsDict]]]
     """Engine or custom image."""
 
 
@@ -1778,7 +2394,9 @@ class TrainingJobTaskJobConfigArgs:
         outputs: Optional[
             pulumi.Input[Sequence[pulumi.Input[Union[TrainingJobOutputArgs, TrainingJobOutputArgsDict]]]]
         ] = None,
-        engine: Optional[pulumi.Input[Union[TrainingJobEngineArgs, TrainingJobEngineArgsDict]]] = None,
+        engine: Optional[
+            pulumi.Input[Union[TrainingJobTaskEngineArgs, TrainingJobTaskEngineArgsDict]]
+        ] = None,
     ) -> None:
         if parameters is not None:
             pulumi.set(__self__, "parameters", parameters)
@@ -1850,90 +2468,17 @@ class TrainingJobTaskJobConfigArgs:
 
     @property
     @pulumi.getter
-    def engine(self) -> Optional[pulumi.Input[Union[TrainingJobEngineArgs, TrainingJobEngineArgsDict]]]:
+    def engine(
+        self,
+    ) -> Optional[pulumi.Input[Union[TrainingJobTaskEngineArgs, TrainingJobTaskEngineArgsDict]]]:
         """Engine or custom image."""
         return pulumi.get(self, "engine")  # type: ignore[no-any-return]
 
     @engine.setter
     def engine(
-        self, value: Optional[pulumi.Input[Union[TrainingJobEngineArgs, TrainingJobEngineArgsDict]]]
+        self, value: Optional[pulumi.Input[Union[TrainingJobTaskEngineArgs, TrainingJobTaskEngineArgsDict]]]
     ) -> None:
         pulumi.set(self, "engine", value)
-
-
-class TrainingJobTaskEngineArgsDict(TypedDict):
-    """The engine of a heterogeneous-job task."""
-
-    engine_id: NotRequired[pulumi.Input[str]]
-    """Engine id, for example `caffe-1.0.0-python2.7`."""
-    engine_name: NotRequired[pulumi.Input[str]]
-    """Engine name, for example `Caffe`."""
-    engine_version: NotRequired[pulumi.Input[str]]
-    """Engine version."""
-    image_url: NotRequired[pulumi.Input[str]]
-    """Custom image from SWR."""
-
-
-@pulumi.input_type
-class TrainingJobTaskEngineArgs:
-    """The engine of a heterogeneous-job task."""
-
-    def __init__(
-        __self__,
-        *,
-        engine_id: Optional[pulumi.Input[str]] = None,
-        engine_name: Optional[pulumi.Input[str]] = None,
-        engine_version: Optional[pulumi.Input[str]] = None,
-        image_url: Optional[pulumi.Input[str]] = None,
-    ) -> None:
-        if engine_id is not None:
-            pulumi.set(__self__, "engine_id", engine_id)
-        if engine_name is not None:
-            pulumi.set(__self__, "engine_name", engine_name)
-        if engine_version is not None:
-            pulumi.set(__self__, "engine_version", engine_version)
-        if image_url is not None:
-            pulumi.set(__self__, "image_url", image_url)
-
-    @property
-    @pulumi.getter
-    def engine_id(self) -> Optional[pulumi.Input[str]]:
-        """Engine id, for example `caffe-1.0.0-python2.7`."""
-        return pulumi.get(self, "engine_id")  # type: ignore[no-any-return]
-
-    @engine_id.setter
-    def engine_id(self, value: Optional[pulumi.Input[str]]) -> None:
-        pulumi.set(self, "engine_id", value)
-
-    @property
-    @pulumi.getter
-    def engine_name(self) -> Optional[pulumi.Input[str]]:
-        """Engine name, for example `Caffe`."""
-        return pulumi.get(self, "engine_name")  # type: ignore[no-any-return]
-
-    @engine_name.setter
-    def engine_name(self, value: Optional[pulumi.Input[str]]) -> None:
-        pulumi.set(self, "engine_name", value)
-
-    @property
-    @pulumi.getter
-    def engine_version(self) -> Optional[pulumi.Input[str]]:
-        """Engine version."""
-        return pulumi.get(self, "engine_version")  # type: ignore[no-any-return]
-
-    @engine_version.setter
-    def engine_version(self, value: Optional[pulumi.Input[str]]) -> None:
-        pulumi.set(self, "engine_version", value)
-
-    @property
-    @pulumi.getter
-    def image_url(self) -> Optional[pulumi.Input[str]]:
-        """Custom image from SWR."""
-        return pulumi.get(self, "image_url")  # type: ignore[no-any-return]
-
-    @image_url.setter
-    def image_url(self, value: Optional[pulumi.Input[str]]) -> None:
-        pulumi.set(self, "image_url", value)
 
 
 class TrainingJobTaskInputRemoteArgsDict(TypedDict):
@@ -2143,6 +2688,8 @@ class TrainingJobTaskAlgorithmArgsDict(TypedDict):
     """Container directory the code is downloaded to (under `/home`)."""
     working_dir: NotRequired[pulumi.Input[str]]
     """Directory the algorithm runs in."""
+    environments: NotRequired[pulumi.Input[Mapping[str, pulumi.Input[str]]]]
+    """Environment variables of the task, name to text value. Stored as a secret. Secret."""
 
 
 @pulumi.input_type
@@ -2172,6 +2719,7 @@ class TrainingJobTaskAlgorithmArgs:
         ] = None,
         local_code_dir: Optional[pulumi.Input[str]] = None,
         working_dir: Optional[pulumi.Input[str]] = None,
+        environments: Optional[pulumi.Input[Mapping[str, pulumi.Input[str]]]] = None,
     ) -> None:
         if job_config is not None:
             pulumi.set(__self__, "job_config", job_config)
@@ -2189,6 +2737,8 @@ class TrainingJobTaskAlgorithmArgs:
             pulumi.set(__self__, "local_code_dir", local_code_dir)
         if working_dir is not None:
             pulumi.set(__self__, "working_dir", working_dir)
+        if environments is not None:
+            pulumi.set(__self__, "environments", environments)
 
     @property
     @pulumi.getter
@@ -2301,6 +2851,16 @@ class TrainingJobTaskAlgorithmArgs:
     def working_dir(self, value: Optional[pulumi.Input[str]]) -> None:
         pulumi.set(self, "working_dir", value)
 
+    @property
+    @pulumi.getter
+    def environments(self) -> Optional[pulumi.Input[Mapping[str, pulumi.Input[str]]]]:
+        """Environment variables of the task, name to text value. Stored as a secret. Secret."""
+        return pulumi.get(self, "environments")  # type: ignore[no-any-return]
+
+    @environments.setter
+    def environments(self, value: Optional[pulumi.Input[Mapping[str, pulumi.Input[str]]]]) -> None:
+        pulumi.set(self, "environments", value)
+
 
 class TrainingJobTaskResourceArgsDict(TypedDict):
     """The resources of a heterogeneous-job task."""
@@ -2309,6 +2869,8 @@ class TrainingJobTaskResourceArgsDict(TypedDict):
     """Resource flavor id."""
     node_count: pulumi.Input[int]
     """Number of nodes. At least 1."""
+    pool_id: NotRequired[pulumi.Input[str]]
+    """Dedicated resource pool id."""
 
 
 @pulumi.input_type
@@ -2320,10 +2882,13 @@ class TrainingJobTaskResourceArgs:
         *,
         flavor_id: Optional[pulumi.Input[str]] = None,
         node_count: pulumi.Input[int],
+        pool_id: Optional[pulumi.Input[str]] = None,
     ) -> None:
         if flavor_id is not None:
             pulumi.set(__self__, "flavor_id", flavor_id)
         pulumi.set(__self__, "node_count", node_count)
+        if pool_id is not None:
+            pulumi.set(__self__, "pool_id", pool_id)
 
     @property
     @pulumi.getter
@@ -2345,6 +2910,46 @@ class TrainingJobTaskResourceArgs:
     def node_count(self, value: pulumi.Input[int]) -> None:
         pulumi.set(self, "node_count", value)
 
+    @property
+    @pulumi.getter
+    def pool_id(self) -> Optional[pulumi.Input[str]]:
+        """Dedicated resource pool id."""
+        return pulumi.get(self, "pool_id")  # type: ignore[no-any-return]
+
+    @pool_id.setter
+    def pool_id(self, value: Optional[pulumi.Input[str]]) -> None:
+        pulumi.set(self, "pool_id", value)
+
+
+class TrainingJobTaskLogExportPathArgsDict(TypedDict):
+    """Where a heterogeneous-job task's logs are kept."""
+
+    obs_url: NotRequired[pulumi.Input[str]]
+    """OBS path for the logs."""
+
+
+@pulumi.input_type
+class TrainingJobTaskLogExportPathArgs:
+    """Where a heterogeneous-job task's logs are kept."""
+
+    def __init__(
+        __self__,
+        *,
+        obs_url: Optional[pulumi.Input[str]] = None,
+    ) -> None:
+        if obs_url is not None:
+            pulumi.set(__self__, "obs_url", obs_url)
+
+    @property
+    @pulumi.getter
+    def obs_url(self) -> Optional[pulumi.Input[str]]:
+        """OBS path for the logs."""
+        return pulumi.get(self, "obs_url")  # type: ignore[no-any-return]
+
+    @obs_url.setter
+    def obs_url(self, value: Optional[pulumi.Input[str]]) -> None:
+        pulumi.set(self, "obs_url", value)
+
 
 class TrainingJobTaskArgsDict(TypedDict):
     """A task of a heterogeneous job (the API pages say this is not implemented yet)."""
@@ -2359,6 +2964,10 @@ class TrainingJobTaskArgsDict(TypedDict):
         pulumi.Input[Union[TrainingJobTaskResourceArgs, TrainingJobTaskResourceArgsDict]]
     ]
     """The task's resources."""
+    log_export_path: NotRequired[
+        pulumi.Input[Union[TrainingJobTaskLogExportPathArgs, TrainingJobTaskLogExportPathArgsDict]]
+    ]
+    """Where the task's logs go."""
 
 
 @pulumi.input_type
@@ -2375,6 +2984,9 @@ class TrainingJobTaskArgs:
         task_resource: Optional[
             pulumi.Input[Union[TrainingJobTaskResourceArgs, TrainingJobTaskResourceArgsDict]]
         ] = None,
+        log_export_path: Optional[
+            pulumi.Input[Union[TrainingJobTaskLogExportPathArgs, TrainingJobTaskLogExportPathArgsDict]]
+        ] = None,
     ) -> None:
         if role is not None:
             pulumi.set(__self__, "role", role)
@@ -2382,6 +2994,8 @@ class TrainingJobTaskArgs:
             pulumi.set(__self__, "algorithm", algorithm)
         if task_resource is not None:
             pulumi.set(__self__, "task_resource", task_resource)
+        if log_export_path is not None:
+            pulumi.set(__self__, "log_export_path", log_export_path)
 
     @property
     @pulumi.getter
@@ -2423,30 +3037,115 @@ class TrainingJobTaskArgs:
     ) -> None:
         pulumi.set(self, "task_resource", value)
 
+    @property
+    @pulumi.getter
+    def log_export_path(
+        self,
+    ) -> Optional[
+        pulumi.Input[Union[TrainingJobTaskLogExportPathArgs, TrainingJobTaskLogExportPathArgsDict]]
+    ]:
+        """Where the task's logs go."""
+        return pulumi.get(self, "log_export_path")  # type: ignore[no-any-return]
+
+    @log_export_path.setter
+    def log_export_path(
+        self,
+        value: Optional[
+            pulumi.Input[Union[TrainingJobTaskLogExportPathArgs, TrainingJobTaskLogExportPathArgsDict]]
+        ],
+    ) -> None:
+        pulumi.set(self, "log_export_path", value)
+
+
+class TrainingJobMainContainerFlavorArgsDict(TypedDict):
+    """The main container's share of a dedicated pool's node, instead of a whole flavor."""
+
+    cpu_core_num: NotRequired[pulumi.Input[float]]
+    """CPU cores. More than 0."""
+    mem_size: NotRequired[pulumi.Input[float]]
+    """Memory size. More than 0."""
+    accelerator_num: NotRequired[pulumi.Input[float]]
+    """Accelerator cards (GPU or NPU). At least 0."""
+
+
+@pulumi.input_type
+class TrainingJobMainContainerFlavorArgs:
+    """The main container's share of a dedicated pool's node, instead of a whole flavor."""
+
+    def __init__(
+        __self__,
+        *,
+        cpu_core_num: Optional[pulumi.Input[float]] = None,
+        mem_size: Optional[pulumi.Input[float]] = None,
+        accelerator_num: Optional[pulumi.Input[float]] = None,
+    ) -> None:
+        if cpu_core_num is not None:
+            pulumi.set(__self__, "cpu_core_num", cpu_core_num)
+        if mem_size is not None:
+            pulumi.set(__self__, "mem_size", mem_size)
+        if accelerator_num is not None:
+            pulumi.set(__self__, "accelerator_num", accelerator_num)
+
+    @property
+    @pulumi.getter
+    def cpu_core_num(self) -> Optional[pulumi.Input[float]]:
+        """CPU cores. More than 0."""
+        return pulumi.get(self, "cpu_core_num")  # type: ignore[no-any-return]
+
+    @cpu_core_num.setter
+    def cpu_core_num(self, value: Optional[pulumi.Input[float]]) -> None:
+        pulumi.set(self, "cpu_core_num", value)
+
+    @property
+    @pulumi.getter
+    def mem_size(self) -> Optional[pulumi.Input[float]]:
+        """Memory size. More than 0."""
+        return pulumi.get(self, "mem_size")  # type: ignore[no-any-return]
+
+    @mem_size.setter
+    def mem_size(self, value: Optional[pulumi.Input[float]]) -> None:
+        pulumi.set(self, "mem_size", value)
+
+    @property
+    @pulumi.getter
+    def accelerator_num(self) -> Optional[pulumi.Input[float]]:
+        """Accelerator cards (GPU or NPU). At least 0."""
+        return pulumi.get(self, "accelerator_num")  # type: ignore[no-any-return]
+
+    @accelerator_num.setter
+    def accelerator_num(self, value: Optional[pulumi.Input[float]]) -> None:
+        pulumi.set(self, "accelerator_num", value)
+
 
 class TrainingJobResourceArgsDict(TypedDict):
     """
-    The machines of the job: a public flavor (`flavor_id`) or a dedicated pool (`pool_id`, with a `flavor_id`
-    for GPU and Ascend pools).
+    The machines of the job: a public flavor (`flavor_id`), a dedicated pool (`pool_id`, with a `flavor_id`
+    for GPU and Ascend pools) or, for `federated_pool_job`, a pool federation (`pool_group_id`).
     """
 
     flavor_id: NotRequired[pulumi.Input[str]]
     """
     Resource flavor id, for example `modelarts.vm.cpu.2u`; on a dedicated GPU or Ascend pool one of
-    `modelarts.pool.visual.xlarge` (1 card), `2xlarge`, `4xlarge` or `8xlarge`. Not used on dedicated CPU
-    pools.
+    `modelarts.pool.visual.xlarge` (1 card), `2xlarge`, `4xlarge`, `8xlarge` or `16xlarge`. Not used on
+    dedicated CPU pools.
     """
     node_count: NotRequired[pulumi.Input[int]]
     """Number of nodes; the service uses 1. At least 1."""
     pool_id: NotRequired[pulumi.Input[str]]
     """Dedicated resource pool id."""
+    pool_group_id: NotRequired[pulumi.Input[str]]
+    """Pool federation id; required when `kind` is `federated_pool_job`."""
+    main_container_customized_flavor: NotRequired[
+        pulumi.Input[Union[TrainingJobMainContainerFlavorArgs, TrainingJobMainContainerFlavorArgsDict]]
+    ]
+    """A custom share of the node for the main container (dedicated pools only)."""
 
 
 @pulumi.input_type
 class TrainingJobResourceArgs:
     """
-    The machines of the job: a public flavor (`flavor_id`) or a dedicated pool (`pool_id`, with a `flavor_id`
-    for GPU and Ascend pools).
+    The machines of the job: a public flavor (`flavor_id`), a dedicated pool (`pool_id`, with a `flavor_id`
+    for GPU and Ascend pools) or, for `federated_pool_job`, a pool federation (`pool_group_id`).
     """
 
     def __init__(
@@ -2455,6 +3154,10 @@ class TrainingJobResourceArgs:
         flavor_id: Optional[pulumi.Input[str]] = None,
         node_count: Optional[pulumi.Input[int]] = None,
         pool_id: Optional[pulumi.Input[str]] = None,
+        pool_group_id: Optional[pulumi.Input[str]] = None,
+        main_container_customized_flavor: Optional[
+            pulumi.Input[Union[TrainingJobMainContainerFlavorArgs, TrainingJobMainContainerFlavorArgsDict]]
+        ] = None,
     ) -> None:
         if flavor_id is not None:
             pulumi.set(__self__, "flavor_id", flavor_id)
@@ -2462,14 +3165,18 @@ class TrainingJobResourceArgs:
             pulumi.set(__self__, "node_count", node_count)
         if pool_id is not None:
             pulumi.set(__self__, "pool_id", pool_id)
+        if pool_group_id is not None:
+            pulumi.set(__self__, "pool_group_id", pool_group_id)
+        if main_container_customized_flavor is not None:
+            pulumi.set(__self__, "main_container_customized_flavor", main_container_customized_flavor)
 
     @property
     @pulumi.getter
     def flavor_id(self) -> Optional[pulumi.Input[str]]:
         """
         Resource flavor id, for example `modelarts.vm.cpu.2u`; on a dedicated GPU or Ascend pool one of
-        `modelarts.pool.visual.xlarge` (1 card), `2xlarge`, `4xlarge` or `8xlarge`. Not used on dedicated CPU
-        pools.
+        `modelarts.pool.visual.xlarge` (1 card), `2xlarge`, `4xlarge`, `8xlarge` or `16xlarge`. Not used on
+        dedicated CPU pools.
         """
         return pulumi.get(self, "flavor_id")  # type: ignore[no-any-return]
 
@@ -2496,6 +3203,35 @@ class TrainingJobResourceArgs:
     @pool_id.setter
     def pool_id(self, value: Optional[pulumi.Input[str]]) -> None:
         pulumi.set(self, "pool_id", value)
+
+    @property
+    @pulumi.getter
+    def pool_group_id(self) -> Optional[pulumi.Input[str]]:
+        """Pool federation id; required when `kind` is `federated_pool_job`."""
+        return pulumi.get(self, "pool_group_id")  # type: ignore[no-any-return]
+
+    @pool_group_id.setter
+    def pool_group_id(self, value: Optional[pulumi.Input[str]]) -> None:
+        pulumi.set(self, "pool_group_id", value)
+
+    @property
+    @pulumi.getter
+    def main_container_customized_flavor(
+        self,
+    ) -> Optional[
+        pulumi.Input[Union[TrainingJobMainContainerFlavorArgs, TrainingJobMainContainerFlavorArgsDict]]
+    ]:
+        """A custom share of the node for the main container (dedicated pools only)."""
+        return pulumi.get(self, "main_container_customized_flavor")  # type: ignore[no-any-return]
+
+    @main_container_customized_flavor.setter
+    def main_container_customized_flavor(
+        self,
+        value: Optional[
+            pulumi.Input[Union[TrainingJobMainContainerFlavorArgs, TrainingJobMainContainerFlavorArgsDict]]
+        ],
+    ) -> None:
+        pulumi.set(self, "main_container_customized_flavor", value)
 
 
 class TrainingJobNfsArgsDict(TypedDict):
@@ -2556,33 +3292,156 @@ class TrainingJobNfsArgs:
         pulumi.set(self, "read_only", value)
 
 
-class TrainingJobVolumeArgsDict(TypedDict):
-    """A volume mounted into the training containers."""
+class TrainingJobPfsArgsDict(TypedDict):
+    """An OBS parallel file system mount."""
 
-    nfs: pulumi.Input[Union[TrainingJobNfsArgs, TrainingJobNfsArgsDict]]
-    """An NFS mount."""
+    pfs_path: NotRequired[pulumi.Input[str]]
+    """The file system path, for example `/bucket/path`."""
+    local_path: NotRequired[pulumi.Input[str]]
+    """Mount point in the training container."""
 
 
 @pulumi.input_type
-class TrainingJobVolumeArgs:
-    """A volume mounted into the training containers."""
+class TrainingJobPfsArgs:
+    """An OBS parallel file system mount."""
 
     def __init__(
         __self__,
         *,
-        nfs: pulumi.Input[Union[TrainingJobNfsArgs, TrainingJobNfsArgsDict]],
+        pfs_path: Optional[pulumi.Input[str]] = None,
+        local_path: Optional[pulumi.Input[str]] = None,
     ) -> None:
-        pulumi.set(__self__, "nfs", nfs)
+        if pfs_path is not None:
+            pulumi.set(__self__, "pfs_path", pfs_path)
+        if local_path is not None:
+            pulumi.set(__self__, "local_path", local_path)
 
     @property
     @pulumi.getter
-    def nfs(self) -> pulumi.Input[Union[TrainingJobNfsArgs, TrainingJobNfsArgsDict]]:
+    def pfs_path(self) -> Optional[pulumi.Input[str]]:
+        """The file system path, for example `/bucket/path`."""
+        return pulumi.get(self, "pfs_path")  # type: ignore[no-any-return]
+
+    @pfs_path.setter
+    def pfs_path(self, value: Optional[pulumi.Input[str]]) -> None:
+        pulumi.set(self, "pfs_path", value)
+
+    @property
+    @pulumi.getter
+    def local_path(self) -> Optional[pulumi.Input[str]]:
+        """Mount point in the training container."""
+        return pulumi.get(self, "local_path")  # type: ignore[no-any-return]
+
+    @local_path.setter
+    def local_path(self, value: Optional[pulumi.Input[str]]) -> None:
+        pulumi.set(self, "local_path", value)
+
+
+class TrainingJobObsVolumeArgsDict(TypedDict):
+    """An OBS bucket path mount."""
+
+    obs_path: NotRequired[pulumi.Input[str]]
+    """The OBS path, for example `/bucket/path`."""
+    local_path: NotRequired[pulumi.Input[str]]
+    """Mount point in the training container."""
+
+
+@pulumi.input_type
+class TrainingJobObsVolumeArgs:
+    """An OBS bucket path mount."""
+
+    def __init__(
+        __self__,
+        *,
+        obs_path: Optional[pulumi.Input[str]] = None,
+        local_path: Optional[pulumi.Input[str]] = None,
+    ) -> None:
+        if obs_path is not None:
+            pulumi.set(__self__, "obs_path", obs_path)
+        if local_path is not None:
+            pulumi.set(__self__, "local_path", local_path)
+
+    @property
+    @pulumi.getter
+    def obs_path(self) -> Optional[pulumi.Input[str]]:
+        """The OBS path, for example `/bucket/path`."""
+        return pulumi.get(self, "obs_path")  # type: ignore[no-any-return]
+
+    @obs_path.setter
+    def obs_path(self, value: Optional[pulumi.Input[str]]) -> None:
+        pulumi.set(self, "obs_path", value)
+
+    @property
+    @pulumi.getter
+    def local_path(self) -> Optional[pulumi.Input[str]]:
+        """Mount point in the training container."""
+        return pulumi.get(self, "local_path")  # type: ignore[no-any-return]
+
+    @local_path.setter
+    def local_path(self, value: Optional[pulumi.Input[str]]) -> None:
+        pulumi.set(self, "local_path", value)
+
+
+class TrainingJobVolumeArgsDict(TypedDict):
+    """A volume mounted into the training containers: exactly one of `nfs`, `pfs` or `obs`."""
+
+    nfs: NotRequired[pulumi.Input[Union[TrainingJobNfsArgs, TrainingJobNfsArgsDict]]]
+    """An NFS mount."""
+    pfs: NotRequired[pulumi.Input[Union[TrainingJobPfsArgs, TrainingJobPfsArgsDict]]]
+    """An OBS parallel file system mount."""
+    obs: NotRequired[pulumi.Input[Union[TrainingJobObsVolumeArgs, TrainingJobObsVolumeArgsDict]]]
+    """An OBS path mount."""
+
+
+@pulumi.input_type
+class TrainingJobVolumeArgs:
+    """A volume mounted into the training containers: exactly one of `nfs`, `pfs` or `obs`."""
+
+    def __init__(
+        __self__,
+        *,
+        nfs: Optional[pulumi.Input[Union[TrainingJobNfsArgs, TrainingJobNfsArgsDict]]] = None,
+        pfs: Optional[pulumi.Input[Union[TrainingJobPfsArgs, TrainingJobPfsArgsDict]]] = None,
+        obs: Optional[pulumi.Input[Union[TrainingJobObsVolumeArgs, TrainingJobObsVolumeArgsDict]]] = None,
+    ) -> None:
+        if nfs is not None:
+            pulumi.set(__self__, "nfs", nfs)
+        if pfs is not None:
+            pulumi.set(__self__, "pfs", pfs)
+        if obs is not None:
+            pulumi.set(__self__, "obs", obs)
+
+    @property
+    @pulumi.getter
+    def nfs(self) -> Optional[pulumi.Input[Union[TrainingJobNfsArgs, TrainingJobNfsArgsDict]]]:
         """An NFS mount."""
         return pulumi.get(self, "nfs")  # type: ignore[no-any-return]
 
     @nfs.setter
-    def nfs(self, value: pulumi.Input[Union[TrainingJobNfsArgs, TrainingJobNfsArgsDict]]) -> None:
+    def nfs(self, value: Optional[pulumi.Input[Union[TrainingJobNfsArgs, TrainingJobNfsArgsDict]]]) -> None:
         pulumi.set(self, "nfs", value)
+
+    @property
+    @pulumi.getter
+    def pfs(self) -> Optional[pulumi.Input[Union[TrainingJobPfsArgs, TrainingJobPfsArgsDict]]]:
+        """An OBS parallel file system mount."""
+        return pulumi.get(self, "pfs")  # type: ignore[no-any-return]
+
+    @pfs.setter
+    def pfs(self, value: Optional[pulumi.Input[Union[TrainingJobPfsArgs, TrainingJobPfsArgsDict]]]) -> None:
+        pulumi.set(self, "pfs", value)
+
+    @property
+    @pulumi.getter
+    def obs(self) -> Optional[pulumi.Input[Union[TrainingJobObsVolumeArgs, TrainingJobObsVolumeArgsDict]]]:
+        """An OBS path mount."""
+        return pulumi.get(self, "obs")  # type: ignore[no-any-return]
+
+    @obs.setter
+    def obs(
+        self, value: Optional[pulumi.Input[Union[TrainingJobObsVolumeArgs, TrainingJobObsVolumeArgsDict]]]
+    ) -> None:
+        pulumi.set(self, "obs", value)
 
 
 class TrainingJobLogExportPathArgsDict(TypedDict):
@@ -2633,9 +3492,9 @@ class TrainingJobLogExportPathArgs:
 class TrainingJobAutoStopArgsDict(TypedDict):
     """Stop the job after it has run for a while."""
 
-    time_unit: NotRequired[pulumi.Input[str]]
-    """Unit of `duration`: `HOURS`."""
-    duration: NotRequired[pulumi.Input[int]]
+    time_unit: pulumi.Input[str]
+    """Unit of `duration`. One of `HOURS`."""
+    duration: pulumi.Input[int]
     """How long the job may run. At least 1."""
 
 
@@ -2646,42 +3505,299 @@ class TrainingJobAutoStopArgs:
     def __init__(
         __self__,
         *,
-        time_unit: Optional[pulumi.Input[str]] = None,
-        duration: Optional[pulumi.Input[int]] = None,
+        time_unit: pulumi.Input[str],
+        duration: pulumi.Input[int],
     ) -> None:
-        if time_unit is not None:
-            pulumi.set(__self__, "time_unit", time_unit)
-        if duration is not None:
-            pulumi.set(__self__, "duration", duration)
+        pulumi.set(__self__, "time_unit", time_unit)
+        pulumi.set(__self__, "duration", duration)
 
     @property
     @pulumi.getter
-    def time_unit(self) -> Optional[pulumi.Input[str]]:
-        """Unit of `duration`: `HOURS`."""
+    def time_unit(self) -> pulumi.Input[str]:
+        """Unit of `duration`. One of `HOURS`."""
         return pulumi.get(self, "time_unit")  # type: ignore[no-any-return]
 
     @time_unit.setter
-    def time_unit(self, value: Optional[pulumi.Input[str]]) -> None:
+    def time_unit(self, value: pulumi.Input[str]) -> None:
         pulumi.set(self, "time_unit", value)
 
     @property
     @pulumi.getter
-    def duration(self) -> Optional[pulumi.Input[int]]:
+    def duration(self) -> pulumi.Input[int]:
         """How long the job may run. At least 1."""
         return pulumi.get(self, "duration")  # type: ignore[no-any-return]
 
     @duration.setter
-    def duration(self, value: Optional[pulumi.Input[int]]) -> None:
+    def duration(self, value: pulumi.Input[int]) -> None:
         pulumi.set(self, "duration", value)
+
+
+class TrainingJobNodeSelectorRequirementArgsDict(TypedDict):
+    """A condition on a node label or field."""
+
+    key: pulumi.Input[str]
+    """The label or field. Must not be empty."""
+    operator: pulumi.Input[str]
+    """
+    How the value relates to `values`: in the list, not in it, present, absent, greater or less than the one
+    value. One of `In`, `NotIn`, `Exists`, `DoesNotExist`, `Gt` or `Lt`.
+    """
+    values: NotRequired[pulumi.Input[Sequence[pulumi.Input[str]]]]
+    """
+    The values: at least one for `In` and `NotIn`, none for `Exists` and `DoesNotExist`, one whole number for
+    `Gt` and `Lt`.
+    """
+
+
+@pulumi.input_type
+class TrainingJobNodeSelectorRequirementArgs:
+    """A condition on a node label or field."""
+
+    def __init__(
+        __self__,
+        *,
+        key: pulumi.Input[str],
+        operator: pulumi.Input[str],
+        values: Optional[pulumi.Input[Sequence[pulumi.Input[str]]]] = None,
+    ) -> None:
+        pulumi.set(__self__, "key", key)
+        pulumi.set(__self__, "operator", operator)
+        if values is not None:
+            pulumi.set(__self__, "values", values)
+
+    @property
+    @pulumi.getter
+    def key(self) -> pulumi.Input[str]:
+        """The label or field. Must not be empty."""
+        return pulumi.get(self, "key")  # type: ignore[no-any-return]
+
+    @key.setter
+    def key(self, value: pulumi.Input[str]) -> None:
+        pulumi.set(self, "key", value)
+
+    @property
+    @pulumi.getter
+    def operator(self) -> pulumi.Input[str]:
+        """
+        How the value relates to `values`: in the list, not in it, present, absent, greater or less than the
+        one value. One of `In`, `NotIn`, `Exists`, `DoesNotExist`, `Gt` or `Lt`.
+        """
+        return pulumi.get(self, "operator")  # type: ignore[no-any-return]
+
+    @operator.setter
+    def operator(self, value: pulumi.Input[str]) -> None:
+        pulumi.set(self, "operator", value)
+
+    @property
+    @pulumi.getter
+    def values(self) -> Optional[pulumi.Input[Sequence[pulumi.Input[str]]]]:
+        """
+        The values: at least one for `In` and `NotIn`, none for `Exists` and `DoesNotExist`, one whole number
+        for `Gt` and `Lt`.
+        """
+        return pulumi.get(self, "values")  # type: ignore[no-any-return]
+
+    @values.setter
+    def values(self, value: Optional[pulumi.Input[Sequence[pulumi.Input[str]]]]) -> None:
+        pulumi.set(self, "values", value)
+
+
+class TrainingJobNodeSelectorTermArgsDict(TypedDict):
+    """Conditions a node must meet: on its labels (`matchExpressions`) or its fields (`matchFields`)."""
+
+    matchExpressions: NotRequired[
+        pulumi.Input[
+            Sequence[
+                pulumi.Input[
+                    Union[TrainingJobNodeSelectorRequirementArgs, TrainingJobNodeSelectorRequirementArgsDict]
+                ]
+            ]
+        ]
+    ]
+    """Conditions on node labels."""
+    matchFields: NotRequired[
+        pulumi.Input[
+            Sequence[
+                pulumi.Input[
+                    Union[TrainingJobNodeSelectorRequirementArgs, TrainingJobNodeSelectorRequirementArgsDict]
+                ]
+            ]
+        ]
+    ]
+    """Conditions on node fields."""
+
+
+@pulumi.input_type
+class TrainingJobNodeSelectorTermArgs:
+    """Conditions a node must meet: on its labels (`matchExpressions`) or its fields (`matchFields`)."""
+
+    def __init__(
+        __self__,
+        *,
+        match_expressions: Optional[
+            pulumi.Input[
+                Sequence[
+                    pulumi.Input[
+                        Union[
+                            TrainingJobNodeSelectorRequirementArgs, TrainingJobNodeSelectorRequirementArgsDict
+                        ]
+                    ]
+                ]
+            ]
+        ] = None,
+        match_fields: Optional[
+            pulumi.Input[
+                Sequence[
+                    pulumi.Input[
+                        Union[
+                            TrainingJobNodeSelectorRequirementArgs, TrainingJobNodeSelectorRequirementArgsDict
+                        ]
+                    ]
+                ]
+            ]
+        ] = None,
+    ) -> None:
+        if match_expressions is not None:
+            pulumi.set(__self__, "match_expressions", match_expressions)
+        if match_fields is not None:
+            pulumi.set(__self__, "match_fields", match_fields)
+
+    @property
+    @pulumi.getter(name="matchExpressions")
+    def match_expressions(
+        self,
+    ) -> Optional[
+        pulumi.Input[
+            Sequence[
+                pulumi.Input[
+                    Union[TrainingJobNodeSelectorRequirementArgs, TrainingJobNodeSelectorRequirementArgsDict]
+                ]
+            ]
+        ]
+    ]:
+        """Conditions on node labels."""
+        return pulumi.get(self, "match_expressions")  # type: ignore[no-any-return]
+
+    @match_expressions.setter
+    def match_expressions(
+        self,
+        value: Optional[
+            pulumi.Input[
+                Sequence[
+                    pulumi.Input[
+                        Union[
+                            TrainingJobNodeSelectorRequirementArgs, TrainingJobNodeSelectorRequirementArgsDict
+                        ]
+                    ]
+                ]
+            ]
+        ],
+    ) -> None:
+        pulumi.set(self, "match_expressions", value)
+
+    @property
+    @pulumi.getter(name="matchFields")
+    def match_fields(
+        self,
+    ) -> Optional[
+        pulumi.Input[
+            Sequence[
+                pulumi.Input[
+                    Union[TrainingJobNodeSelectorRequirementArgs, TrainingJobNodeSelectorRequirementArgsDict]
+                ]
+            ]
+        ]
+    ]:
+        """Conditions on node fields."""
+        return pulumi.get(self, "match_fields")  # type: ignore[no-any-return]
+
+    @match_fields.setter
+    def match_fields(
+        self,
+        value: Optional[
+            pulumi.Input[
+                Sequence[
+                    pulumi.Input[
+                        Union[
+                            TrainingJobNodeSelectorRequirementArgs, TrainingJobNodeSelectorRequirementArgsDict
+                        ]
+                    ]
+                ]
+            ]
+        ],
+    ) -> None:
+        pulumi.set(self, "match_fields", value)
+
+
+class TrainingJobNodeAffinityArgsDict(TypedDict):
+    """Nodes the job may run on."""
+
+    nodeSelectorTerms: pulumi.Input[
+        Sequence[pulumi.Input[Union[TrainingJobNodeSelectorTermArgs, TrainingJobNodeSelectorTermArgsDict]]]
+    ]
+    """Node conditions; a node that meets any one of them will do. Must not be empty."""
+
+
+@pulumi.input_type
+class TrainingJobNodeAffinityArgs:
+    """Nodes the job may run on."""
+
+    def __init__(
+        __self__,
+        *,
+        node_selector_terms: pulumi.Input[
+            Sequence[
+                pulumi.Input[Union[TrainingJobNodeSelectorTermArgs, TrainingJobNodeSelectorTermArgsDict]]
+            ]
+        ],
+    ) -> None:
+        pulumi.set(__self__, "node_selector_terms", node_selector_terms)
+
+    @property
+    @pulumi.getter(name="nodeSelectorTerms")
+    def node_selector_terms(
+        self,
+    ) -> pulumi.Input[
+        Sequence[pulumi.Input[Union[TrainingJobNodeSelectorTermArgs, TrainingJobNodeSelectorTermArgsDict]]]
+    ]:
+        """Node conditions; a node that meets any one of them will do. Must not be empty."""
+        return pulumi.get(self, "node_selector_terms")  # type: ignore[no-any-return]
+
+    @node_selector_terms.setter
+    def node_selector_terms(
+        self,
+        value: pulumi.Input[
+            Sequence[
+                pulumi.Input[Union[TrainingJobNodeSelectorTermArgs, TrainingJobNodeSelectorTermArgsDict]]
+            ]
+        ],
+    ) -> None:
+        pulumi.set(self, "node_selector_terms", value)
 
 
 class TrainingJobRequiredAffinityArgsDict(TypedDict):
     """Placement the scheduler must respect."""
 
     affinity_type: NotRequired[pulumi.Input[str]]
-    """`cabinet` (whole cabinets) or `hyperinstance` (tasks grouped on supernodes)."""
+    """
+    `cabinet` (whole cabinets), `hyperinstance` (tasks grouped on supernodes) or `networkTopology` (tasks kept
+    within a network level). One of `cabinet`, `hyperinstance` or `networkTopology`.
+    """
+    job_level: NotRequired[pulumi.Input[str]]
+    """
+    With `networkTopology`: the highest network level the whole job may span (`cluster`). One of `cluster` or
+    `hyperinstanceGroup`.
+    """
     affinity_group_size: NotRequired[pulumi.Input[int]]
-    """Tasks per supernode group with `hyperinstance`; the service uses 1. At least 1."""
+    """Tasks per group with `hyperinstance` or `networkTopology`; the service uses 1. At least 1."""
+    affinity_group_level: NotRequired[pulumi.Input[str]]
+    """
+    With `networkTopology`: the highest network level one group may span, such as `hyperinstance` or `slice`.
+    """
+    node_affinity: NotRequired[
+        pulumi.Input[Union[TrainingJobNodeAffinityArgs, TrainingJobNodeAffinityArgsDict]]
+    ]
+    """Nodes the job may run on."""
 
 
 @pulumi.input_type
@@ -2692,17 +3808,31 @@ class TrainingJobRequiredAffinityArgs:
         __self__,
         *,
         affinity_type: Optional[pulumi.Input[str]] = None,
+        job_level: Optional[pulumi.Input[str]] = None,
         affinity_group_size: Optional[pulumi.Input[int]] = None,
+        affinity_group_level: Optional[pulumi.Input[str]] = None,
+        node_affinity: Optional[
+            pulumi.Input[Union[TrainingJobNodeAffinityArgs, TrainingJobNodeAffinityArgsDict]]
+        ] = None,
     ) -> None:
         if affinity_type is not None:
             pulumi.set(__self__, "affinity_type", affinity_type)
+        if job_level is not None:
+            pulumi.set(__self__, "job_level", job_level)
         if affinity_group_size is not None:
             pulumi.set(__self__, "affinity_group_size", affinity_group_size)
+        if affinity_group_level is not None:
+            pulumi.set(__self__, "affinity_group_level", affinity_group_level)
+        if node_affinity is not None:
+            pulumi.set(__self__, "node_affinity", node_affinity)
 
     @property
     @pulumi.getter
     def affinity_type(self) -> Optional[pulumi.Input[str]]:
-        """`cabinet` (whole cabinets) or `hyperinstance` (tasks grouped on supernodes)."""
+        """
+        `cabinet` (whole cabinets), `hyperinstance` (tasks grouped on supernodes) or `networkTopology` (tasks
+        kept within a network level). One of `cabinet`, `hyperinstance` or `networkTopology`.
+        """
         return pulumi.get(self, "affinity_type")  # type: ignore[no-any-return]
 
     @affinity_type.setter
@@ -2711,13 +3841,181 @@ class TrainingJobRequiredAffinityArgs:
 
     @property
     @pulumi.getter
+    def job_level(self) -> Optional[pulumi.Input[str]]:
+        """
+        With `networkTopology`: the highest network level the whole job may span (`cluster`). One of `cluster`
+        or `hyperinstanceGroup`.
+        """
+        return pulumi.get(self, "job_level")  # type: ignore[no-any-return]
+
+    @job_level.setter
+    def job_level(self, value: Optional[pulumi.Input[str]]) -> None:
+        pulumi.set(self, "job_level", value)
+
+    @property
+    @pulumi.getter
     def affinity_group_size(self) -> Optional[pulumi.Input[int]]:
-        """Tasks per supernode group with `hyperinstance`; the service uses 1. At least 1."""
+        """Tasks per group with `hyperinstance` or `networkTopology`; the service uses 1. At least 1."""
         return pulumi.get(self, "affinity_group_size")  # type: ignore[no-any-return]
 
     @affinity_group_size.setter
     def affinity_group_size(self, value: Optional[pulumi.Input[int]]) -> None:
         pulumi.set(self, "affinity_group_size", value)
+
+    @property
+    @pulumi.getter
+    def affinity_group_level(self) -> Optional[pulumi.Input[str]]:
+        """
+        With `networkTopology`: the highest network level one group may span, such as `hyperinstance` or
+        `slice`.
+        """
+        return pulumi.get(self, "affinity_group_level")  # type: ignore[no-any-return]
+
+    @affinity_group_level.setter
+    def affinity_group_level(self, value: Optional[pulumi.Input[str]]) -> None:
+        pulumi.set(self, "affinity_group_level", value)
+
+    @property
+    @pulumi.getter
+    def node_affinity(
+        self,
+    ) -> Optional[pulumi.Input[Union[TrainingJobNodeAffinityArgs, TrainingJobNodeAffinityArgsDict]]]:
+        """Nodes the job may run on."""
+        return pulumi.get(self, "node_affinity")  # type: ignore[no-any-return]
+
+    @node_affinity.setter
+    def node_affinity(
+        self,
+        value: Optional[pulumi.Input[Union[TrainingJobNodeAffinityArgs, TrainingJobNodeAffinityArgsDict]]],
+    ) -> None:
+        pulumi.set(self, "node_affinity", value)
+
+
+class TrainingJobPreferredSchedulingTermArgsDict(TypedDict):
+    """Nodes the scheduler prefers, with a weight."""
+
+    weight: NotRequired[pulumi.Input[int]]
+    """Weight added to a node that meets `preference`. From 1 to 100."""
+    preference: NotRequired[
+        pulumi.Input[Union[TrainingJobNodeSelectorTermArgs, TrainingJobNodeSelectorTermArgsDict]]
+    ]
+    """The node conditions."""
+
+
+@pulumi.input_type
+class TrainingJobPreferredSchedulingTermArgs:
+    """Nodes the scheduler prefers, with a weight."""
+
+    def __init__(
+        __self__,
+        *,
+        weight: Optional[pulumi.Input[int]] = None,
+        preference: Optional[
+            pulumi.Input[Union[TrainingJobNodeSelectorTermArgs, TrainingJobNodeSelectorTermArgsDict]]
+        ] = None,
+    ) -> None:
+        if weight is not None:
+            pulumi.set(__self__, "weight", weight)
+        if preference is not None:
+            pulumi.set(__self__, "preference", preference)
+
+    @property
+    @pulumi.getter
+    def weight(self) -> Optional[pulumi.Input[int]]:
+        """Weight added to a node that meets `preference`. From 1 to 100."""
+        return pulumi.get(self, "weight")  # type: ignore[no-any-return]
+
+    @weight.setter
+    def weight(self, value: Optional[pulumi.Input[int]]) -> None:
+        pulumi.set(self, "weight", value)
+
+    @property
+    @pulumi.getter
+    def preference(
+        self,
+    ) -> Optional[pulumi.Input[Union[TrainingJobNodeSelectorTermArgs, TrainingJobNodeSelectorTermArgsDict]]]:
+        """The node conditions."""
+        return pulumi.get(self, "preference")  # type: ignore[no-any-return]
+
+    @preference.setter
+    def preference(
+        self,
+        value: Optional[
+            pulumi.Input[Union[TrainingJobNodeSelectorTermArgs, TrainingJobNodeSelectorTermArgsDict]]
+        ],
+    ) -> None:
+        pulumi.set(self, "preference", value)
+
+
+class TrainingJobPreferredAffinityArgsDict(TypedDict):
+    """Placement the scheduler tries for but may give up."""
+
+    node_affinity: NotRequired[
+        pulumi.Input[
+            Sequence[
+                pulumi.Input[
+                    Union[TrainingJobPreferredSchedulingTermArgs, TrainingJobPreferredSchedulingTermArgsDict]
+                ]
+            ]
+        ]
+    ]
+    """Weighted node conditions; nodes with the highest sum of weights are preferred."""
+
+
+@pulumi.input_type
+class TrainingJobPreferredAffinityArgs:
+    """Placement the scheduler tries for but may give up."""
+
+    def __init__(
+        __self__,
+        *,
+        node_affinity: Optional[
+            pulumi.Input[
+                Sequence[
+                    pulumi.Input[
+                        Union[
+                            TrainingJobPreferredSchedulingTermArgs, TrainingJobPreferredSchedulingTermArgsDict
+                        ]
+                    ]
+                ]
+            ]
+        ] = None,
+    ) -> None:
+        if node_affinity is not None:
+            pulumi.set(__self__, "node_affinity", node_affinity)
+
+    @property
+    @pulumi.getter
+    def node_affinity(
+        self,
+    ) -> Optional[
+        pulumi.Input[
+            Sequence[
+                pulumi.Input[
+                    Union[TrainingJobPreferredSchedulingTermArgs, TrainingJobPreferredSchedulingTermArgsDict]
+                ]
+            ]
+        ]
+    ]:
+        """Weighted node conditions; nodes with the highest sum of weights are preferred."""
+        return pulumi.get(self, "node_affinity")  # type: ignore[no-any-return]
+
+    @node_affinity.setter
+    def node_affinity(
+        self,
+        value: Optional[
+            pulumi.Input[
+                Sequence[
+                    pulumi.Input[
+                        Union[
+                            TrainingJobPreferredSchedulingTermArgs, TrainingJobPreferredSchedulingTermArgsDict
+                        ]
+                    ]
+                ]
+            ]
+        ],
+    ) -> None:
+        pulumi.set(self, "node_affinity", value)
 
 
 class TrainingJobSchedulePolicyArgsDict(TypedDict):
@@ -2727,8 +4025,12 @@ class TrainingJobSchedulePolicyArgsDict(TypedDict):
         pulumi.Input[Union[TrainingJobRequiredAffinityArgs, TrainingJobRequiredAffinityArgsDict]]
     ]
     """Placement rules."""
+    preferred_affinity: NotRequired[
+        pulumi.Input[Union[TrainingJobPreferredAffinityArgs, TrainingJobPreferredAffinityArgsDict]]
+    ]
+    """Placement preferences."""
     priority: NotRequired[pulumi.Input[int]]
-    """Job priority on the pool."""
+    """Job priority on the pool; 3 is the highest (it needs a permission). From 0 to 3."""
     preemptible: NotRequired[pulumi.Input[bool]]
     """Whether other jobs may preempt this one."""
 
@@ -2743,11 +4045,16 @@ class TrainingJobSchedulePolicyArgs:
         required_affinity: Optional[
             pulumi.Input[Union[TrainingJobRequiredAffinityArgs, TrainingJobRequiredAffinityArgsDict]]
         ] = None,
+        preferred_affinity: Optional[
+            pulumi.Input[Union[TrainingJobPreferredAffinityArgs, TrainingJobPreferredAffinityArgsDict]]
+        ] = None,
         priority: Optional[pulumi.Input[int]] = None,
         preemptible: Optional[pulumi.Input[bool]] = None,
     ) -> None:
         if required_affinity is not None:
             pulumi.set(__self__, "required_affinity", required_affinity)
+        if preferred_affinity is not None:
+            pulumi.set(__self__, "preferred_affinity", preferred_affinity)
         if priority is not None:
             pulumi.set(__self__, "priority", priority)
         if preemptible is not None:
@@ -2772,8 +4079,27 @@ class TrainingJobSchedulePolicyArgs:
 
     @property
     @pulumi.getter
+    def preferred_affinity(
+        self,
+    ) -> Optional[
+        pulumi.Input[Union[TrainingJobPreferredAffinityArgs, TrainingJobPreferredAffinityArgsDict]]
+    ]:
+        """Placement preferences."""
+        return pulumi.get(self, "preferred_affinity")  # type: ignore[no-any-return]
+
+    @preferred_affinity.setter
+    def preferred_affinity(
+        self,
+        value: Optional[
+            pulumi.Input[Union[TrainingJobPreferredAffinityArgs, TrainingJobPreferredAffinityArgsDict]]
+        ],
+    ) -> None:
+        pulumi.set(self, "preferred_affinity", value)
+
+    @property
+    @pulumi.getter
     def priority(self) -> Optional[pulumi.Input[int]]:
-        """Job priority on the pool."""
+        """Job priority on the pool; 3 is the highest (it needs a permission). From 0 to 3."""
         return pulumi.get(self, "priority")  # type: ignore[no-any-return]
 
     @priority.setter
@@ -2791,8 +4117,517 @@ class TrainingJobSchedulePolicyArgs:
         pulumi.set(self, "preemptible", value)
 
 
+class TrainingJobLogExportConfigArgsDict(TypedDict):
+    """How logs are exported."""
+
+    version: NotRequired[pulumi.Input[str]]
+    """Log format version; `v0` by default. One of `v0` or `v1`."""
+    rotation_enabled: NotRequired[pulumi.Input[bool]]
+    """Whether logs can be downloaded by time period."""
+
+
+@pulumi.input_type
+class TrainingJobLogExportConfigArgs:
+    """How logs are exported."""
+
+    def __init__(
+        __self__,
+        *,
+        version: Optional[pulumi.Input[str]] = None,
+        rotation_enabled: Optional[pulumi.Input[bool]] = None,
+    ) -> None:
+        if version is not None:
+            pulumi.set(__self__, "version", version)
+        if rotation_enabled is not None:
+            pulumi.set(__self__, "rotation_enabled", rotation_enabled)
+
+    @property
+    @pulumi.getter
+    def version(self) -> Optional[pulumi.Input[str]]:
+        """Log format version; `v0` by default. One of `v0` or `v1`."""
+        return pulumi.get(self, "version")  # type: ignore[no-any-return]
+
+    @version.setter
+    def version(self, value: Optional[pulumi.Input[str]]) -> None:
+        pulumi.set(self, "version", value)
+
+    @property
+    @pulumi.getter
+    def rotation_enabled(self) -> Optional[pulumi.Input[bool]]:
+        """Whether logs can be downloaded by time period."""
+        return pulumi.get(self, "rotation_enabled")  # type: ignore[no-any-return]
+
+    @rotation_enabled.setter
+    def rotation_enabled(self, value: Optional[pulumi.Input[bool]]) -> None:
+        pulumi.set(self, "rotation_enabled", value)
+
+
+class TrainingJobNotificationArgsDict(TypedDict):
+    """Messages about the job, sent through Simple Message Notification."""
+
+    topic_urn: pulumi.Input[str]
+    """URN of the SMN topic. Must not be empty."""
+    events: NotRequired[pulumi.Input[Sequence[pulumi.Input[str]]]]
+    """The job events that send a message."""
+
+
+@pulumi.input_type
+class TrainingJobNotificationArgs:
+    """Messages about the job, sent through Simple Message Notification."""
+
+    def __init__(
+        __self__,
+        *,
+        topic_urn: pulumi.Input[str],
+        events: Optional[pulumi.Input[Sequence[pulumi.Input[str]]]] = None,
+    ) -> None:
+        pulumi.set(__self__, "topic_urn", topic_urn)
+        if events is not None:
+            pulumi.set(__self__, "events", events)
+
+    @property
+    @pulumi.getter
+    def topic_urn(self) -> pulumi.Input[str]:
+        """URN of the SMN topic. Must not be empty."""
+        return pulumi.get(self, "topic_urn")  # type: ignore[no-any-return]
+
+    @topic_urn.setter
+    def topic_urn(self, value: pulumi.Input[str]) -> None:
+        pulumi.set(self, "topic_urn", value)
+
+    @property
+    @pulumi.getter
+    def events(self) -> Optional[pulumi.Input[Sequence[pulumi.Input[str]]]]:
+        """The job events that send a message."""
+        return pulumi.get(self, "events")  # type: ignore[no-any-return]
+
+    @events.setter
+    def events(self, value: Optional[pulumi.Input[Sequence[pulumi.Input[str]]]]) -> None:
+        pulumi.set(self, "events", value)
+
+
+class TrainingJobMetricsExecArgsDict(TypedDict):
+    """Metrics from a command."""
+
+    command: pulumi.Input[Sequence[pulumi.Input[str]]]
+    """The command and its arguments. Must not be empty."""
+
+
+@pulumi.input_type
+class TrainingJobMetricsExecArgs:
+    """Metrics from a command."""
+
+    def __init__(
+        __self__,
+        *,
+        command: pulumi.Input[Sequence[pulumi.Input[str]]],
+    ) -> None:
+        pulumi.set(__self__, "command", command)
+
+    @property
+    @pulumi.getter
+    def command(self) -> pulumi.Input[Sequence[pulumi.Input[str]]]:
+        """The command and its arguments. Must not be empty."""
+        return pulumi.get(self, "command")  # type: ignore[no-any-return]
+
+    @command.setter
+    def command(self, value: pulumi.Input[Sequence[pulumi.Input[str]]]) -> None:
+        pulumi.set(self, "command", value)
+
+
+class TrainingJobMetricsHttpGetArgsDict(TypedDict):
+    """Metrics from an HTTP endpoint of the job."""
+
+    path: pulumi.Input[str]
+    """URL path, for example `/metrics`. Must not be empty."""
+    port: pulumi.Input[int]
+    """Port. From 1 to 65535."""
+
+
+@pulumi.input_type
+class TrainingJobMetricsHttpGetArgs:
+    """Metrics from an HTTP endpoint of the job."""
+
+    def __init__(
+        __self__,
+        *,
+        path: pulumi.Input[str],
+        port: pulumi.Input[int],
+    ) -> None:
+        pulumi.set(__self__, "path", path)
+        pulumi.set(__self__, "port", port)
+
+    @property
+    @pulumi.getter
+    def path(self) -> pulumi.Input[str]:
+        """URL path, for example `/metrics`. Must not be empty."""
+        return pulumi.get(self, "path")  # type: ignore[no-any-return]
+
+    @path.setter
+    def path(self, value: pulumi.Input[str]) -> None:
+        pulumi.set(self, "path", value)
+
+    @property
+    @pulumi.getter
+    def port(self) -> pulumi.Input[int]:
+        """Port. From 1 to 65535."""
+        return pulumi.get(self, "port")  # type: ignore[no-any-return]
+
+    @port.setter
+    def port(self, value: pulumi.Input[int]) -> None:
+        pulumi.set(self, "port", value)
+
+
+class TrainingJobCustomMetricArgsDict(TypedDict):
+    """Where custom metrics are collected: exactly one of `exec` or `http_get`."""
+
+    exec: NotRequired[pulumi.Input[Union[TrainingJobMetricsExecArgs, TrainingJobMetricsExecArgsDict]]]
+    """Run a command."""
+    http_get: NotRequired[
+        pulumi.Input[Union[TrainingJobMetricsHttpGetArgs, TrainingJobMetricsHttpGetArgsDict]]
+    ]
+    """Read an HTTP endpoint."""
+
+
+@pulumi.input_type
+class TrainingJobCustomMetricArgs:
+    """Where custom metrics are collected: exactly one of `exec` or `http_get`."""
+
+    def __init__(
+        __self__,
+        *,
+        exec: Optional[
+            pulumi.Input[Union[TrainingJobMetricsExecArgs, TrainingJobMetricsExecArgsDict]]
+        ] = None,
+        http_get: Optional[
+            pulumi.Input[Union[TrainingJobMetricsHttpGetArgs, TrainingJobMetricsHttpGetArgsDict]]
+        ] = None,
+    ) -> None:
+        if exec is not None:
+            pulumi.set(__self__, "exec", exec)
+        if http_get is not None:
+            pulumi.set(__self__, "http_get", http_get)
+
+    @property
+    @pulumi.getter
+    def exec(
+        self,
+    ) -> Optional[pulumi.Input[Union[TrainingJobMetricsExecArgs, TrainingJobMetricsExecArgsDict]]]:
+        """Run a command."""
+        return pulumi.get(self, "exec")  # type: ignore[no-any-return]
+
+    @exec.setter
+    def exec(
+        self, value: Optional[pulumi.Input[Union[TrainingJobMetricsExecArgs, TrainingJobMetricsExecArgsDict]]]
+    ) -> None:
+        pulumi.set(self, "exec", value)
+
+    @property
+    @pulumi.getter
+    def http_get(
+        self,
+    ) -> Optional[pulumi.Input[Union[TrainingJobMetricsHttpGetArgs, TrainingJobMetricsHttpGetArgsDict]]]:
+        """Read an HTTP endpoint."""
+        return pulumi.get(self, "http_get")  # type: ignore[no-any-return]
+
+    @http_get.setter
+    def http_get(
+        self,
+        value: Optional[
+            pulumi.Input[Union[TrainingJobMetricsHttpGetArgs, TrainingJobMetricsHttpGetArgsDict]]
+        ],
+    ) -> None:
+        pulumi.set(self, "http_get", value)
+
+
+class TrainingJobOutputModelObsArgsDict(TypedDict):
+    """Where the trained model is saved."""
+
+    obs_path: pulumi.Input[str]
+    """OBS path, for example `obs://bucket/model/`. Must not be empty."""
+    local_path: NotRequired[pulumi.Input[str]]
+    """Path in the container the model is written to."""
+
+
+@pulumi.input_type
+class TrainingJobOutputModelObsArgs:
+    """Where the trained model is saved."""
+
+    def __init__(
+        __self__,
+        *,
+        obs_path: pulumi.Input[str],
+        local_path: Optional[pulumi.Input[str]] = None,
+    ) -> None:
+        pulumi.set(__self__, "obs_path", obs_path)
+        if local_path is not None:
+            pulumi.set(__self__, "local_path", local_path)
+
+    @property
+    @pulumi.getter
+    def obs_path(self) -> pulumi.Input[str]:
+        """OBS path, for example `obs://bucket/model/`. Must not be empty."""
+        return pulumi.get(self, "obs_path")  # type: ignore[no-any-return]
+
+    @obs_path.setter
+    def obs_path(self, value: pulumi.Input[str]) -> None:
+        pulumi.set(self, "obs_path", value)
+
+    @property
+    @pulumi.getter
+    def local_path(self) -> Optional[pulumi.Input[str]]:
+        """Path in the container the model is written to."""
+        return pulumi.get(self, "local_path")  # type: ignore[no-any-return]
+
+    @local_path.setter
+    def local_path(self, value: Optional[pulumi.Input[str]]) -> None:
+        pulumi.set(self, "local_path", value)
+
+
+class TrainingJobOutputModelArgsDict(TypedDict):
+    """The model a training job produces."""
+
+    obs: pulumi.Input[Union[TrainingJobOutputModelObsArgs, TrainingJobOutputModelObsArgsDict]]
+    """Where it is saved."""
+
+
+@pulumi.input_type
+class TrainingJobOutputModelArgs:
+    """The model a training job produces."""
+
+    def __init__(
+        __self__,
+        *,
+        obs: pulumi.Input[Union[TrainingJobOutputModelObsArgs, TrainingJobOutputModelObsArgsDict]],
+    ) -> None:
+        pulumi.set(__self__, "obs", obs)
+
+    @property
+    @pulumi.getter
+    def obs(self) -> pulumi.Input[Union[TrainingJobOutputModelObsArgs, TrainingJobOutputModelObsArgsDict]]:
+        """Where it is saved."""
+        return pulumi.get(self, "obs")  # type: ignore[no-any-return]
+
+    @obs.setter
+    def obs(
+        self, value: pulumi.Input[Union[TrainingJobOutputModelObsArgs, TrainingJobOutputModelObsArgsDict]]
+    ) -> None:
+        pulumi.set(self, "obs", value)
+
+
+class TrainingJobAssetModelArgsDict(TypedDict):
+    """The model asset a fine-tuning job publishes."""
+
+    name: pulumi.Input[str]
+    """Model name. Must not be empty."""
+    version: pulumi.Input[str]
+    """Model version. Must not be empty."""
+    type: pulumi.Input[str]
+    """Model type. Must not be empty."""
+    code: NotRequired[pulumi.Input[str]]
+    """Model code."""
+    desc: NotRequired[pulumi.Input[str]]
+    """Model description."""
+    series: NotRequired[pulumi.Input[str]]
+    """Model series (brand)."""
+    model_desc: NotRequired[pulumi.Input[str]]
+    """Description of the model asset."""
+    parent_asset_id: NotRequired[pulumi.Input[str]]
+    """Id of an existing model asset this one is a version of."""
+
+
+@pulumi.input_type
+class TrainingJobAssetModelArgs:
+    """The model asset a fine-tuning job publishes."""
+
+    def __init__(
+        __self__,
+        *,
+        name: pulumi.Input[str],
+        version: pulumi.Input[str],
+        type: pulumi.Input[str],
+        code: Optional[pulumi.Input[str]] = None,
+        desc: Optional[pulumi.Input[str]] = None,
+        series: Optional[pulumi.Input[str]] = None,
+        model_desc: Optional[pulumi.Input[str]] = None,
+        parent_asset_id: Optional[pulumi.Input[str]] = None,
+    ) -> None:
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "version", version)
+        pulumi.set(__self__, "type", type)
+        if code is not None:
+            pulumi.set(__self__, "code", code)
+        if desc is not None:
+            pulumi.set(__self__, "desc", desc)
+        if series is not None:
+            pulumi.set(__self__, "series", series)
+        if model_desc is not None:
+            pulumi.set(__self__, "model_desc", model_desc)
+        if parent_asset_id is not None:
+            pulumi.set(__self__, "parent_asset_id", parent_asset_id)
+
+    @property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[str]:
+        """Model name. Must not be empty."""
+        return pulumi.get(self, "name")  # type: ignore[no-any-return]
+
+    @name.setter
+    def name(self, value: pulumi.Input[str]) -> None:
+        pulumi.set(self, "name", value)
+
+    @property
+    @pulumi.getter
+    def version(self) -> pulumi.Input[str]:
+        """Model version. Must not be empty."""
+        return pulumi.get(self, "version")  # type: ignore[no-any-return]
+
+    @version.setter
+    def version(self, value: pulumi.Input[str]) -> None:
+        pulumi.set(self, "version", value)
+
+    @property
+    @pulumi.getter
+    def type(self) -> pulumi.Input[str]:
+        """Model type. Must not be empty."""
+        return pulumi.get(self, "type")  # type: ignore[no-any-return]
+
+    @type.setter
+    def type(self, value: pulumi.Input[str]) -> None:
+        pulumi.set(self, "type", value)
+
+    @property
+    @pulumi.getter
+    def code(self) -> Optional[pulumi.Input[str]]:
+        """Model code."""
+        return pulumi.get(self, "code")  # type: ignore[no-any-return]
+
+    @code.setter
+    def code(self, value: Optional[pulumi.Input[str]]) -> None:
+        pulumi.set(self, "code", value)
+
+    @property
+    @pulumi.getter
+    def desc(self) -> Optional[pulumi.Input[str]]:
+        """Model description."""
+        return pulumi.get(self, "desc")  # type: ignore[no-any-return]
+
+    @desc.setter
+    def desc(self, value: Optional[pulumi.Input[str]]) -> None:
+        pulumi.set(self, "desc", value)
+
+    @property
+    @pulumi.getter
+    def series(self) -> Optional[pulumi.Input[str]]:
+        """Model series (brand)."""
+        return pulumi.get(self, "series")  # type: ignore[no-any-return]
+
+    @series.setter
+    def series(self, value: Optional[pulumi.Input[str]]) -> None:
+        pulumi.set(self, "series", value)
+
+    @property
+    @pulumi.getter
+    def model_desc(self) -> Optional[pulumi.Input[str]]:
+        """Description of the model asset."""
+        return pulumi.get(self, "model_desc")  # type: ignore[no-any-return]
+
+    @model_desc.setter
+    def model_desc(self, value: Optional[pulumi.Input[str]]) -> None:
+        pulumi.set(self, "model_desc", value)
+
+    @property
+    @pulumi.getter
+    def parent_asset_id(self) -> Optional[pulumi.Input[str]]:
+        """Id of an existing model asset this one is a version of."""
+        return pulumi.get(self, "parent_asset_id")  # type: ignore[no-any-return]
+
+    @parent_asset_id.setter
+    def parent_asset_id(self, value: Optional[pulumi.Input[str]]) -> None:
+        pulumi.set(self, "parent_asset_id", value)
+
+
+class TrainingJobRetentionArgsDict(TypedDict):
+    """Whether the job's record is aged out automatically."""
+
+    policy: NotRequired[pulumi.Input[str]]
+    """
+    `enabled` ages this job's record out; `disabled` keeps it, unless aging is on for the whole account. Only
+    for `kind` `job`, where the platform ages records at all. One of `enabled` or `disabled`.
+    """
+
+
+@pulumi.input_type
+class TrainingJobRetentionArgs:
+    """Whether the job's record is aged out automatically."""
+
+    def __init__(
+        __self__,
+        *,
+        policy: Optional[pulumi.Input[str]] = None,
+    ) -> None:
+        if policy is not None:
+            pulumi.set(__self__, "policy", policy)
+
+    @property
+    @pulumi.getter
+    def policy(self) -> Optional[pulumi.Input[str]]:
+        """
+        `enabled` ages this job's record out; `disabled` keeps it, unless aging is on for the whole account.
+        Only for `kind` `job`, where the platform ages records at all. One of `enabled` or `disabled`.
+        """
+        return pulumi.get(self, "policy")  # type: ignore[no-any-return]
+
+    @policy.setter
+    def policy(self, value: Optional[pulumi.Input[str]]) -> None:
+        pulumi.set(self, "policy", value)
+
+
+class TrainingJobReservedTimeArgsDict(TypedDict):
+    """How long the job's resources stay reserved."""
+
+    time_unit: pulumi.Input[str]
+    """Unit of `duration`. One of `HOURS`."""
+    duration: pulumi.Input[int]
+    """How long the resources stay reserved. At least 1."""
+
+
+@pulumi.input_type
+class TrainingJobReservedTimeArgs:
+    """How long the job's resources stay reserved."""
+
+    def __init__(
+        __self__,
+        *,
+        time_unit: pulumi.Input[str],
+        duration: pulumi.Input[int],
+    ) -> None:
+        pulumi.set(__self__, "time_unit", time_unit)
+        pulumi.set(__self__, "duration", duration)
+
+    @property
+    @pulumi.getter
+    def time_unit(self) -> pulumi.Input[str]:
+        """Unit of `duration`. One of `HOURS`."""
+        return pulumi.get(self, "time_unit")  # type: ignore[no-any-return]
+
+    @time_unit.setter
+    def time_unit(self, value: pulumi.Input[str]) -> None:
+        pulumi.set(self, "time_unit", value)
+
+    @property
+    @pulumi.getter
+    def duration(self) -> pulumi.Input[int]:
+        """How long the resources stay reserved. At least 1."""
+        return pulumi.get(self, "duration")  # type: ignore[no-any-return]
+
+    @duration.setter
+    def duration(self, value: pulumi.Input[int]) -> None:
+        pulumi.set(self, "duration", value)
+
+
 class TrainingJobSpecArgsDict(TypedDict):
-    """Resources, volumes, logs and scheduling of the job."""
+    """Resources, volumes, logs, scheduling and products of the job."""
 
     resource: NotRequired[pulumi.Input[Union[TrainingJobResourceArgs, TrainingJobResourceArgsDict]]]
     """The machines: a flavor or a dedicated pool."""
@@ -2810,11 +4645,39 @@ class TrainingJobSpecArgsDict(TypedDict):
         pulumi.Input[Union[TrainingJobSchedulePolicyArgs, TrainingJobSchedulePolicyArgsDict]]
     ]
     """Scheduling on a dedicated pool."""
+    runtime_type: NotRequired[pulumi.Input[str]]
+    """Runtime type of the job; the service reports `production` when it is left out."""
+    log_export_config: NotRequired[
+        pulumi.Input[Union[TrainingJobLogExportConfigArgs, TrainingJobLogExportConfigArgsDict]]
+    ]
+    """How logs are exported."""
+    notification: NotRequired[
+        pulumi.Input[Union[TrainingJobNotificationArgs, TrainingJobNotificationArgsDict]]
+    ]
+    """Messages about job events."""
+    custom_metrics: NotRequired[
+        pulumi.Input[
+            Sequence[pulumi.Input[Union[TrainingJobCustomMetricArgs, TrainingJobCustomMetricArgsDict]]]
+        ]
+    ]
+    """Custom metrics to collect."""
+    output_model: NotRequired[pulumi.Input[Union[TrainingJobOutputModelArgs, TrainingJobOutputModelArgsDict]]]
+    """Where the trained model is saved."""
+    asset_model: NotRequired[pulumi.Input[Union[TrainingJobAssetModelArgs, TrainingJobAssetModelArgsDict]]]
+    """The model asset a fine-tuning job publishes."""
+    asset_id: NotRequired[pulumi.Input[str]]
+    """Id of the model asset a fine-tuning job starts from."""
+    retention: NotRequired[pulumi.Input[Union[TrainingJobRetentionArgs, TrainingJobRetentionArgsDict]]]
+    """Whether the job's record is aged out."""
+    reserved_time: NotRequired[
+        pulumi.Input[Union[TrainingJobReservedTimeArgs, TrainingJobReservedTimeArgsDict]]
+    ]
+    """How long the job's resources stay reserved."""
 
 
 @pulumi.input_type
 class TrainingJobSpecArgs:
-    """Resources, volumes, logs and scheduling of the job."""
+    """Resources, volumes, logs, scheduling and products of the job."""
 
     def __init__(
         __self__,
@@ -2830,6 +4693,31 @@ class TrainingJobSpecArgs:
         schedule_policy: Optional[
             pulumi.Input[Union[TrainingJobSchedulePolicyArgs, TrainingJobSchedulePolicyArgsDict]]
         ] = None,
+        runtime_type: Optional[pulumi.Input[str]] = None,
+        log_export_config: Optional[
+            pulumi.Input[Union[TrainingJobLogExportConfigArgs, TrainingJobLogExportConfigArgsDict]]
+        ] = None,
+        notification: Optional[
+            pulumi.Input[Union[TrainingJobNotificationArgs, TrainingJobNotificationArgsDict]]
+        ] = None,
+        custom_metrics: Optional[
+            pulumi.Input[
+                Sequence[pulumi.Input[Union[TrainingJobCustomMetricArgs, TrainingJobCustomMetricArgsDict]]]
+            ]
+        ] = None,
+        output_model: Optional[
+            pulumi.Input[Union[TrainingJobOutputModelArgs, TrainingJobOutputModelArgsDict]]
+        ] = None,
+        asset_model: Optional[
+            pulumi.Input[Union[TrainingJobAssetModelArgs, TrainingJobAssetModelArgsDict]]
+        ] = None,
+        asset_id: Optional[pulumi.Input[str]] = None,
+        retention: Optional[
+            pulumi.Input[Union[TrainingJobRetentionArgs, TrainingJobRetentionArgsDict]]
+        ] = None,
+        reserved_time: Optional[
+            pulumi.Input[Union[TrainingJobReservedTimeArgs, TrainingJobReservedTimeArgsDict]]
+        ] = None,
     ) -> None:
         if resource is not None:
             pulumi.set(__self__, "resource", resource)
@@ -2841,6 +4729,24 @@ class TrainingJobSpecArgs:
             pulumi.set(__self__, "auto_stop", auto_stop)
         if schedule_policy is not None:
             pulumi.set(__self__, "schedule_policy", schedule_policy)
+        if runtime_type is not None:
+            pulumi.set(__self__, "runtime_type", runtime_type)
+        if log_export_config is not None:
+            pulumi.set(__self__, "log_export_config", log_export_config)
+        if notification is not None:
+            pulumi.set(__self__, "notification", notification)
+        if custom_metrics is not None:
+            pulumi.set(__self__, "custom_metrics", custom_metrics)
+        if output_model is not None:
+            pulumi.set(__self__, "output_model", output_model)
+        if asset_model is not None:
+            pulumi.set(__self__, "asset_model", asset_model)
+        if asset_id is not None:
+            pulumi.set(__self__, "asset_id", asset_id)
+        if retention is not None:
+            pulumi.set(__self__, "retention", retention)
+        if reserved_time is not None:
+            pulumi.set(__self__, "reserved_time", reserved_time)
 
     @property
     @pulumi.getter
@@ -2919,12 +4825,612 @@ class TrainingJobSpecArgs:
     ) -> None:
         pulumi.set(self, "schedule_policy", value)
 
+    @property
+    @pulumi.getter
+    def runtime_type(self) -> Optional[pulumi.Input[str]]:
+        """Runtime type of the job; the service reports `production` when it is left out."""
+        return pulumi.get(self, "runtime_type")  # type: ignore[no-any-return]
+
+    @runtime_type.setter
+    def runtime_type(self, value: Optional[pulumi.Input[str]]) -> None:
+        pulumi.set(self, "runtime_type", value)
+
+    @property
+    @pulumi.getter
+    def log_export_config(
+        self,
+    ) -> Optional[pulumi.Input[Union[TrainingJobLogExportConfigArgs, TrainingJobLogExportConfigArgsDict]]]:
+        """How logs are exported."""
+        return pulumi.get(self, "log_export_config")  # type: ignore[no-any-return]
+
+    @log_export_config.setter
+    def log_export_config(
+        self,
+        value: Optional[
+            pulumi.Input[Union[TrainingJobLogExportConfigArgs, TrainingJobLogExportConfigArgsDict]]
+        ],
+    ) -> None:
+        pulumi.set(self, "log_export_config", value)
+
+    @property
+    @pulumi.getter
+    def notification(
+        self,
+    ) -> Optional[pulumi.Input[Union[TrainingJobNotificationArgs, TrainingJobNotificationArgsDict]]]:
+        """Messages about job events."""
+        return pulumi.get(self, "notification")  # type: ignore[no-any-return]
+
+    @notification.setter
+    def notification(
+        self,
+        value: Optional[pulumi.Input[Union[TrainingJobNotificationArgs, TrainingJobNotificationArgsDict]]],
+    ) -> None:
+        pulumi.set(self, "notification", value)
+
+    @property
+    @pulumi.getter
+    def custom_metrics(
+        self,
+    ) -> Optional[
+        pulumi.Input[
+            Sequence[pulumi.Input[Union[TrainingJobCustomMetricArgs, TrainingJobCustomMetricArgsDict]]]
+        ]
+    ]:
+        """Custom metrics to collect."""
+        return pulumi.get(self, "custom_metrics")  # type: ignore[no-any-return]
+
+    @custom_metrics.setter
+    def custom_metrics(
+        self,
+        value: Optional[
+            pulumi.Input[
+                Sequence[pulumi.Input[Union[TrainingJobCustomMetricArgs, TrainingJobCustomMetricArgsDict]]]
+            ]
+        ],
+    ) -> None:
+        pulumi.set(self, "custom_metrics", value)
+
+    @property
+    @pulumi.getter
+    def output_model(
+        self,
+    ) -> Optional[pulumi.Input[Union[TrainingJobOutputModelArgs, TrainingJobOutputModelArgsDict]]]:
+        """Where the trained model is saved."""
+        return pulumi.get(self, "output_model")  # type: ignore[no-any-return]
+
+    @output_model.setter
+    def output_model(
+        self, value: Optional[pulumi.Input[Union[TrainingJobOutputModelArgs, TrainingJobOutputModelArgsDict]]]
+    ) -> None:
+        pulumi.set(self, "output_model", value)
+
+    @property
+    @pulumi.getter
+    def asset_model(
+        self,
+    ) -> Optional[pulumi.Input[Union[TrainingJobAssetModelArgs, TrainingJobAssetModelArgsDict]]]:
+        """The model asset a fine-tuning job publishes."""
+        return pulumi.get(self, "asset_model")  # type: ignore[no-any-return]
+
+    @asset_model.setter
+    def asset_model(
+        self, value: Optional[pulumi.Input[Union[TrainingJobAssetModelArgs, TrainingJobAssetModelArgsDict]]]
+    ) -> None:
+        pulumi.set(self, "asset_model", value)
+
+    @property
+    @pulumi.getter
+    def asset_id(self) -> Optional[pulumi.Input[str]]:
+        """Id of the model asset a fine-tuning job starts from."""
+        return pulumi.get(self, "asset_id")  # type: ignore[no-any-return]
+
+    @asset_id.setter
+    def asset_id(self, value: Optional[pulumi.Input[str]]) -> None:
+        pulumi.set(self, "asset_id", value)
+
+    @property
+    @pulumi.getter
+    def retention(
+        self,
+    ) -> Optional[pulumi.Input[Union[TrainingJobRetentionArgs, TrainingJobRetentionArgsDict]]]:
+        """Whether the job's record is aged out."""
+        return pulumi.get(self, "retention")  # type: ignore[no-any-return]
+
+    @retention.setter
+    def retention(
+        self, value: Optional[pulumi.Input[Union[TrainingJobRetentionArgs, TrainingJobRetentionArgsDict]]]
+    ) -> None:
+        pulumi.set(self, "retention", value)
+
+    @property
+    @pulumi.getter
+    def reserved_time(
+        self,
+    ) -> Optional[pulumi.Input[Union[TrainingJobReservedTimeArgs, TrainingJobReservedTimeArgsDict]]]:
+        """How long the job's resources stay reserved."""
+        return pulumi.get(self, "reserved_time")  # type: ignore[no-any-return]
+
+    @reserved_time.setter
+    def reserved_time(
+        self,
+        value: Optional[pulumi.Input[Union[TrainingJobReservedTimeArgs, TrainingJobReservedTimeArgsDict]]],
+    ) -> None:
+        pulumi.set(self, "reserved_time", value)
+
+
+class TrainingJobSshArgsDict(TypedDict):
+    """SSH access to the job's containers."""
+
+    key_pair_names: pulumi.Input[Sequence[pulumi.Input[str]]]
+    """Names of key pairs (from the ECS console) allowed to log in. Must not be empty."""
+
+
+@pulumi.input_type
+class TrainingJobSshArgs:
+    """SSH access to the job's containers."""
+
+    def __init__(
+        __self__,
+        *,
+        key_pair_names: pulumi.Input[Sequence[pulumi.Input[str]]],
+    ) -> None:
+        pulumi.set(__self__, "key_pair_names", key_pair_names)
+
+    @property
+    @pulumi.getter
+    def key_pair_names(self) -> pulumi.Input[Sequence[pulumi.Input[str]]]:
+        """Names of key pairs (from the ECS console) allowed to log in. Must not be empty."""
+        return pulumi.get(self, "key_pair_names")  # type: ignore[no-any-return]
+
+    @key_pair_names.setter
+    def key_pair_names(self, value: pulumi.Input[Sequence[pulumi.Input[str]]]) -> None:
+        pulumi.set(self, "key_pair_names", value)
+
+
+class TrainingJobEndpointsArgsDict(TypedDict):
+    """Remote access to the job."""
+
+    ssh: pulumi.Input[Union[TrainingJobSshArgs, TrainingJobSshArgsDict]]
+    """SSH access."""
+
+
+@pulumi.input_type
+class TrainingJobEndpointsArgs:
+    """Remote access to the job."""
+
+    def __init__(
+        __self__,
+        *,
+        ssh: pulumi.Input[Union[TrainingJobSshArgs, TrainingJobSshArgsDict]],
+    ) -> None:
+        pulumi.set(__self__, "ssh", ssh)
+
+    @property
+    @pulumi.getter
+    def ssh(self) -> pulumi.Input[Union[TrainingJobSshArgs, TrainingJobSshArgsDict]]:
+        """SSH access."""
+        return pulumi.get(self, "ssh")  # type: ignore[no-any-return]
+
+    @ssh.setter
+    def ssh(self, value: pulumi.Input[Union[TrainingJobSshArgs, TrainingJobSshArgsDict]]) -> None:
+        pulumi.set(self, "ssh", value)
+
+
+class TrainingJobFtJobEnvArgsDict(TypedDict):
+    """An environment variable of a fine-tuning job."""
+
+    label: NotRequired[pulumi.Input[str]]
+    """Label."""
+    des: NotRequired[pulumi.Input[str]]
+    """Description."""
+    env_name: NotRequired[pulumi.Input[str]]
+    """Variable name."""
+    env_type: NotRequired[pulumi.Input[str]]
+    """Variable type."""
+    value: NotRequired[pulumi.Input[str]]
+    """Value."""
+    modifiable: NotRequired[pulumi.Input[bool]]
+    """Whether it may be changed."""
+    displayable: NotRequired[pulumi.Input[bool]]
+    """Whether it is shown."""
+    used_steps: NotRequired[pulumi.Input[Sequence[pulumi.Input[str]]]]
+    """The steps that use it."""
+
+
+@pulumi.input_type
+class TrainingJobFtJobEnvArgs:
+    """An environment variable of a fine-tuning job."""
+
+    def __init__(
+        __self__,
+        *,
+        label: Optional[pulumi.Input[str]] = None,
+        des: Optional[pulumi.Input[str]] = None,
+        env_name: Optional[pulumi.Input[str]] = None,
+        env_type: Optional[pulumi.Input[str]] = None,
+        value: Optional[pulumi.Input[str]] = None,
+        modifiable: Optional[pulumi.Input[bool]] = None,
+        displayable: Optional[pulumi.Input[bool]] = None,
+        used_steps: Optional[pulumi.Input[Sequence[pulumi.Input[str]]]] = None,
+    ) -> None:
+        if label is not None:
+            pulumi.set(__self__, "label", label)
+        if des is not None:
+            pulumi.set(__self__, "des", des)
+        if env_name is not None:
+            pulumi.set(__self__, "env_name", env_name)
+        if env_type is not None:
+            pulumi.set(__self__, "env_type", env_type)
+        if value is not None:
+            pulumi.set(__self__, "value", value)
+        if modifiable is not None:
+            pulumi.set(__self__, "modifiable", modifiable)
+        if displayable is not None:
+            pulumi.set(__self__, "displayable", displayable)
+        if used_steps is not None:
+            pulumi.set(__self__, "used_steps", used_steps)
+
+    @property
+    @pulumi.getter
+    def label(self) -> Optional[pulumi.Input[str]]:
+        """Label."""
+        return pulumi.get(self, "label")  # type: ignore[no-any-return]
+
+    @label.setter
+    def label(self, value: Optional[pulumi.Input[str]]) -> None:
+        pulumi.set(self, "label", value)
+
+    @property
+    @pulumi.getter
+    def des(self) -> Optional[pulumi.Input[str]]:
+        """Description."""
+        return pulumi.get(self, "des")  # type: ignore[no-any-return]
+
+    @des.setter
+    def des(self, value: Optional[pulumi.Input[str]]) -> None:
+        pulumi.set(self, "des", value)
+
+    @property
+    @pulumi.getter
+    def env_name(self) -> Optional[pulumi.Input[str]]:
+        """Variable name."""
+        return pulumi.get(self, "env_name")  # type: ignore[no-any-return]
+
+    @env_name.setter
+    def env_name(self, value: Optional[pulumi.Input[str]]) -> None:
+        pulumi.set(self, "env_name", value)
+
+    @property
+    @pulumi.getter
+    def env_type(self) -> Optional[pulumi.Input[str]]:
+        """Variable type."""
+        return pulumi.get(self, "env_type")  # type: ignore[no-any-return]
+
+    @env_type.setter
+    def env_type(self, value: Optional[pulumi.Input[str]]) -> None:
+        pulumi.set(self, "env_type", value)
+
+    @property
+    @pulumi.getter
+    def value(self) -> Optional[pulumi.Input[str]]:
+        """Value."""
+        return pulumi.get(self, "value")  # type: ignore[no-any-return]
+
+    @value.setter
+    def value(self, value: Optional[pulumi.Input[str]]) -> None:
+        pulumi.set(self, "value", value)
+
+    @property
+    @pulumi.getter
+    def modifiable(self) -> Optional[pulumi.Input[bool]]:
+        """Whether it may be changed."""
+        return pulumi.get(self, "modifiable")  # type: ignore[no-any-return]
+
+    @modifiable.setter
+    def modifiable(self, value: Optional[pulumi.Input[bool]]) -> None:
+        pulumi.set(self, "modifiable", value)
+
+    @property
+    @pulumi.getter
+    def displayable(self) -> Optional[pulumi.Input[bool]]:
+        """Whether it is shown."""
+        return pulumi.get(self, "displayable")  # type: ignore[no-any-return]
+
+    @displayable.setter
+    def displayable(self, value: Optional[pulumi.Input[bool]]) -> None:
+        pulumi.set(self, "displayable", value)
+
+    @property
+    @pulumi.getter
+    def used_steps(self) -> Optional[pulumi.Input[Sequence[pulumi.Input[str]]]]:
+        """The steps that use it."""
+        return pulumi.get(self, "used_steps")  # type: ignore[no-any-return]
+
+    @used_steps.setter
+    def used_steps(self, value: Optional[pulumi.Input[Sequence[pulumi.Input[str]]]]) -> None:
+        pulumi.set(self, "used_steps", value)
+
+
+class TrainingJobFtJobTaskEnvArgsDict(TypedDict):
+    """The environment of a fine-tuning job."""
+
+    envs: pulumi.Input[Sequence[pulumi.Input[Union[TrainingJobFtJobEnvArgs, TrainingJobFtJobEnvArgsDict]]]]
+    """Its environment variables."""
+
+
+@pulumi.input_type
+class TrainingJobFtJobTaskEnvArgs:
+    """The environment of a fine-tuning job."""
+
+    def __init__(
+        __self__,
+        *,
+        envs: pulumi.Input[
+            Sequence[pulumi.Input[Union[TrainingJobFtJobEnvArgs, TrainingJobFtJobEnvArgsDict]]]
+        ],
+    ) -> None:
+        pulumi.set(__self__, "envs", envs)
+
+    @property
+    @pulumi.getter
+    def envs(
+        self,
+    ) -> pulumi.Input[Sequence[pulumi.Input[Union[TrainingJobFtJobEnvArgs, TrainingJobFtJobEnvArgsDict]]]]:
+        """Its environment variables."""
+        return pulumi.get(self, "envs")  # type: ignore[no-any-return]
+
+    @envs.setter
+    def envs(
+        self,
+        value: pulumi.Input[
+            Sequence[pulumi.Input[Union[TrainingJobFtJobEnvArgs, TrainingJobFtJobEnvArgsDict]]]
+        ],
+    ) -> None:
+        pulumi.set(self, "envs", value)
+
+
+class TrainingJobFtJobCheckpointConfigArgsDict(TypedDict):
+    """Checkpoints of a fine-tuning job."""
+
+    checkpoint_id: NotRequired[pulumi.Input[str]]
+    """Checkpoint to start from."""
+    save_checkpoints_max: NotRequired[pulumi.Input[int]]
+    """Checkpoints to keep: `0` none, `-1` no limit. At least -1."""
+    skipped_steps: NotRequired[pulumi.Input[int]]
+    """Steps to skip; `0` skips none. At least 0."""
+    restore_training: NotRequired[pulumi.Input[int]]
+    """`1` resumes training from the checkpoint, `0` does not. From 0 to 1."""
+
+
+@pulumi.input_type
+class TrainingJobFtJobCheckpointConfigArgs:
+    """Checkpoints of a fine-tuning job."""
+
+    def __init__(
+        __self__,
+        *,
+        checkpoint_id: Optional[pulumi.Input[str]] = None,
+        save_checkpoints_max: Optional[pulumi.Input[int]] = None,
+        skipped_steps: Optional[pulumi.Input[int]] = None,
+        restore_training: Optional[pulumi.Input[int]] = None,
+    ) -> None:
+        if checkpoint_id is not None:
+            pulumi.set(__self__, "checkpoint_id", checkpoint_id)
+        if save_checkpoints_max is not None:
+            pulumi.set(__self__, "save_checkpoints_max", save_checkpoints_max)
+        if skipped_steps is not None:
+            pulumi.set(__self__, "skipped_steps", skipped_steps)
+        if restore_training is not None:
+            pulumi.set(__self__, "restore_training", restore_training)
+
+    @property
+    @pulumi.getter
+    def checkpoint_id(self) -> Optional[pulumi.Input[str]]:
+        """Checkpoint to start from."""
+        return pulumi.get(self, "checkpoint_id")  # type: ignore[no-any-return]
+
+    @checkpoint_id.setter
+    def checkpoint_id(self, value: Optional[pulumi.Input[str]]) -> None:
+        pulumi.set(self, "checkpoint_id", value)
+
+    @property
+    @pulumi.getter
+    def save_checkpoints_max(self) -> Optional[pulumi.Input[int]]:
+        """Checkpoints to keep: `0` none, `-1` no limit. At least -1."""
+        return pulumi.get(self, "save_checkpoints_max")  # type: ignore[no-any-return]
+
+    @save_checkpoints_max.setter
+    def save_checkpoints_max(self, value: Optional[pulumi.Input[int]]) -> None:
+        pulumi.set(self, "save_checkpoints_max", value)
+
+    @property
+    @pulumi.getter
+    def skipped_steps(self) -> Optional[pulumi.Input[int]]:
+        """Steps to skip; `0` skips none. At least 0."""
+        return pulumi.get(self, "skipped_steps")  # type: ignore[no-any-return]
+
+    @skipped_steps.setter
+    def skipped_steps(self, value: Optional[pulumi.Input[int]]) -> None:
+        pulumi.set(self, "skipped_steps", value)
+
+    @property
+    @pulumi.getter
+    def restore_training(self) -> Optional[pulumi.Input[int]]:
+        """`1` resumes training from the checkpoint, `0` does not. From 0 to 1."""
+        return pulumi.get(self, "restore_training")  # type: ignore[no-any-return]
+
+    @restore_training.setter
+    def restore_training(self, value: Optional[pulumi.Input[int]]) -> None:
+        pulumi.set(self, "restore_training", value)
+
+
+class TrainingJobFtJobConfigArgsDict(TypedDict):
+    """Settings of a fine-tuning job."""
+
+    ft_job_uuid: NotRequired[pulumi.Input[str]]
+    """Model id."""
+    ft_train_type: NotRequired[pulumi.Input[str]]
+    """Model training type."""
+    model_type: NotRequired[pulumi.Input[str]]
+    """Model type."""
+    train_output_path: NotRequired[pulumi.Input[str]]
+    """Output path of the job."""
+    train_process: NotRequired[pulumi.Input[float]]
+    """Training progress."""
+    checkpoint_id: NotRequired[pulumi.Input[str]]
+    """Checkpoint id."""
+    task_env: NotRequired[pulumi.Input[Union[TrainingJobFtJobTaskEnvArgs, TrainingJobFtJobTaskEnvArgsDict]]]
+    """Environment variables."""
+    checkpoint_config: NotRequired[
+        pulumi.Input[Union[TrainingJobFtJobCheckpointConfigArgs, TrainingJobFtJobCheckpointConfigArgsDict]]
+    ]
+    """Checkpoints."""
+
+
+@pulumi.input_type
+class TrainingJobFtJobConfigArgs:
+    """Settings of a fine-tuning job."""
+
+    def __init__(
+        __self__,
+        *,
+        ft_job_uuid: Optional[pulumi.Input[str]] = None,
+        ft_train_type: Optional[pulumi.Input[str]] = None,
+        model_type: Optional[pulumi.Input[str]] = None,
+        train_output_path: Optional[pulumi.Input[str]] = None,
+        train_process: Optional[pulumi.Input[float]] = None,
+        checkpoint_id: Optional[pulumi.Input[str]] = None,
+        task_env: Optional[
+            pulumi.Input[Union[TrainingJobFtJobTaskEnvArgs, TrainingJobFtJobTaskEnvArgsDict]]
+        ] = None,
+        checkpoint_config: Optional[
+            pulumi.Input[
+                Union[TrainingJobFtJobCheckpointConfigArgs, TrainingJobFtJobCheckpointConfigArgsDict]
+            ]
+        ] = None,
+    ) -> None:
+        if ft_job_uuid is not None:
+            pulumi.set(__self__, "ft_job_uuid", ft_job_uuid)
+        if ft_train_type is not None:
+            pulumi.set(__self__, "ft_train_type", ft_train_type)
+        if model_type is not None:
+            pulumi.set(__self__, "model_type", model_type)
+        if train_output_path is not None:
+            pulumi.set(__self__, "train_output_path", train_output_path)
+        if train_process is not None:
+            pulumi.set(__self__, "train_process", train_process)
+        if checkpoint_id is not None:
+            pulumi.set(__self__, "checkpoint_id", checkpoint_id)
+        if task_env is not None:
+            pulumi.set(__self__, "task_env", task_env)
+        if checkpoint_config is not None:
+            pulumi.set(__self__, "checkpoint_config", checkpoint_config)
+
+    @property
+    @pulumi.getter
+    def ft_job_uuid(self) -> Optional[pulumi.Input[str]]:
+        """Model id."""
+        return pulumi.get(self, "ft_job_uuid")  # type: ignore[no-any-return]
+
+    @ft_job_uuid.setter
+    def ft_job_uuid(self, value: Optional[pulumi.Input[str]]) -> None:
+        pulumi.set(self, "ft_job_uuid", value)
+
+    @property
+    @pulumi.getter
+    def ft_train_type(self) -> Optional[pulumi.Input[str]]:
+        """Model training type."""
+        return pulumi.get(self, "ft_train_type")  # type: ignore[no-any-return]
+
+    @ft_train_type.setter
+    def ft_train_type(self, value: Optional[pulumi.Input[str]]) -> None:
+        pulumi.set(self, "ft_train_type", value)
+
+    @property
+    @pulumi.getter
+    def model_type(self) -> Optional[pulumi.Input[str]]:
+        """Model type."""
+        return pulumi.get(self, "model_type")  # type: ignore[no-any-return]
+
+    @model_type.setter
+    def model_type(self, value: Optional[pulumi.Input[str]]) -> None:
+        pulumi.set(self, "model_type", value)
+
+    @property
+    @pulumi.getter
+    def train_output_path(self) -> Optional[pulumi.Input[str]]:
+        """Output path of the job."""
+        return pulumi.get(self, "train_output_path")  # type: ignore[no-any-return]
+
+    @train_output_path.setter
+    def train_output_path(self, value: Optional[pulumi.Input[str]]) -> None:
+        pulumi.set(self, "train_output_path", value)
+
+    @property
+    @pulumi.getter
+    def train_process(self) -> Optional[pulumi.Input[float]]:
+        """Training progress."""
+        return pulumi.get(self, "train_process")  # type: ignore[no-any-return]
+
+    @train_process.setter
+    def train_process(self, value: Optional[pulumi.Input[float]]) -> None:
+        pulumi.set(self, "train_process", value)
+
+    @property
+    @pulumi.getter
+    def checkpoint_id(self) -> Optional[pulumi.Input[str]]:
+        """Checkpoint id."""
+        return pulumi.get(self, "checkpoint_id")  # type: ignore[no-any-return]
+
+    @checkpoint_id.setter
+    def checkpoint_id(self, value: Optional[pulumi.Input[str]]) -> None:
+        pulumi.set(self, "checkpoint_id", value)
+
+    @property
+    @pulumi.getter
+    def task_env(
+        self,
+    ) -> Optional[pulumi.Input[Union[TrainingJobFtJobTaskEnvArgs, TrainingJobFtJobTaskEnvArgsDict]]]:
+        """Environment variables."""
+        return pulumi.get(self, "task_env")  # type: ignore[no-any-return]
+
+    @task_env.setter
+    def task_env(
+        self,
+        value: Optional[pulumi.Input[Union[TrainingJobFtJobTaskEnvArgs, TrainingJobFtJobTaskEnvArgsDict]]],
+    ) -> None:
+        pulumi.set(self, "task_env", value)
+
+    @property
+    @pulumi.getter
+    def checkpoint_config(
+        self,
+    ) -> Optional[
+        pulumi.Input[Union[TrainingJobFtJobCheckpointConfigArgs, TrainingJobFtJobCheckpointConfigArgsDict]]
+    ]:
+        """Checkpoints."""
+        return pulumi.get(self, "checkpoint_config")  # type: ignore[no-any-return]
+
+    @checkpoint_config.setter
+    def checkpoint_config(
+        self,
+        value: Optional[
+            pulumi.Input[
+                Union[TrainingJobFtJobCheckpointConfigArgs, TrainingJobFtJobCheckpointConfigArgsDict]
+            ]
+        ],
+    ) -> None:
+        pulumi.set(self, "checkpoint_config", value)
+
 
 class TrainingJobArgsDict(TypedDict):
     """A training job: the body of ``POST /v2/{project_id}/training-jobs``."""
 
     kind: NotRequired[pulumi.Input[str]]
-    """Job type. One of `job`, `hetero_job`, `autosearch_job`, `mrs_job` or `edge_job`. Defaults to `job`."""
+    """
+    Job type. One of `job`, `federated_pool_job`, `edge_job`, `hetero_job`, `mrs_job`, `autosearch_job`,
+    `diag_job` or `visualization_job`. Defaults to `job`.
+    """
     metadata: NotRequired[pulumi.Input[Union[TrainingJobMetadataArgs, TrainingJobMetadataArgsDict]]]
     """
     `name` (optional: auto-named `<name_prefix>-<6 random characters>`, kept across updates), `description`
@@ -2945,8 +5451,18 @@ class TrainingJobArgsDict(TypedDict):
     spec: NotRequired[pulumi.Input[Union[TrainingJobSpecArgs, TrainingJobSpecArgsDict]]]
     """
     `resource` (`flavor_id`, or `pool_id` for a dedicated pool; `node_count` at least 1), `volumes`,
-    `log_export_path`, `auto_stop`, `schedule_policy`.
+    `log_export_path`, `auto_stop`, `schedule_policy`, and what the job produces (`output_model`,
+    `asset_model`).
     """
+    endpoints: NotRequired[pulumi.Input[Union[TrainingJobEndpointsArgs, TrainingJobEndpointsArgsDict]]]
+    """Remote access to the job: SSH key pairs allowed to log in."""
+    train_type: NotRequired[pulumi.Input[str]]
+    """
+    Training type of a fine-tuning job: full fine-tuning, pre-training, LoRA fine-tuning, DPO or RFT
+    reinforcement learning. One of `SFT`, `PRETRAIN`, `LORA`, `DPO` or `RFT`.
+    """
+    ftjob_config: NotRequired[pulumi.Input[Union[TrainingJobFtJobConfigArgs, TrainingJobFtJobConfigArgsDict]]]
+    """Settings of a fine-tuning job."""
     wait_for: NotRequired[pulumi.Input[str]]
     """
     How far a new job must get before the deployment goes on (`pending`: past Creating). A job that fails or
@@ -2985,6 +5501,13 @@ class TrainingJobArgs:
             pulumi.Input[Sequence[pulumi.Input[Union[TrainingJobTaskArgs, TrainingJobTaskArgsDict]]]]
         ] = None,
         spec: Optional[pulumi.Input[Union[TrainingJobSpecArgs, TrainingJobSpecArgsDict]]] = None,
+        endpoints: Optional[
+            pulumi.Input[Union[TrainingJobEndpointsArgs, TrainingJobEndpointsArgsDict]]
+        ] = None,
+        train_type: Optional[pulumi.Input[str]] = None,
+        ftjob_config: Optional[
+            pulumi.Input[Union[TrainingJobFtJobConfigArgs, TrainingJobFtJobConfigArgsDict]]
+        ] = None,
         wait_for: Optional[pulumi.Input[str]] = None,
         wait_timeout: Optional[pulumi.Input[Union[float, str]]] = None,
         triggers: Optional[pulumi.Input[Any]] = None,
@@ -3001,6 +5524,12 @@ class TrainingJobArgs:
             pulumi.set(__self__, "tasks", tasks)
         if spec is not None:
             pulumi.set(__self__, "spec", spec)
+        if endpoints is not None:
+            pulumi.set(__self__, "endpoints", endpoints)
+        if train_type is not None:
+            pulumi.set(__self__, "train_type", train_type)
+        if ftjob_config is not None:
+            pulumi.set(__self__, "ftjob_config", ftjob_config)
         if wait_for is not None:
             pulumi.set(__self__, "wait_for", wait_for)
         if wait_timeout is not None:
@@ -3016,7 +5545,8 @@ class TrainingJobArgs:
     @pulumi.getter
     def kind(self) -> Optional[pulumi.Input[str]]:
         """
-        Job type. One of `job`, `hetero_job`, `autosearch_job`, `mrs_job` or `edge_job`. Defaults to `job`.
+        Job type. One of `job`, `federated_pool_job`, `edge_job`, `hetero_job`, `mrs_job`, `autosearch_job`,
+        `diag_job` or `visualization_job`. Defaults to `job`.
         """
         return pulumi.get(self, "kind")  # type: ignore[no-any-return]
 
@@ -3081,7 +5611,8 @@ class TrainingJobArgs:
     def spec(self) -> Optional[pulumi.Input[Union[TrainingJobSpecArgs, TrainingJobSpecArgsDict]]]:
         """
         `resource` (`flavor_id`, or `pool_id` for a dedicated pool; `node_count` at least 1), `volumes`,
-        `log_export_path`, `auto_stop`, `schedule_policy`.
+        `log_export_path`, `auto_stop`, `schedule_policy`, and what the job produces (`output_model`,
+        `asset_model`).
         """
         return pulumi.get(self, "spec")  # type: ignore[no-any-return]
 
@@ -3090,6 +5621,47 @@ class TrainingJobArgs:
         self, value: Optional[pulumi.Input[Union[TrainingJobSpecArgs, TrainingJobSpecArgsDict]]]
     ) -> None:
         pulumi.set(self, "spec", value)
+
+    @property
+    @pulumi.getter
+    def endpoints(
+        self,
+    ) -> Optional[pulumi.Input[Union[TrainingJobEndpointsArgs, TrainingJobEndpointsArgsDict]]]:
+        """Remote access to the job: SSH key pairs allowed to log in."""
+        return pulumi.get(self, "endpoints")  # type: ignore[no-any-return]
+
+    @endpoints.setter
+    def endpoints(
+        self, value: Optional[pulumi.Input[Union[TrainingJobEndpointsArgs, TrainingJobEndpointsArgsDict]]]
+    ) -> None:
+        pulumi.set(self, "endpoints", value)
+
+    @property
+    @pulumi.getter
+    def train_type(self) -> Optional[pulumi.Input[str]]:
+        """
+        Training type of a fine-tuning job: full fine-tuning, pre-training, LoRA fine-tuning, DPO or RFT
+        reinforcement learning. One of `SFT`, `PRETRAIN`, `LORA`, `DPO` or `RFT`.
+        """
+        return pulumi.get(self, "train_type")  # type: ignore[no-any-return]
+
+    @train_type.setter
+    def train_type(self, value: Optional[pulumi.Input[str]]) -> None:
+        pulumi.set(self, "train_type", value)
+
+    @property
+    @pulumi.getter
+    def ftjob_config(
+        self,
+    ) -> Optional[pulumi.Input[Union[TrainingJobFtJobConfigArgs, TrainingJobFtJobConfigArgsDict]]]:
+        """Settings of a fine-tuning job."""
+        return pulumi.get(self, "ftjob_config")  # type: ignore[no-any-return]
+
+    @ftjob_config.setter
+    def ftjob_config(
+        self, value: Optional[pulumi.Input[Union[TrainingJobFtJobConfigArgs, TrainingJobFtJobConfigArgsDict]]]
+    ) -> None:
+        pulumi.set(self, "ftjob_config", value)
 
     @property
     @pulumi.getter
@@ -3159,6 +5731,8 @@ __all__ = [
     "TrainingJobAlgorithmArgsDict",
     "TrainingJobArgs",
     "TrainingJobArgsDict",
+    "TrainingJobAssetModelArgs",
+    "TrainingJobAssetModelArgsDict",
     "TrainingJobAutoSearchAlgoConfigArgs",
     "TrainingJobAutoSearchAlgoConfigArgsDict",
     "TrainingJobAutoSearchAlgoConfigParamArgs",
@@ -3171,26 +5745,60 @@ __all__ = [
     "TrainingJobAutoSearchRewardAttrArgsDict",
     "TrainingJobAutoStopArgs",
     "TrainingJobAutoStopArgsDict",
+    "TrainingJobCustomMetricArgs",
+    "TrainingJobCustomMetricArgsDict",
     "TrainingJobDatasetArgs",
     "TrainingJobDatasetArgsDict",
+    "TrainingJobEndpointsArgs",
+    "TrainingJobEndpointsArgsDict",
     "TrainingJobEngineArgs",
     "TrainingJobEngineArgsDict",
+    "TrainingJobFtJobCheckpointConfigArgs",
+    "TrainingJobFtJobCheckpointConfigArgsDict",
+    "TrainingJobFtJobConfigArgs",
+    "TrainingJobFtJobConfigArgsDict",
+    "TrainingJobFtJobEnvArgs",
+    "TrainingJobFtJobEnvArgsDict",
+    "TrainingJobFtJobTaskEnvArgs",
+    "TrainingJobFtJobTaskEnvArgsDict",
     "TrainingJobInputArgs",
     "TrainingJobInputArgsDict",
     "TrainingJobInputRemoteArgs",
     "TrainingJobInputRemoteArgsDict",
     "TrainingJobInputRemoteConstraintArgs",
     "TrainingJobInputRemoteConstraintArgsDict",
+    "TrainingJobLogExportConfigArgs",
+    "TrainingJobLogExportConfigArgsDict",
     "TrainingJobLogExportPathArgs",
     "TrainingJobLogExportPathArgsDict",
+    "TrainingJobMainContainerFlavorArgs",
+    "TrainingJobMainContainerFlavorArgsDict",
     "TrainingJobMetadataArgs",
     "TrainingJobMetadataArgsDict",
+    "TrainingJobMetricsExecArgs",
+    "TrainingJobMetricsExecArgsDict",
+    "TrainingJobMetricsHttpGetArgs",
+    "TrainingJobMetricsHttpGetArgsDict",
     "TrainingJobNfsArgs",
     "TrainingJobNfsArgsDict",
+    "TrainingJobNodeAffinityArgs",
+    "TrainingJobNodeAffinityArgsDict",
+    "TrainingJobNodeSelectorRequirementArgs",
+    "TrainingJobNodeSelectorRequirementArgsDict",
+    "TrainingJobNodeSelectorTermArgs",
+    "TrainingJobNodeSelectorTermArgsDict",
+    "TrainingJobNotificationArgs",
+    "TrainingJobNotificationArgsDict",
     "TrainingJobObsArgs",
     "TrainingJobObsArgsDict",
+    "TrainingJobObsVolumeArgs",
+    "TrainingJobObsVolumeArgsDict",
     "TrainingJobOutputArgs",
     "TrainingJobOutputArgsDict",
+    "TrainingJobOutputModelArgs",
+    "TrainingJobOutputModelArgsDict",
+    "TrainingJobOutputModelObsArgs",
+    "TrainingJobOutputModelObsArgsDict",
     "TrainingJobOutputRemoteArgs",
     "TrainingJobOutputRemoteArgsDict",
     "TrainingJobParameterArgs",
@@ -3199,16 +5807,40 @@ __all__ = [
     "TrainingJobParameterConstraintArgsDict",
     "TrainingJobParameterI18nDescriptionArgs",
     "TrainingJobParameterI18nDescriptionArgsDict",
+    "TrainingJobPfsArgs",
+    "TrainingJobPfsArgsDict",
     "TrainingJobPoliciesArgs",
     "TrainingJobPoliciesArgsDict",
+    "TrainingJobPreferredAffinityArgs",
+    "TrainingJobPreferredAffinityArgsDict",
+    "TrainingJobPreferredSchedulingTermArgs",
+    "TrainingJobPreferredSchedulingTermArgsDict",
     "TrainingJobRequiredAffinityArgs",
     "TrainingJobRequiredAffinityArgsDict",
+    "TrainingJobReservedTimeArgs",
+    "TrainingJobReservedTimeArgsDict",
     "TrainingJobResourceArgs",
     "TrainingJobResourceArgsDict",
+    "TrainingJobRetentionArgs",
+    "TrainingJobRetentionArgsDict",
     "TrainingJobSchedulePolicyArgs",
     "TrainingJobSchedulePolicyArgsDict",
     "TrainingJobSpecArgs",
     "TrainingJobSpecArgsDict",
+    "TrainingJobSshArgs",
+    "TrainingJobSshArgsDict",
+    "TrainingJobSummaryArgs",
+    "TrainingJobSummaryArgsDict",
+    "TrainingJobSummaryDataSourceArgs",
+    "TrainingJobSummaryDataSourceArgsDict",
+    "TrainingJobSummaryJobArgs",
+    "TrainingJobSummaryJobArgsDict",
+    "TrainingJobSummaryLogDirArgs",
+    "TrainingJobSummaryLogDirArgsDict",
+    "TrainingJobSummaryNfsArgs",
+    "TrainingJobSummaryNfsArgsDict",
+    "TrainingJobSummaryPfsArgs",
+    "TrainingJobSummaryPfsArgsDict",
     "TrainingJobTaskAlgorithmArgs",
     "TrainingJobTaskAlgorithmArgsDict",
     "TrainingJobTaskArgs",
@@ -3221,10 +5853,14 @@ __all__ = [
     "TrainingJobTaskInputRemoteArgsDict",
     "TrainingJobTaskJobConfigArgs",
     "TrainingJobTaskJobConfigArgsDict",
+    "TrainingJobTaskLogExportPathArgs",
+    "TrainingJobTaskLogExportPathArgsDict",
     "TrainingJobTaskOutputArgs",
     "TrainingJobTaskOutputArgsDict",
     "TrainingJobTaskResourceArgs",
     "TrainingJobTaskResourceArgsDict",
+    "TrainingJobTrainingExperimentReferenceArgs",
+    "TrainingJobTrainingExperimentReferenceArgsDict",
     "TrainingJobVolumeArgs",
     "TrainingJobVolumeArgsDict",
 ]

@@ -21,6 +21,7 @@ import types
 from collections.abc import Iterable, Mapping
 from typing import Annotated, Any, ClassVar, Final, Literal, Union, get_args, get_origin
 
+import annotated_types
 from pydantic import (
     BaseModel,
     BeforeValidator,
@@ -55,12 +56,17 @@ __all__ = [
     "AlgoConfigParam",
     "Algorithm",
     "AlgorithmResponse",
+    "AlgorithmSummary",
+    "AssetModel",
     "AutoSearch",
     "AutoStop",
     "BillingInfo",
+    "CheckpointConfig",
     "Constraint",
     "CpuInfo",
     "CreateTrainingJobRequest",
+    "CustomMetric",
+    "CustomizedFlavor",
     "Dataset",
     "DiskInfo",
     "Endpoints",
@@ -69,6 +75,10 @@ __all__ = [
     "ErrorBody",
     "FlavorDetail",
     "FlavorInfo",
+    "FtEnv",
+    "FtJobConfig",
+    "FtJobConfigResponse",
+    "FtTaskEnv",
     "GpuInfo",
     "I18nDescription",
     "Input",
@@ -76,28 +86,47 @@ __all__ = [
     "InputResponse",
     "JobActionRequest",
     "JobConfig",
+    "JobEndpoints",
     "JobMetadata",
     "JobStatus",
+    "LogExportConfig",
     "LogExportPath",
     "LogExportPathResponse",
     "MemoryInfo",
     "MetadataResponse",
+    "MetricsExec",
+    "MetricsHttpGet",
     "Nfs",
+    "NodeAffinity",
+    "NodeSelectorRequirement",
+    "NodeSelectorTerm",
+    "Notification",
     "NpuInfo",
     "ObsLocation",
+    "ObsVolume",
     "Output",
+    "OutputModel",
+    "OutputModelObs",
     "OutputRemote",
     "OutputResponse",
     "Parameter",
     "ParameterResponse",
+    "PfsVolume",
     "Phase",
     "Policies",
+    "PreferredAffinity",
+    "PreferredSchedulingTerm",
     "ProviderSettings",
+    "RecoverRecord",
     "RemoteConstraint",
+    "RequestModel",
     "RequiredAffinity",
+    "ReservedTime",
     "Resource",
     "ResourceOutputs",
     "ResourceResponse",
+    "ResponseModel",
+    "Retention",
     "RewardAttr",
     "RunningRecord",
     "SchedulePolicy",
@@ -108,15 +137,25 @@ __all__ = [
     "SecondaryPhase",
     "Spec",
     "SpecResponse",
+    "SshAccess",
     "Summary",
+    "SummaryDataSource",
+    "SummaryJob",
+    "SummaryLogDir",
+    "SummaryNfs",
+    "SummaryPfs",
     "Task",
     "TaskAlgorithm",
     "TaskEngine",
     "TaskInput",
     "TaskInputRemote",
+    "TaskIp",
+    "TaskLogExportPath",
     "TaskOutput",
     "TaskResource",
     "TaskStatus",
+    "TrainingExperimentReference",
+    "TrainingExperimentResponse",
     "TrainingJob",
     "Volume",
     "environments_map",
@@ -189,6 +228,22 @@ def _empty_mapping_as_none(value: object) -> object:
 # API pages list them in the request) but not offered as typed inputs; ``secret`` fields are kept encrypted.
 
 
+class TrainingExperimentReference(RequestModel):
+    """The experiment the job is filed under: an existing one by `id`, or a new one by `name`."""
+
+    id: str | None = Field(default=None, description="Id of an existing experiment to add the job to.")
+    name: str | None = Field(
+        default=None, max_length=64, description="Name of a new experiment to create for the job."
+    )
+    description: str | None = Field(default=None, max_length=256, description="What the experiment is for.")
+
+    @model_validator(mode="after")
+    def _id_or_name(self) -> TrainingExperimentReference:
+        if not (_given(self.id) or _given(self.name)):
+            raise _rule("give the id of an experiment, or the name of a new one", at="id")
+        return self
+
+
 class JobMetadata(RequestModel):
     """The job's name, description and advanced settings.
 
@@ -231,10 +286,14 @@ class JobMetadata(RequestModel):
         description=(
             "Advanced settings as text keys and values, for example `fault-tolerance/job-retry-num` (retries "
             "after a fault), `fault-tolerance/job-unconditional-retry`, `fault-tolerance/hang-retry`, "
-            '`jupyter-lab/enable`, `tensorboard/enable`, `mindstudio-insight/enable` (each `"true"`) or '
+            "`jupyter-lab/enable`, `tensorboard/enable`, `mindstudio-insight/enable`, "
+            '`fault-tolerance/hccl_op_retry`, `performance_diagnosis_enabled` (each `"true"`) or '
             "`job_template` (`Template RL` for heterogeneous jobs). Keys starting `emulator/` steer the "
             "embedded emulator."
         ),
+    )
+    training_experiment_reference: TrainingExperimentReference | None = Field(
+        default=None, description="The experiment the job is filed under."
     )
 
     @field_validator("name")
@@ -365,15 +424,30 @@ class Policies(RequestModel):
 
 
 class Dataset(RequestModel):
-    """A dataset version used as input data."""
+    """A dataset (a version of it, unless it comes from the asset service) used as input data."""
 
     id: str = Field(min_length=1, description="Dataset id.")
-    version_id: str = Field(min_length=1, description="Dataset version id.")
+    version_id: str | None = Field(
+        default=None, description="Dataset version id; required unless `service_type` is `V3`."
+    )
     obs_url: str | None = Field(
         default=None,
         description="OBS path of the dataset version, filled in by the service.",
         json_schema_extra={"service_set": True},
     )
+    service_type: str | None = Field(
+        default=None, description="`V3` for a dataset of the asset service; left out for other datasets."
+    )
+    name: str | None = Field(default=None, description="Dataset name.")
+    dataset_proportion: int | None = Field(
+        default=None, description="Share of this dataset in a fine-tuning job's training data."
+    )
+
+    @model_validator(mode="after")
+    def _version(self) -> Dataset:
+        if self.service_type != "V3" and not _given(self.version_id):
+            raise _rule("is required unless service_type is V3", at="version_id")
+        return self
 
 
 class ObsLocation(RequestModel):
@@ -422,6 +496,13 @@ class Input(RequestModel):
         default=None,
         description="Container directory the data is placed in; the service picks one if left out.",
     )
+    access_method: Literal["parameter", "env"] | None = Field(
+        default=None,
+        description=(
+            "How the training code learns `local_dir`: as a running parameter (the service's default) or an "
+            "environment variable."
+        ),
+    )
     remote: InputRemote = Field(description="Where the data comes from: a dataset version or an OBS path.")
     remote_constraint: list[RemoteConstraint] | None = Field(
         default=None, description="Conditions the data must meet."
@@ -442,6 +523,13 @@ class Output(RequestModel):
     )
     description: str | None = Field(default=None, description="What the channel carries.")
     local_dir: str | None = Field(default=None, description="Container directory the results are written to.")
+    access_method: Literal["parameter", "env"] | None = Field(
+        default=None,
+        description=(
+            "How the training code learns `local_dir`: as a running parameter (the service's default) or an "
+            "environment variable."
+        ),
+    )
     remote: OutputRemote = Field(description="Where the results go: an OBS path.")
     mode: str | None = Field(
         default=None, description="When results are uploaded; the service uses `upload_periodically`."
@@ -465,9 +553,27 @@ class Engine(RequestModel):
         default=None, description="Custom image from SWR, for example `org/image:tag`."
     )
 
+    install_sys_packages: bool | None = Field(
+        default=None,
+        description=(
+            "Whether to install the MoXing version the training platform chooses; only for a custom image on "
+            "a preset engine (`engine_name`, `engine_version` and `image_url`)."
+        ),
+    )
+    image_repo_id: str | None = Field(
+        default=None, description="Instance id of the SWR enterprise repository the image comes from."
+    )
+
     @model_validator(mode="after")
     def _one_engine(self) -> Engine:
         _check_engine(self.engine_id, self.engine_name, self.engine_version, self.image_url)
+        if self.install_sys_packages and not (
+            _given(self.engine_name) and _given(self.engine_version) and _given(self.image_url)
+        ):
+            raise _rule(
+                "install_sys_packages needs engine_name, engine_version and image_url",
+                at="install_sys_packages",
+            )
         return self
 
     @property
@@ -494,6 +600,62 @@ def _check_engine(
         raise _rule("engine_name needs engine_version (or a custom image_url)", at="engine_version")
     if not (_given(engine_name) or _given(image_url)):
         raise _rule("give engine_id, engine_name with engine_version, or image_url")
+
+
+class SummaryPfs(RequestModel):
+    """A path in an OBS parallel file system."""
+
+    pfs_path: str = Field(min_length=1, description="The path, for example `/bucket/logs/`.")
+
+
+class SummaryLogDir(RequestModel):
+    """Where the visualisation logs are written."""
+
+    pfs: SummaryPfs | None = Field(default=None, description="An OBS parallel file system path.")
+
+
+class SummaryJob(RequestModel):
+    """A training job whose visualisation logs are read."""
+
+    job_id: str = Field(min_length=1, description="The training job's id.")
+
+
+class SummaryNfs(RequestModel):
+    """An SFS Turbo file system holding visualisation logs."""
+
+    nfs_path: str = Field(
+        min_length=1, description="The file system's address, for example `<id>.sfsturbo.internal:/`."
+    )
+
+
+class SummaryDataSource(RequestModel):
+    """Visualisation logs to read: another job's or a file system's."""
+
+    job: SummaryJob | None = Field(default=None, description="Logs of a training job.")
+    nfs: SummaryNfs | None = Field(default=None, description="Logs on an SFS Turbo file system.")
+
+
+class AlgorithmSummary(RequestModel):
+    """Visualisation logs: what the job writes, and what it reads when it shows them."""
+
+    input_name: ClassVar[str] = "Summary"
+
+    log_type: Literal["tensorboard", "mindstudio-insight"] | None = Field(
+        default=None, description="Kind of logs the job writes; the job can then feed a visualisation job."
+    )
+    log_dir: SummaryLogDir | None = Field(default=None, description="Where the logs are written.")
+    data_sources: list[SummaryDataSource] | None = Field(
+        default=None,
+        description=(
+            "Logs to show; required when the `tensorboard/enable` or `mindstudio-insight/enable` annotation "
+            'is `"true"`.'
+        ),
+    )
+
+
+# Environment variable names and values (the official SDK's limits).
+EnvName = Annotated[str, annotated_types.MaxLen(8192)]
+EnvValue = Annotated[str, annotated_types.MaxLen(4096)]
 
 
 class Algorithm(RequestModel):
@@ -548,14 +710,17 @@ class Algorithm(RequestModel):
         ),
     )
     working_dir: str | None = Field(default=None, description="Directory the algorithm runs in.")
-    environments: dict[str, str] | None = Field(
+    environments: dict[EnvName, EnvValue] | None = Field(
         default=None,
+        max_length=100,
         description=(
-            "Environment variables of the job, name to text value. Stored as a secret; shown only in the "
-            "secret `environments` output."
+            "Environment variables of the job, name to text value (names of letters, digits and `_`, not "
+            "starting with a digit; `$` does not refer to other variables). Stored as a secret; shown only "
+            "in the secret `environments` output."
         ),
         json_schema_extra={"secret": True},
     )
+    summary: AlgorithmSummary | None = Field(default=None, description="Visualisation logs.")
 
     @model_validator(mode="after")
     def _one_source(self) -> Algorithm:
@@ -603,6 +768,18 @@ def _check_pair(first: object, first_name: str, second: object, second_name: str
         raise _rule(f"{first_name} is required together with {second_name}", at=first_name)
 
 
+class TaskEngine(RequestModel):
+    """The engine of a heterogeneous-job task."""
+
+    engine_id: str | None = Field(default=None, description="Engine id, for example `caffe-1.0.0-python2.7`.")
+    engine_name: str | None = Field(default=None, description="Engine name, for example `Caffe`.")
+    engine_version: str | None = Field(default=None, description="Engine version.")
+    image_url: str | None = Field(default=None, description="Custom image from SWR.")
+    run_user: str | None = Field(
+        default=None, description="User id the image starts as (custom images; the service uses 1000)."
+    )
+
+
 class JobConfig(RequestModel):
     """Algorithm settings of a heterogeneous-job task."""
 
@@ -611,16 +788,7 @@ class JobConfig(RequestModel):
     parameters: list[Parameter] | None = Field(default=None, description="Running parameters.")
     inputs: list[Input] | None = Field(default=None, description="Data input channels.")
     outputs: list[Output] | None = Field(default=None, description="Data output channels.")
-    engine: Engine | None = Field(default=None, description="Engine or custom image.")
-
-
-class TaskEngine(RequestModel):
-    """The engine of a heterogeneous-job task."""
-
-    engine_id: str | None = Field(default=None, description="Engine id, for example `caffe-1.0.0-python2.7`.")
-    engine_name: str | None = Field(default=None, description="Engine name, for example `Caffe`.")
-    engine_version: str | None = Field(default=None, description="Engine version.")
-    image_url: str | None = Field(default=None, description="Custom image from SWR.")
+    engine: TaskEngine | None = Field(default=None, description="Engine or custom image.")
 
 
 class TaskInputRemote(RequestModel):
@@ -660,6 +828,11 @@ class TaskAlgorithm(RequestModel):
         default=None, description="Container directory the code is downloaded to (under `/home`)."
     )
     working_dir: str | None = Field(default=None, description="Directory the algorithm runs in.")
+    environments: dict[str, str] | None = Field(
+        default=None,
+        description="Environment variables of the task, name to text value. Stored as a secret.",
+        json_schema_extra={"secret": True},
+    )
 
     @model_validator(mode="after")
     def _pairs(self) -> TaskAlgorithm:
@@ -672,6 +845,13 @@ class TaskResource(RequestModel):
 
     flavor_id: str | None = Field(default=None, description="Resource flavor id.")
     node_count: int = Field(ge=1, description="Number of nodes.")
+    pool_id: str | None = Field(default=None, description="Dedicated resource pool id.")
+
+
+class TaskLogExportPath(RequestModel):
+    """Where a heterogeneous-job task's logs are kept."""
+
+    obs_url: str | None = Field(default=None, description="OBS path for the logs.")
 
 
 class Task(RequestModel):
@@ -680,27 +860,52 @@ class Task(RequestModel):
     role: str | None = Field(default=None, description="Task role (not supported by the service yet).")
     algorithm: TaskAlgorithm | None = Field(default=None, description="What the task runs.")
     task_resource: TaskResource | None = Field(default=None, description="The task's resources.")
+    log_export_path: TaskLogExportPath | None = Field(default=None, description="Where the task's logs go.")
+
+
+class CustomizedFlavor(RequestModel):
+    """The main container's share of a dedicated pool's node, instead of a whole flavor."""
+
+    input_name: ClassVar[str] = "MainContainerFlavor"
+
+    cpu_core_num: float | None = Field(default=None, gt=0, description="CPU cores.")
+    mem_size: float | None = Field(default=None, gt=0, description="Memory size.")
+    accelerator_num: float | None = Field(default=None, ge=0, description="Accelerator cards (GPU or NPU).")
 
 
 class Resource(RequestModel):
-    """The machines of the job: a public flavor (`flavor_id`) or a dedicated pool (`pool_id`, with a
-    `flavor_id` for GPU and Ascend pools)."""
+    """The machines of the job: a public flavor (`flavor_id`), a dedicated pool (`pool_id`, with a `flavor_id`
+    for GPU and Ascend pools) or, for `federated_pool_job`, a pool federation (`pool_group_id`)."""
 
     flavor_id: str | None = Field(
         default=None,
         description=(
             "Resource flavor id, for example `modelarts.vm.cpu.2u`; on a dedicated GPU or Ascend pool one of "
-            "`modelarts.pool.visual.xlarge` (1 card), `2xlarge`, `4xlarge` or `8xlarge`. Not used on "
-            "dedicated CPU pools."
+            "`modelarts.pool.visual.xlarge` (1 card), `2xlarge`, `4xlarge`, `8xlarge` or `16xlarge`. Not "
+            "used on dedicated CPU pools."
         ),
     )
     node_count: int | None = Field(default=None, ge=1, description="Number of nodes; the service uses 1.")
     pool_id: str | None = Field(default=None, description="Dedicated resource pool id.")
+    pool_group_id: str | None = Field(
+        default=None, description="Pool federation id; required when `kind` is `federated_pool_job`."
+    )
+    main_container_customized_flavor: CustomizedFlavor | None = Field(
+        default=None, description="A custom share of the node for the main container (dedicated pools only)."
+    )
 
     @model_validator(mode="after")
     def _flavor_or_pool(self) -> Resource:
-        if not (_given(self.flavor_id) or _given(self.pool_id)):
-            raise _rule("give flavor_id, or pool_id for a dedicated pool", at="flavor_id")
+        if not (_given(self.flavor_id) or _given(self.pool_id) or _given(self.pool_group_id)):
+            raise _rule(
+                "give flavor_id, or pool_id for a dedicated pool (pool_group_id for a pool federation)",
+                at="flavor_id",
+            )
+        if self.main_container_customized_flavor is not None and not _given(self.pool_id):
+            raise _rule(
+                "main_container_customized_flavor needs a dedicated pool (pool_id)",
+                at="main_container_customized_flavor",
+            )
         return self
 
 
@@ -715,10 +920,53 @@ class Nfs(RequestModel):
     read_only: bool | None = Field(default=None, description="Whether the mount is read-only.")
 
 
-class Volume(RequestModel):
-    """A volume mounted into the training containers."""
+class PfsVolume(RequestModel):
+    """An OBS parallel file system mount."""
 
-    nfs: Nfs = Field(description="An NFS mount.")
+    input_name: ClassVar[str] = "Pfs"
+
+    pfs_path: str | None = Field(
+        default=None, description="The file system path, for example `/bucket/path`."
+    )
+    local_path: str | None = Field(default=None, description="Mount point in the training container.")
+
+    @model_validator(mode="after")
+    def _a_path(self) -> PfsVolume:
+        if not (_given(self.pfs_path) or _given(self.local_path)):
+            raise _rule("give pfs_path, local_path or both", at="pfs_path")
+        return self
+
+
+class ObsVolume(RequestModel):
+    """An OBS bucket path mount."""
+
+    obs_path: str | None = Field(default=None, description="The OBS path, for example `/bucket/path`.")
+    local_path: str | None = Field(default=None, description="Mount point in the training container.")
+
+    @model_validator(mode="after")
+    def _a_path(self) -> ObsVolume:
+        if not (_given(self.obs_path) or _given(self.local_path)):
+            raise _rule("give obs_path, local_path or both", at="obs_path")
+        return self
+
+
+class Volume(RequestModel):
+    """A volume mounted into the training containers: exactly one of `nfs`, `pfs` or `obs`."""
+
+    nfs: Nfs | None = Field(default=None, description="An NFS mount.")
+    pfs: PfsVolume | None = Field(default=None, description="An OBS parallel file system mount.")
+    obs: ObsVolume | None = Field(default=None, description="An OBS path mount.")
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> Volume:
+        given = [name for name in ("nfs", "pfs", "obs") if getattr(self, name) is not None]
+        if len(given) != 1:
+            raise _rule(
+                "give one of nfs, pfs or obs"
+                if not given
+                else f"give one of nfs, pfs or obs, not {given[1]} too"
+            )
+        return self
 
 
 class LogExportPath(RequestModel):
@@ -733,34 +981,242 @@ class LogExportPath(RequestModel):
 class AutoStop(RequestModel):
     """Stop the job after it has run for a while."""
 
-    time_unit: str | None = Field(default=None, description="Unit of `duration`: `HOURS`.")
-    duration: int | None = Field(default=None, ge=1, description="How long the job may run.")
+    time_unit: Literal["HOURS"] = Field(description="Unit of `duration`.")
+    duration: int = Field(ge=1, description="How long the job may run.")
+
+
+class ReservedTime(RequestModel):
+    """How long the job's resources stay reserved."""
+
+    time_unit: Literal["HOURS"] = Field(description="Unit of `duration`.")
+    duration: int = Field(ge=1, description="How long the resources stay reserved.")
+
+
+class Retention(RequestModel):
+    """Whether the job's record is aged out automatically."""
+
+    policy: Literal["enabled", "disabled"] | None = Field(
+        default=None,
+        description=(
+            "`enabled` ages this job's record out; `disabled` keeps it, unless aging is on for the whole "
+            "account. Only for `kind` `job`, where the platform ages records at all."
+        ),
+    )
+
+
+class NodeSelectorRequirement(RequestModel):
+    """A condition on a node label or field."""
+
+    key: str = Field(min_length=1, description="The label or field.")
+    operator: Literal["In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt"] = Field(
+        description=(
+            "How the value relates to `values`: in the list, not in it, present, absent, greater or less "
+            "than the one value."
+        )
+    )
+    values: list[str] | None = Field(
+        default=None,
+        description=(
+            "The values: at least one for `In` and `NotIn`, none for `Exists` and `DoesNotExist`, one whole "
+            "number for `Gt` and `Lt`."
+        ),
+    )
+
+    @model_validator(mode="after")
+    def _values(self) -> NodeSelectorRequirement:
+        values = self.values or []
+        if self.operator in ("In", "NotIn") and not values:
+            raise _rule(f"{self.operator} needs at least one value", at="values")
+        if self.operator in ("Exists", "DoesNotExist") and values:
+            raise _rule(f"leave values empty with {self.operator}", at="values")
+        if self.operator in ("Gt", "Lt") and (len(values) != 1 or not re.fullmatch(r"-?\d+", values[0])):
+            raise _rule(f"{self.operator} needs exactly one value, a whole number", at="values")
+        return self
+
+
+class NodeSelectorTerm(RequestModel):
+    """Conditions a node must meet: on its labels (`matchExpressions`) or its fields (`matchFields`)."""
+
+    match_expressions: list[NodeSelectorRequirement] | None = Field(
+        default=None, alias="matchExpressions", description="Conditions on node labels."
+    )
+    match_fields: list[NodeSelectorRequirement] | None = Field(
+        default=None, alias="matchFields", description="Conditions on node fields."
+    )
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> NodeSelectorTerm:
+        if (self.match_expressions is None) == (self.match_fields is None):
+            raise _rule("give either matchExpressions or matchFields")
+        return self
+
+
+class NodeAffinity(RequestModel):
+    """Nodes the job may run on."""
+
+    node_selector_terms: list[NodeSelectorTerm] = Field(
+        alias="nodeSelectorTerms",
+        min_length=1,
+        description="Node conditions; a node that meets any one of them will do.",
+    )
+
+
+class PreferredSchedulingTerm(RequestModel):
+    """Nodes the scheduler prefers, with a weight."""
+
+    weight: int | None = Field(
+        default=None, ge=1, le=100, description="Weight added to a node that meets `preference`."
+    )
+    preference: NodeSelectorTerm | None = Field(default=None, description="The node conditions.")
+
+
+class PreferredAffinity(RequestModel):
+    """Placement the scheduler tries for but may give up."""
+
+    node_affinity: list[PreferredSchedulingTerm] | None = Field(
+        default=None,
+        description="Weighted node conditions; nodes with the highest sum of weights are preferred.",
+    )
 
 
 class RequiredAffinity(RequestModel):
     """Placement the scheduler must respect."""
 
-    affinity_type: str | None = Field(
+    affinity_type: Literal["cabinet", "hyperinstance", "networkTopology"] | None = Field(
         default=None,
-        description="`cabinet` (whole cabinets) or `hyperinstance` (tasks grouped on supernodes).",
+        description=(
+            "`cabinet` (whole cabinets), `hyperinstance` (tasks grouped on supernodes) or `networkTopology` "
+            "(tasks kept within a network level)."
+        ),
+    )
+    job_level: Literal["cluster", "hyperinstanceGroup"] | None = Field(
+        default=None,
+        description="With `networkTopology`: the highest network level the whole job may span (`cluster`).",
     )
     affinity_group_size: int | None = Field(
         default=None,
         ge=1,
-        description="Tasks per supernode group with `hyperinstance`; the service uses 1.",
+        description="Tasks per group with `hyperinstance` or `networkTopology`; the service uses 1.",
     )
+    affinity_group_level: str | None = Field(
+        default=None,
+        description=(
+            "With `networkTopology`: the highest network level one group may span, such as `hyperinstance` "
+            "or `slice`."
+        ),
+    )
+    node_affinity: NodeAffinity | None = Field(default=None, description="Nodes the job may run on.")
 
 
 class SchedulePolicy(RequestModel):
     """How the job is scheduled on a dedicated pool."""
 
     required_affinity: RequiredAffinity | None = Field(default=None, description="Placement rules.")
-    priority: int | None = Field(default=None, description="Job priority on the pool.")
+    preferred_affinity: PreferredAffinity | None = Field(default=None, description="Placement preferences.")
+    priority: int | None = Field(
+        default=None,
+        ge=0,
+        le=3,
+        description="Job priority on the pool; 3 is the highest (it needs a permission).",
+    )
     preemptible: bool | None = Field(default=None, description="Whether other jobs may preempt this one.")
+
+    @model_validator(mode="after")
+    def _one_affinity(self) -> SchedulePolicy:
+        if self.required_affinity is not None and self.preferred_affinity is not None:
+            raise _rule(
+                "give either required_affinity or preferred_affinity, not both", at="preferred_affinity"
+            )
+        return self
+
+
+class LogExportConfig(RequestModel):
+    """How logs are exported."""
+
+    version: Literal["v0", "v1"] | None = Field(
+        default=None, description="Log format version; `v0` by default."
+    )
+    rotation_enabled: bool | None = Field(
+        default=None, description="Whether logs can be downloaded by time period."
+    )
+
+
+class Notification(RequestModel):
+    """Messages about the job, sent through Simple Message Notification."""
+
+    topic_urn: str = Field(min_length=1, description="URN of the SMN topic.")
+    events: (
+        list[
+            Literal[
+                "JobStarted",
+                "JobCompleted",
+                "JobFailed",
+                "JobTerminated",
+                "JobRestarted",
+                "JobHanged",
+                "JobPreempted",
+            ]
+        ]
+        | None
+    ) = Field(default=None, description="The job events that send a message.")
+
+
+class MetricsExec(RequestModel):
+    """Metrics from a command."""
+
+    command: list[str] = Field(min_length=1, description="The command and its arguments.")
+
+
+class MetricsHttpGet(RequestModel):
+    """Metrics from an HTTP endpoint of the job."""
+
+    path: str = Field(min_length=1, description="URL path, for example `/metrics`.")
+    port: int = Field(ge=1, le=65535, description="Port.")
+
+
+class CustomMetric(RequestModel):
+    """Where custom metrics are collected: exactly one of `exec` or `http_get`."""
+
+    exec: MetricsExec | None = Field(default=None, description="Run a command.")
+    http_get: MetricsHttpGet | None = Field(default=None, description="Read an HTTP endpoint.")
+
+    @model_validator(mode="after")
+    def _one_way(self) -> CustomMetric:
+        if (self.exec is None) == (self.http_get is None):
+            raise _rule("give either exec or http_get")
+        return self
+
+
+class OutputModelObs(RequestModel):
+    """Where the trained model is saved."""
+
+    obs_path: str = Field(min_length=1, description="OBS path, for example `obs://bucket/model/`.")
+    local_path: str | None = Field(default=None, description="Path in the container the model is written to.")
+
+
+class OutputModel(RequestModel):
+    """The model a training job produces."""
+
+    obs: OutputModelObs = Field(description="Where it is saved.")
+
+
+class AssetModel(RequestModel):
+    """The model asset a fine-tuning job publishes."""
+
+    name: str = Field(min_length=1, description="Model name.")
+    version: str = Field(min_length=1, description="Model version.")
+    type: str = Field(min_length=1, description="Model type.")
+    code: str | None = Field(default=None, description="Model code.")
+    desc: str | None = Field(default=None, description="Model description.")
+    series: str | None = Field(default=None, description="Model series (brand).")
+    model_desc: str | None = Field(default=None, description="Description of the model asset.")
+    parent_asset_id: str | None = Field(
+        default=None, description="Id of an existing model asset this one is a version of."
+    )
 
 
 class Spec(RequestModel):
-    """Resources, volumes, logs and scheduling of the job."""
+    """Resources, volumes, logs, scheduling and products of the job."""
 
     resource: Resource | None = Field(default=None, description="The machines: a flavor or a dedicated pool.")
     volumes: list[Volume] | None = Field(default=None, description="Volumes to mount.")
@@ -769,9 +1225,105 @@ class Spec(RequestModel):
     schedule_policy: SchedulePolicy | None = Field(
         default=None, description="Scheduling on a dedicated pool."
     )
+    runtime_type: str | None = Field(
+        default=None,
+        description="Runtime type of the job; the service reports `production` when it is left out.",
+    )
+    log_export_config: LogExportConfig | None = Field(default=None, description="How logs are exported.")
+    notification: Notification | None = Field(default=None, description="Messages about job events.")
+    custom_metrics: list[CustomMetric] | None = Field(default=None, description="Custom metrics to collect.")
+    output_model: OutputModel | None = Field(default=None, description="Where the trained model is saved.")
+    asset_model: AssetModel | None = Field(
+        default=None, description="The model asset a fine-tuning job publishes."
+    )
+    asset_id: str | None = Field(
+        default=None, description="Id of the model asset a fine-tuning job starts from."
+    )
+    retention: Retention | None = Field(default=None, description="Whether the job's record is aged out.")
+    reserved_time: ReservedTime | None = Field(
+        default=None, description="How long the job's resources stay reserved."
+    )
 
 
-JobKind = Literal["job", "hetero_job", "autosearch_job", "mrs_job", "edge_job"]
+class SshAccess(RequestModel):
+    """SSH access to the job's containers."""
+
+    input_name: ClassVar[str] = "Ssh"
+
+    key_pair_names: list[str] = Field(
+        min_length=1, description="Names of key pairs (from the ECS console) allowed to log in."
+    )
+
+
+class JobEndpoints(RequestModel):
+    """Remote access to the job."""
+
+    input_name: ClassVar[str] = "Endpoints"
+
+    ssh: SshAccess = Field(description="SSH access.")
+
+
+class FtEnv(RequestModel):
+    """An environment variable of a fine-tuning job."""
+
+    input_name: ClassVar[str] = "FtJobEnv"
+
+    label: str | None = Field(default=None, description="Label.")
+    des: str | None = Field(default=None, description="Description.")
+    env_name: str | None = Field(default=None, description="Variable name.")
+    env_type: str | None = Field(default=None, description="Variable type.")
+    value: str | None = Field(default=None, description="Value.")
+    modifiable: bool | None = Field(default=None, description="Whether it may be changed.")
+    displayable: bool | None = Field(default=None, description="Whether it is shown.")
+    used_steps: list[str] | None = Field(default=None, description="The steps that use it.")
+
+
+class FtTaskEnv(RequestModel):
+    """The environment of a fine-tuning job."""
+
+    input_name: ClassVar[str] = "FtJobTaskEnv"
+
+    envs: list[FtEnv] = Field(description="Its environment variables.")
+
+
+class CheckpointConfig(RequestModel):
+    """Checkpoints of a fine-tuning job."""
+
+    input_name: ClassVar[str] = "FtJobCheckpointConfig"
+
+    checkpoint_id: str | None = Field(default=None, description="Checkpoint to start from.")
+    save_checkpoints_max: int | None = Field(
+        default=None, ge=-1, description="Checkpoints to keep: `0` none, `-1` no limit."
+    )
+    skipped_steps: int | None = Field(default=None, ge=0, description="Steps to skip; `0` skips none.")
+    restore_training: int | None = Field(
+        default=None, ge=0, le=1, description="`1` resumes training from the checkpoint, `0` does not."
+    )
+
+
+class FtJobConfig(RequestModel):
+    """Settings of a fine-tuning job."""
+
+    ft_job_uuid: str | None = Field(default=None, description="Model id.")
+    ft_train_type: str | None = Field(default=None, description="Model training type.")
+    model_type: str | None = Field(default=None, description="Model type.")
+    train_output_path: str | None = Field(default=None, description="Output path of the job.")
+    train_process: float | None = Field(default=None, description="Training progress.")
+    checkpoint_id: str | None = Field(default=None, description="Checkpoint id.")
+    task_env: FtTaskEnv | None = Field(default=None, description="Environment variables.")
+    checkpoint_config: CheckpointConfig | None = Field(default=None, description="Checkpoints.")
+
+
+JobKind = Literal[
+    "job",
+    "federated_pool_job",
+    "edge_job",
+    "hetero_job",
+    "mrs_job",
+    "autosearch_job",
+    "diag_job",
+    "visualization_job",
+]
 
 
 class CreateTrainingJobRequest(RequestModel):
@@ -807,9 +1359,21 @@ class CreateTrainingJobRequest(RequestModel):
         default=None,
         description=(
             "`resource` (`flavor_id`, or `pool_id` for a dedicated pool; `node_count` at least 1), "
-            "`volumes`, `log_export_path`, `auto_stop`, `schedule_policy`."
+            "`volumes`, `log_export_path`, `auto_stop`, `schedule_policy`, and what the job produces "
+            "(`output_model`, `asset_model`)."
         ),
     )
+    endpoints: JobEndpoints | None = Field(
+        default=None, description="Remote access to the job: SSH key pairs allowed to log in."
+    )
+    train_type: Literal["SFT", "PRETRAIN", "LORA", "DPO", "RFT"] | None = Field(
+        default=None,
+        description=(
+            "Training type of a fine-tuning job: full fine-tuning, pre-training, LoRA fine-tuning, DPO or "
+            "RFT reinforcement learning."
+        ),
+    )
+    ftjob_config: FtJobConfig | None = Field(default=None, description="Settings of a fine-tuning job.")
 
     def model_post_init(self, context: Any, /) -> None:
         # kind is a default the wire needs; marking it "set" keeps it in to_wire's exclude_unset dump.
@@ -821,6 +1385,12 @@ class CreateTrainingJobRequest(RequestModel):
             raise _rule("an algorithm is required", at="algorithm")
         if self.tasks and self.spec is not None:
             raise _rule("leave tasks blank when spec is given", at="tasks")
+        if self.kind == "federated_pool_job":
+            resource = self.spec.resource if self.spec is not None else None
+            if resource is None or not _given(resource.pool_group_id):
+                raise _rule(
+                    "a federated_pool_job needs spec.resource.pool_group_id", at="spec.resource.pool_group_id"
+                )
         return self
 
 
@@ -959,6 +1529,14 @@ class SearchRequest(RequestModel):
 # Responses
 
 
+class TrainingExperimentResponse(ResponseModel):
+    """``metadata.training_experiment_reference`` as returned."""
+
+    id: str | None = None
+    name: str | None = None
+    serial_number: str | None = None
+
+
 class MetadataResponse(ResponseModel):
     """``metadata`` as returned; ``create_time`` is in milliseconds since the epoch."""
 
@@ -970,6 +1548,7 @@ class MetadataResponse(ResponseModel):
     user_name: str | None = None
     ai_project: str | None = None
     annotations: Annotated[dict[str, str], BeforeValidator(_none_as_empty_dict)] = Field(default_factory=dict)
+    training_experiment_reference: TrainingExperimentResponse | None = None
 
 
 class TaskStatus(ResponseModel):
@@ -980,16 +1559,39 @@ class TaskStatus(ResponseModel):
     message: str | None = None
 
 
+class RecoverRecord(ResponseModel):
+    """``running_records[].recover_records[]``: one fault recovery within a run (times in seconds)."""
+
+    recover_start_at: int | None = None
+    recover_end_at: int | None = None
+    recover: str | None = None
+    fault_scenario: str | None = None
+    reason: str | None = None
+    related_task: str | None = None
+    recover_result: str | None = None
+
+
 class RunningRecord(ResponseModel):
     """``status.running_records[]``: one run and how it ended (times in seconds)."""
 
     start_at: int | None = None
     end_at: int | None = None
+    xpu_start_at: int | None = None
     start_type: str | None = None
     end_reason: str | None = None
     end_related_task: str | None = None
     end_recover: str | None = None
     end_recover_before_downgrade: str | None = None
+    recover_records: list[RecoverRecord] | None = None
+
+
+class TaskIp(ResponseModel):
+    """``status.task_ips[]``: where a task runs."""
+
+    task: str | None = None
+    ip: str | None = None
+    host_ip: str | None = None
+    schedule_count: int | None = None
 
 
 class JobStatus(ResponseModel):
@@ -1009,6 +1611,9 @@ class JobStatus(ResponseModel):
     running_records: Annotated[list[RunningRecord], BeforeValidator(_none_as_empty_list)] = Field(
         default_factory=list
     )
+    # Added after the seeds (official SDK): how long the record is kept, and each task's addresses.
+    retention_time: int | None = None
+    task_ips: list[TaskIp] | None = None
 
 
 class _ConstraintResponse(ResponseModel):
@@ -1043,6 +1648,14 @@ class _DatasetResponse(ResponseModel):
     id: str | None = None
     version_id: str | None = None
     obs_url: str | None = None
+    service_type: str | None = None
+    name: str | None = None
+    dataset_proportion: int | None = None
+
+
+class _RemoteConstraintResponse(ResponseModel):
+    data_type: str | None = None
+    attributes: str | None = None
 
 
 class _RemoteResponse(ResponseModel):
@@ -1056,9 +1669,10 @@ class InputResponse(ResponseModel):
     name: str | None = None
     description: str | None = None
     local_dir: str | None = None
+    access_method: str | None = None
     remote: _RemoteResponse | None = None
-    remote_constraint: Annotated[list[dict[str, Any]], BeforeValidator(_none_as_empty_list)] = Field(
-        default_factory=list
+    remote_constraint: Annotated[list[_RemoteConstraintResponse], BeforeValidator(_none_as_empty_list)] = (
+        Field(default_factory=list)
     )
 
 
@@ -1068,6 +1682,7 @@ class OutputResponse(ResponseModel):
     name: str | None = None
     description: str | None = None
     local_dir: str | None = None
+    access_method: str | None = None
     remote: _RemoteResponse | None = None
     mode: str | None = None
     period: str | None = None
@@ -1081,20 +1696,75 @@ class EngineResponse(ResponseModel):
     engine_version: str | None = None
     image_url: str | None = None
     install_sys_packages: bool | None = None
+    image_repo_id: str | None = None
     v1_compatible: bool | None = None
     run_user: str | None = None
 
 
+class _RewardAttrResponse(ResponseModel):
+    name: str | None = None
+    mode: str | None = None
+    regex: str | None = None
+
+
+class _SearchParamResponse(ResponseModel):
+    name: str | None = None
+    param_type: str | None = None
+    lower_bound: str | None = None
+    upper_bound: str | None = None
+    discrete_points_num: str | None = None
+    discrete_values: list[str] | None = None
+
+
+class _AlgoConfigParamResponse(ResponseModel):
+    key: str | None = None
+    value: str | None = None
+    type: str | None = None
+
+
+class _AlgoConfigResponse(ResponseModel):
+    name: str | None = None
+    params: list[_AlgoConfigParamResponse] | None = None
+
+
+class _AutoSearchResponse(ResponseModel):
+    skip_search_params: str | None = None
+    reward_attrs: list[_RewardAttrResponse] | None = None
+    search_params: list[_SearchParamResponse] | None = None
+    algo_configs: list[_AlgoConfigResponse] | None = None
+
+
 class _PolicyResponse(ResponseModel):
-    auto_search: dict[str, Any] | None = None
+    auto_search: _AutoSearchResponse | None = None
+
+
+class _PfsPathResponse(ResponseModel):
+    pfs_path: str | None = None
+
+
+class _LogDirResponse(ResponseModel):
+    pfs: _PfsPathResponse | None = None
+
+
+class _JobRefResponse(ResponseModel):
+    job_id: str | None = None
+
+
+class _NfsPathResponse(ResponseModel):
+    nfs_path: str | None = None
+
+
+class _DataSourceResponse(ResponseModel):
+    job: _JobRefResponse | None = None
+    nfs: _NfsPathResponse | None = None
 
 
 class Summary(ResponseModel):
     """``algorithm.summary``: visualisation logs (``log_type``, ``log_dir.pfs.pfs_path``, ...)."""
 
     log_type: str | None = None
-    log_dir: dict[str, Any] | None = None
-    data_sources: Annotated[list[dict[str, Any]], BeforeValidator(_none_as_empty_list)] = Field(
+    log_dir: _LogDirResponse | None = None
+    data_sources: Annotated[list[_DataSourceResponse], BeforeValidator(_none_as_empty_list)] = Field(
         default_factory=list
     )
 
@@ -1196,6 +1866,7 @@ class FlavorInfo(ResponseModel):
 class FlavorDetail(ResponseModel):
     """``spec.resource.flavor_detail`` (public pools only); also the shape of ``tasks[].task_resource``."""
 
+    pool_id: str | None = None
     flavor_id: str | None = None
     flavor_name: str | None = None
     max_num: int | None = None
@@ -1205,15 +1876,34 @@ class FlavorDetail(ResponseModel):
     attributes: Annotated[dict[str, str], BeforeValidator(_none_as_empty_dict)] = Field(default_factory=dict)
 
 
+class _AllocatedResources(ResponseModel):
+    cpu_arch: str | None = None
+    cpu_core_num: float | None = None
+    mem_size: float | None = None
+    accelerator_num: float | None = None
+    accelerator_type: str | None = None
+
+
+class _CustomizedFlavorResponse(ResponseModel):
+    cpu_core_num: float | None = None
+    mem_size: float | None = None
+    accelerator_num: float | None = None
+
+
 class ResourceResponse(ResponseModel):
-    """``spec.resource`` as returned: adds ``policy``, ``flavor_name`` and ``flavor_detail``."""
+    """``spec.resource`` as returned: adds ``policy``, ``flavor_name`` and ``flavor_detail`` (and, on
+    dedicated pools, ``pool_name`` and what the main container was given)."""
 
     policy: str | None = None
     flavor_id: str | None = None
     flavor_name: str | None = None
     node_count: int | None = None
     pool_id: str | None = None
+    pool_name: str | None = None
+    pool_group_id: str | None = None
     flavor_detail: FlavorDetail | None = None
+    main_container_allocated_resources: _AllocatedResources | None = None
+    main_container_customized_flavor: _CustomizedFlavorResponse | None = None
 
 
 class _NfsResponse(ResponseModel):
@@ -1222,8 +1912,16 @@ class _NfsResponse(ResponseModel):
     read_only: bool | None = None
 
 
+class _MountResponse(ResponseModel):
+    pfs_path: str | None = None
+    obs_path: str | None = None
+    local_path: str | None = None
+
+
 class _VolumeResponse(ResponseModel):
     nfs: _NfsResponse | None = None
+    pfs: _MountResponse | None = None
+    obs: _MountResponse | None = None
 
 
 class LogExportPathResponse(ResponseModel):
@@ -1235,7 +1933,9 @@ class LogExportPathResponse(ResponseModel):
 
 class _AffinityResponse(ResponseModel):
     affinity_type: str | None = None
+    job_level: str | None = None
     affinity_group_size: int | None = None
+    affinity_group_level: str | None = None
 
 
 class _SchedulePolicyResponse(ResponseModel):
@@ -1249,8 +1949,52 @@ class _AutoStopResponse(ResponseModel):
     duration: int | None = None
 
 
+class _MetricsExecResponse(ResponseModel):
+    command: list[str] | None = None
+
+
+class _MetricsHttpGetResponse(ResponseModel):
+    path: str | None = None
+    port: int | None = None
+
+
+class _CustomMetricResponse(ResponseModel):
+    exec: _MetricsExecResponse | None = None
+    http_get: _MetricsHttpGetResponse | None = None
+
+
+class _ObsModelResponse(ResponseModel):
+    obs_path: str | None = None
+    local_path: str | None = None
+
+
+class _OutputModelResponse(ResponseModel):
+    obs: _ObsModelResponse | None = None
+
+
+class _AssetModelResponse(ResponseModel):
+    id: str | None = None
+    name: str | None = None
+    code: str | None = None
+    version: str | None = None
+    location: str | None = None
+    desc: str | None = None
+    series: str | None = None
+    type: str | None = None
+
+
+class _LogExportConfigResponse(ResponseModel):
+    version: str | None = None
+    rotation_enabled: bool | None = None
+
+
+class _NotificationResponse(ResponseModel):
+    topic_urn: str | None = None
+    events: list[str] | None = None
+
+
 class SpecResponse(ResponseModel):
-    """``spec`` as returned."""
+    """``spec`` as returned (``runtime_type`` comes back as ``production`` when it was not set)."""
 
     resource: ResourceResponse | None = None
     volumes: Annotated[list[_VolumeResponse], BeforeValidator(_none_as_empty_list)] = Field(
@@ -1259,23 +2003,36 @@ class SpecResponse(ResponseModel):
     log_export_path: LogExportPathResponse | None = None
     schedule_policy: _SchedulePolicyResponse | None = None
     auto_stop: _AutoStopResponse | None = None
+    runtime_type: str | None = None
+    log_export_config: _LogExportConfigResponse | None = None
+    notification: _NotificationResponse | None = None
+    custom_metrics: list[_CustomMetricResponse] | None = None
+    output_model: _OutputModelResponse | None = None
+    asset_model: _AssetModelResponse | None = None
+    asset_id: str | None = None
 
 
 class _TaskAlgorithmResponse(ResponseModel):
     code_dir: str | None = None
     boot_file: str | None = None
-    # Documented as a single object in one table and as arrays in others.
-    inputs: Any = None
-    outputs: Any = None
+    # Documented as a single object in one table and as arrays in others: both are accepted.
+    inputs: list[InputResponse] | InputResponse | None = None
+    outputs: list[OutputResponse] | OutputResponse | None = None
     engine: EngineResponse | None = None
     local_code_dir: str | None = None
     working_dir: str | None = None
+    environments: dict[str, str] | None = None
+
+
+class _TaskLogExportPathResponse(ResponseModel):
+    obs_url: Annotated[str | None, BeforeValidator(_empty_mapping_as_none)] = None
 
 
 class _TaskResponse(ResponseModel):
     role: str | None = None
     algorithm: _TaskAlgorithmResponse | None = None
     task_resource: FlavorDetail | None = None
+    log_export_path: _TaskLogExportPathResponse | None = None
 
 
 class _TaskUrl(ResponseModel):
@@ -1303,6 +2060,41 @@ class Endpoints(ResponseModel):
     mindstudio_insight: _TokenEndpoint | None = None
 
 
+class _FtEnvResponse(ResponseModel):
+    label: str | None = None
+    des: str | None = None
+    env_name: str | None = None
+    env_type: str | None = None
+    value: str | None = None
+    modifiable: bool | None = None
+    displayable: bool | None = None
+    used_steps: list[str] | None = None
+
+
+class _FtTaskEnvResponse(ResponseModel):
+    envs: list[_FtEnvResponse] | None = None
+
+
+class _CheckpointConfigResponse(ResponseModel):
+    checkpoint_id: str | None = None
+    save_checkpoints_max: int | None = None
+    skipped_steps: int | None = None
+    restore_training: int | None = None
+
+
+class FtJobConfigResponse(ResponseModel):
+    """``ftjob_config`` as returned (fine-tuning jobs)."""
+
+    ft_job_uuid: str | None = None
+    ft_train_type: str | None = None
+    model_type: str | None = None
+    train_output_path: str | None = None
+    train_process: float | None = None
+    checkpoint_id: str | None = None
+    task_env: _FtTaskEnvResponse | None = None
+    checkpoint_config: _CheckpointConfigResponse | None = None
+
+
 class TrainingJob(ResponseModel):
     """A training job as the service returns it (create, get, terminate and search answers)."""
 
@@ -1313,6 +2105,7 @@ class TrainingJob(ResponseModel):
     tasks: Annotated[list[_TaskResponse], BeforeValidator(_none_as_empty_list)] = Field(default_factory=list)
     spec: SpecResponse | None = None
     endpoints: Endpoints | None = None
+    ftjob_config: FtJobConfigResponse | None = None
 
     @model_validator(mode="before")
     @classmethod
@@ -1355,6 +2148,7 @@ class SearchResponse(ResponseModel):
     group_by: str | None = None
     workspace_id: str | None = None
     ai_project: str | None = None
+    train_type: str | None = None
     items: Annotated[list[TrainingJob], BeforeValidator(_none_as_empty_list)] = Field(default_factory=list)
 
 

@@ -5,10 +5,10 @@
         spec={"resource": {"flavor_id": "modelarts.vm.cpu.2u", "node_count": 1}},
         wait_for="running")
 
-Secrets: ``algorithm.environments`` is wrapped in ``pulumi.Output.secret`` before registration, so the
-state's inputs hold it encrypted; the outputs ``declared_inputs``, ``environments`` and ``endpoints`` are
-always secret (``additional_secret_outputs``), and the non-secret ``algorithm`` output carries no
-environment variables.
+Secrets: the secret inputs (``fields.SECRET_INPUTS``: ``algorithm.environments`` and each task's
+``environments``) are wrapped in ``pulumi.Output.secret`` before registration, so the state's inputs hold them
+encrypted; the outputs ``declared_inputs``, ``environments`` and ``endpoints`` are always secret
+(``additional_secret_outputs``), and the non-secret ``algorithm`` output carries no environment variables.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import pulumi.dynamic
 from pulumi import _types
 
 from . import inputs
-from .fields import OUTPUT_ONLY_FIELDS, SECRET_OUTPUTS
+from .fields import OUTPUT_ONLY_FIELDS, SECRET_INPUTS, SECRET_OUTPUTS
 from .provider import TrainingJobProvider
 
 # ruff: noqa: UP007, UP045  (Optional/Union spelled out, as generated SDKs do)
@@ -42,23 +42,41 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _with_secret_environments(algorithm: Any) -> Any:
-    if algorithm is None:
+def _path_parts(path: str) -> list[str]:
+    """``"tasks[].algorithm.environments"`` -> ``["tasks", "[]", "algorithm", "environments"]``."""
+    parts: list[str] = []
+    for piece in path.split("."):
+        name = piece.removesuffix("[]")
+        parts.append(name)
+        if name != piece:
+            parts.append("[]")
+    return parts
+
+
+def _mark_secret(value: Any, parts: list[str]) -> Any:
+    """value with what parts leads to wrapped in ``pulumi.Output.secret``; a value not known yet (an Output)
+    is marked once it resolves."""
+    if value is None:
         return None
-    if isinstance(algorithm, Mapping):
-        env = algorithm.get("environments")
-        if env is None:
-            return dict(algorithm)
-        return {**algorithm, "environments": pulumi.Output.secret(env)}
+    if not parts:
+        return pulumi.Output.secret(value)
+    if isinstance(value, pulumi.Output):
+        return value.apply(lambda resolved: _mark_secret(_plain(resolved), parts))
+    head, rest = parts[0], parts[1:]
+    if head == "[]":
+        return [_mark_secret(item, rest) for item in value] if isinstance(value, (list, tuple)) else value
+    if isinstance(value, Mapping):
+        return {k: _mark_secret(v, rest) if k == head else v for k, v in value.items()}
+    return value
 
-    # The whole algorithm is not known yet (an Output): mark it secret once it resolves with environments.
-    def mark(resolved: Any) -> Any:
-        resolved = _plain(resolved)
-        if isinstance(resolved, Mapping) and resolved.get("environments") is not None:
-            return {**resolved, "environments": pulumi.Output.secret(resolved["environments"])}
-        return resolved
 
-    return pulumi.Output.from_input(algorithm).apply(mark)
+def _with_secrets(props: dict[str, Any]) -> dict[str, Any]:
+    """props with every secret input (``fields.SECRET_INPUTS``) wrapped, so the state holds it encrypted."""
+    for path in SECRET_INPUTS:
+        top, *rest = _path_parts(path)
+        if top in props:
+            props[top] = _mark_secret(props[top], rest)
+    return props
 
 
 class TrainingJob(pulumi.dynamic.Resource, module="modelarts", name="TrainingJob"):
@@ -116,6 +134,13 @@ class TrainingJob(pulumi.dynamic.Resource, module="modelarts", name="TrainingJob
         spec: Optional[
             pulumi.Input[Union[inputs.TrainingJobSpecArgs, inputs.TrainingJobSpecArgsDict]]
         ] = None,
+        endpoints: Optional[
+            pulumi.Input[Union[inputs.TrainingJobEndpointsArgs, inputs.TrainingJobEndpointsArgsDict]]
+        ] = None,
+        train_type: Optional[pulumi.Input[str]] = None,
+        ftjob_config: Optional[
+            pulumi.Input[Union[inputs.TrainingJobFtJobConfigArgs, inputs.TrainingJobFtJobConfigArgsDict]]
+        ] = None,
         wait_for: Optional[pulumi.Input[str]] = None,
         wait_timeout: Optional[pulumi.Input[Union[float, str]]] = None,
         triggers: Optional[pulumi.Input[Any]] = None,
@@ -126,8 +151,8 @@ class TrainingJob(pulumi.dynamic.Resource, module="modelarts", name="TrainingJob
         :param resource_name: The Pulumi resource name; also the default prefix of the job name.
         :param args: All arguments as one ``TrainingJobArgs`` (or pass them as keywords).
         :param opts: Resource options.
-        :param kind: Job type. One of `job`, `hetero_job`, `autosearch_job`, `mrs_job` or `edge_job`. Defaults
-            to `job`.
+        :param kind: Job type. One of `job`, `federated_pool_job`, `edge_job`, `hetero_job`, `mrs_job`,
+            `autosearch_job`, `diag_job` or `visualization_job`. Defaults to `job`.
         :param metadata: `name` (optional: auto-named `<name_prefix>-<6 random characters>`, kept across
             updates), `description` (the one field changed in place), `workspace_id`, `annotations` (advanced
             settings such as `fault-tolerance/job-retry-num`).
@@ -137,7 +162,12 @@ class TrainingJob(pulumi.dynamic.Resource, module="modelarts", name="TrainingJob
             `environments` (secret), `policies`, `local_code_dir`, `working_dir`.
         :param tasks: Tasks of a heterogeneous job, instead of `spec`.
         :param spec: `resource` (`flavor_id`, or `pool_id` for a dedicated pool; `node_count` at least 1),
-            `volumes`, `log_export_path`, `auto_stop`, `schedule_policy`.
+            `volumes`, `log_export_path`, `auto_stop`, `schedule_policy`, and what the job produces
+            (`output_model`, `asset_model`).
+        :param endpoints: Remote access to the job: SSH key pairs allowed to log in.
+        :param train_type: Training type of a fine-tuning job: full fine-tuning, pre-training, LoRA
+            fine-tuning, DPO or RFT reinforcement learning. One of `SFT`, `PRETRAIN`, `LORA`, `DPO` or `RFT`.
+        :param ftjob_config: Settings of a fine-tuning job.
         :param wait_for: How far a new job must get before the deployment goes on (`pending`: past Creating).
             A job that fails or times out while waited on is terminated and reported. One of `none`,
             `pending`, `running` or `completed`. Defaults to `pending`.
@@ -155,6 +185,9 @@ class TrainingJob(pulumi.dynamic.Resource, module="modelarts", name="TrainingJob
             "algorithm": algorithm,
             "tasks": tasks,
             "spec": spec,
+            "endpoints": endpoints,
+            "train_type": train_type,
+            "ftjob_config": ftjob_config,
             "wait_for": wait_for,
             "wait_timeout": wait_timeout,
             "triggers": triggers,
@@ -192,7 +225,7 @@ def _register(
         # Dynamic providers never see the resource name: pass it in for auto-naming.
         if props["name_prefix"] is None:
             props["name_prefix"] = resource_name
-        props["algorithm"] = _with_secret_environments(props["algorithm"])
+        props = _with_secrets(props)
     for key in OUTPUT_ONLY_FIELDS:
         props[key] = None
     opts = pulumi.ResourceOptions.merge(
