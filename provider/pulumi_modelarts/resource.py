@@ -16,15 +16,18 @@ from __future__ import annotations
 import datetime as _dt
 import os
 from collections.abc import Mapping, Sequence
-from typing import Any, Optional, Union
+from typing import TYPE_CHECKING, Any, Optional, Union
 
 import pulumi
 import pulumi.dynamic
 from pulumi import _types
 
-from . import inputs
 from .fields import OUTPUT_ONLY_FIELDS, SECRET_INPUTS, SECRET_OUTPUTS
 from .provider import TrainingJobProvider
+
+if TYPE_CHECKING:
+    # Only annotations name the typed inputs: a program that passes plain dicts never loads them.
+    from . import inputs
 
 # ruff: noqa: UP007, UP045  (Optional/Union spelled out, as generated SDKs do)
 
