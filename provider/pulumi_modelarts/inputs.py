@@ -5424,7 +5424,11 @@ class TrainingJobFtJobConfigArgs:
 
 
 class TrainingJobArgsDict(TypedDict):
-    """A training job: the body of ``POST /v2/{project_id}/training-jobs``."""
+    """
+    Arguments of a `TrainingJob`: the create request body (`kind`, `metadata`, `algorithm`, `tasks`, `spec`,
+    `endpoints`, `train_type`, `ftjob_config`) and the provider settings (`wait_for`, `wait_timeout`,
+    `triggers`, `replace_when_failed`, `name_prefix`).
+    """
 
     kind: NotRequired[pulumi.Input[str]]
     """
@@ -5433,16 +5437,14 @@ class TrainingJobArgsDict(TypedDict):
     """
     metadata: NotRequired[pulumi.Input[Union[TrainingJobMetadataArgs, TrainingJobMetadataArgsDict]]]
     """
-    `name` (optional: auto-named `<name_prefix>-<6 random characters>`, kept across updates), `description`
-    (the one field changed in place), `workspace_id`, `annotations` (advanced settings such as
-    `fault-tolerance/job-retry-num`).
+    The job's name (optional: auto-named `<name_prefix>-<6 random characters>`, kept across updates), its
+    description (the one field changed in place) and advanced settings.
     """
     algorithm: NotRequired[pulumi.Input[Union[TrainingJobAlgorithmArgs, TrainingJobAlgorithmArgsDict]]]
     """
     What runs, from exactly one source: `id`; or `subscription_id` with `item_version_id`; or your own code or
     image: `engine` with `code_dir` and `boot_file`, or a custom image (`engine.image_url`) with a `command`.
-    Also `parameters`, `inputs`, `outputs`, `environments` (secret), `policies`, `local_code_dir`,
-    `working_dir`.
+    The `environments` are kept secret.
     """
     tasks: NotRequired[
         pulumi.Input[Sequence[pulumi.Input[Union[TrainingJobTaskArgs, TrainingJobTaskArgsDict]]]]
@@ -5450,9 +5452,8 @@ class TrainingJobArgsDict(TypedDict):
     """Tasks of a heterogeneous job, instead of `spec`."""
     spec: NotRequired[pulumi.Input[Union[TrainingJobSpecArgs, TrainingJobSpecArgsDict]]]
     """
-    `resource` (`flavor_id`, or `pool_id` for a dedicated pool; `node_count` at least 1), `volumes`,
-    `log_export_path`, `auto_stop`, `schedule_policy`, and what the job produces (`output_model`,
-    `asset_model`).
+    The machines (`resource`: a flavor, or `pool_id` for a dedicated pool; `node_count` at least 1), volumes,
+    logs, scheduling and what the job produces.
     """
     endpoints: NotRequired[pulumi.Input[Union[TrainingJobEndpointsArgs, TrainingJobEndpointsArgsDict]]]
     """Remote access to the job: SSH key pairs allowed to log in."""
@@ -5487,7 +5488,11 @@ class TrainingJobArgsDict(TypedDict):
 
 @pulumi.input_type
 class TrainingJobArgs:
-    """A training job: the body of ``POST /v2/{project_id}/training-jobs``."""
+    """
+    Arguments of a `TrainingJob`: the create request body (`kind`, `metadata`, `algorithm`, `tasks`, `spec`,
+    `endpoints`, `train_type`, `ftjob_config`) and the provider settings (`wait_for`, `wait_timeout`,
+    `triggers`, `replace_when_failed`, `name_prefix`).
+    """
 
     def __init__(
         __self__,
@@ -5558,9 +5563,8 @@ class TrainingJobArgs:
     @pulumi.getter
     def metadata(self) -> Optional[pulumi.Input[Union[TrainingJobMetadataArgs, TrainingJobMetadataArgsDict]]]:
         """
-        `name` (optional: auto-named `<name_prefix>-<6 random characters>`, kept across updates),
-        `description` (the one field changed in place), `workspace_id`, `annotations` (advanced settings such
-        as `fault-tolerance/job-retry-num`).
+        The job's name (optional: auto-named `<name_prefix>-<6 random characters>`, kept across updates), its
+        description (the one field changed in place) and advanced settings.
         """
         return pulumi.get(self, "metadata")  # type: ignore[no-any-return]
 
@@ -5578,8 +5582,7 @@ class TrainingJobArgs:
         """
         What runs, from exactly one source: `id`; or `subscription_id` with `item_version_id`; or your own
         code or image: `engine` with `code_dir` and `boot_file`, or a custom image (`engine.image_url`) with a
-        `command`. Also `parameters`, `inputs`, `outputs`, `environments` (secret), `policies`,
-        `local_code_dir`, `working_dir`.
+        `command`. The `environments` are kept secret.
         """
         return pulumi.get(self, "algorithm")  # type: ignore[no-any-return]
 
@@ -5610,9 +5613,8 @@ class TrainingJobArgs:
     @pulumi.getter
     def spec(self) -> Optional[pulumi.Input[Union[TrainingJobSpecArgs, TrainingJobSpecArgsDict]]]:
         """
-        `resource` (`flavor_id`, or `pool_id` for a dedicated pool; `node_count` at least 1), `volumes`,
-        `log_export_path`, `auto_stop`, `schedule_policy`, and what the job produces (`output_model`,
-        `asset_model`).
+        The machines (`resource`: a flavor, or `pool_id` for a dedicated pool; `node_count` at least 1),
+        volumes, logs, scheduling and what the job produces.
         """
         return pulumi.get(self, "spec")  # type: ignore[no-any-return]
 

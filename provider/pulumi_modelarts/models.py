@@ -1327,7 +1327,7 @@ JobKind = Literal[
 
 
 class CreateTrainingJobRequest(RequestModel):
-    """A training job: the body of ``POST /v2/{project_id}/training-jobs``.
+    """A training job: the create request body (`POST /v2/{project_id}/training-jobs`).
 
     ``kind`` defaults to ``job`` and is always sent. A job needs an ``algorithm`` (or, for heterogeneous jobs,
     ``tasks``); ``spec`` and ``tasks`` are not used together.
@@ -1338,9 +1338,8 @@ class CreateTrainingJobRequest(RequestModel):
     kind: JobKind = Field(default="job", description="Job type.")
     metadata: JobMetadata = Field(
         description=(
-            "`name` (optional: auto-named `<name_prefix>-<6 random characters>`, kept across updates), "
-            "`description` (the one field changed in place), `workspace_id`, `annotations` (advanced "
-            "settings such as `fault-tolerance/job-retry-num`)."
+            "The job's name (optional: auto-named `<name_prefix>-<6 random characters>`, kept across "
+            "updates), its description (the one field changed in place) and advanced settings."
         )
     )
     algorithm: Algorithm | None = Field(
@@ -1348,8 +1347,7 @@ class CreateTrainingJobRequest(RequestModel):
         description=(
             "What runs, from exactly one source: `id`; or `subscription_id` with `item_version_id`; or your "
             "own code or image: `engine` with `code_dir` and `boot_file`, or a custom image "
-            "(`engine.image_url`) with a `command`. Also `parameters`, `inputs`, `outputs`, `environments` "
-            "(secret), `policies`, `local_code_dir`, `working_dir`."
+            "(`engine.image_url`) with a `command`. The `environments` are kept secret."
         ),
     )
     tasks: list[Task] | None = Field(
@@ -1358,9 +1356,8 @@ class CreateTrainingJobRequest(RequestModel):
     spec: Spec | None = Field(
         default=None,
         description=(
-            "`resource` (`flavor_id`, or `pool_id` for a dedicated pool; `node_count` at least 1), "
-            "`volumes`, `log_export_path`, `auto_stop`, `schedule_policy`, and what the job produces "
-            "(`output_model`, `asset_model`)."
+            "The machines (`resource`: a flavor, or `pool_id` for a dedicated pool; `node_count` at least "
+            "1), volumes, logs, scheduling and what the job produces."
         ),
     )
     endpoints: JobEndpoints | None = Field(

@@ -156,17 +156,14 @@ class TrainingJob(pulumi.dynamic.Resource, module="modelarts", name="TrainingJob
         :param opts: Resource options.
         :param kind: Job type. One of `job`, `federated_pool_job`, `edge_job`, `hetero_job`, `mrs_job`,
             `autosearch_job`, `diag_job` or `visualization_job`. Defaults to `job`.
-        :param metadata: `name` (optional: auto-named `<name_prefix>-<6 random characters>`, kept across
-            updates), `description` (the one field changed in place), `workspace_id`, `annotations` (advanced
-            settings such as `fault-tolerance/job-retry-num`).
+        :param metadata: The job's name (optional: auto-named `<name_prefix>-<6 random characters>`, kept
+            across updates), its description (the one field changed in place) and advanced settings.
         :param algorithm: What runs, from exactly one source: `id`; or `subscription_id` with
             `item_version_id`; or your own code or image: `engine` with `code_dir` and `boot_file`, or a
-            custom image (`engine.image_url`) with a `command`. Also `parameters`, `inputs`, `outputs`,
-            `environments` (secret), `policies`, `local_code_dir`, `working_dir`.
+            custom image (`engine.image_url`) with a `command`. The `environments` are kept secret.
         :param tasks: Tasks of a heterogeneous job, instead of `spec`.
-        :param spec: `resource` (`flavor_id`, or `pool_id` for a dedicated pool; `node_count` at least 1),
-            `volumes`, `log_export_path`, `auto_stop`, `schedule_policy`, and what the job produces
-            (`output_model`, `asset_model`).
+        :param spec: The machines (`resource`: a flavor, or `pool_id` for a dedicated pool; `node_count` at
+            least 1), volumes, logs, scheduling and what the job produces.
         :param endpoints: Remote access to the job: SSH key pairs allowed to log in.
         :param train_type: Training type of a fine-tuning job: full fine-tuning, pre-training, LoRA
             fine-tuning, DPO or RFT reinforcement learning. One of `SFT`, `PRETRAIN`, `LORA`, `DPO` or `RFT`.
