@@ -104,3 +104,38 @@ def test_every_secret_input_is_registered_secret() -> Any:
         assert not rpc.is_rpc_secret(args.inputs["kind"])
 
     return job.id.apply(check)
+
+
+@pulumi.runtime.test
+def test_typed_inputs_register_under_their_wire_names() -> Any:
+    from pulumi_modelarts import (
+        TrainingJob,
+        TrainingJobNodeAffinityArgs,
+        TrainingJobNodeSelectorRequirementArgs,
+        TrainingJobNodeSelectorTermArgs,
+    )
+
+    term = TrainingJobNodeSelectorTermArgs(
+        match_expressions=[TrainingJobNodeSelectorRequirementArgs(key="zone", operator="In", values=["a"])]
+    )
+    job = TrainingJob(
+        "affine",
+        algorithm={"id": "x"},
+        spec={
+            "resource": {"pool_id": "p"},
+            "schedule_policy": {
+                "required_affinity": {
+                    "node_affinity": TrainingJobNodeAffinityArgs(node_selector_terms=[term])
+                }
+            },
+        },
+    )
+
+    def check(_: Any) -> None:
+        (args,) = registered
+        affinity = args.inputs["spec"]["schedule_policy"]["required_affinity"]["node_affinity"]
+        assert affinity == {
+            "nodeSelectorTerms": [{"matchExpressions": [{"key": "zone", "operator": "In", "values": ["a"]}]}]
+        }
+
+    return job.id.apply(check)

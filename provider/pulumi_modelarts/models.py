@@ -1,6 +1,7 @@
 """Wire models for the ModelArts training-job API (``/v2/{project_id}/training-jobs``).
 
-Field names and nesting follow the API pages exactly (see the seed documents). Two families:
+Field names and nesting follow the API pages exactly (see the seed documents), and the official SDK's models
+where the real service goes beyond them (tests/test_models_sdk_shape.py holds the SDK to that). Two families:
 
 * Requests (``CreateTrainingJobRequest``, ``SearchRequest`` and everything nested in them) are strict: unknown
   keys are refused, and the rules the API pages state are checked before anything is sent, so a user learns
@@ -9,9 +10,13 @@ Field names and nesting follow the API pages exactly (see the seed documents). T
   numbers sent where text is documented are accepted as text, and fields this module does not know are kept,
   because the service adds fields over time and differs between clouds.
 
+The request models, with ``ProviderSettings`` and ``ResourceOutputs``, are also the one source of the
+``TrainingJob`` resource's shape: ``scripts/generate`` writes the typed inputs, the property lists, the typed
+part of the resource and the README's inputs tables from their fields and descriptions.
+
 ``problems()`` turns a ``pydantic.ValidationError`` into ``(dotted path, plain message)`` pairs and
-``to_wire()`` turns a model into the JSON-ready body. Only pydantic is imported at module level: the provider
-imports this module on every Pulumi run.
+``to_wire()`` turns a model into the JSON-ready body. Only pydantic (with its annotated_types) is imported at
+module level: the provider imports this module on every Pulumi run.
 """
 
 from __future__ import annotations
