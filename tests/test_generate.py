@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from pulumi_modelarts import fields, lifecycle, models
+from pulumi_modelarts import diffing, fields, lifecycle, models
 from pulumi_modelarts.provider import job_outputs
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -112,7 +112,7 @@ def test_settings_defaults_are_the_ones_the_provider_applies() -> None:
         lifecycle.DEFAULT_WAIT_TIMEOUT_SECONDS
     )
     assert fields.SETTING_DEFAULTS["replace_when_failed"] is False
-    assert fields.JOB_DEFAULTS == {"kind": "job"}
+    assert fields.JOB_DEFAULTS == {"kind": diffing.DEFAULT_KIND}
     for value in models.ProviderSettings.model_fields["wait_for"].annotation.__args__:  # type: ignore[union-attr]
         lifecycle.WaitFor.parse(value)  # every documented choice is one the provider accepts
 
