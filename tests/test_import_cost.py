@@ -30,3 +30,16 @@ def test_provider_check_loads_what_it_needs() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert int(out) > 0  # validation ran (lazily imported) and found the missing algorithm and flavor
+
+
+def test_typed_inputs_load_only_when_named() -> None:
+    # inputs.py is large (a class pair per input object); a program passing plain dicts never needs it.
+    code = (
+        "import sys\n"
+        "from pulumi_modelarts import TrainingJob\n"
+        "print('pulumi_modelarts.inputs' in sys.modules)\n"
+        "from pulumi_modelarts import TrainingJobSpecArgs\n"
+        "print('pulumi_modelarts.inputs' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False", "True"]

@@ -745,3 +745,436 @@ def test_whole_number_floats_are_counts_and_odd_keys_are_quoted() -> None:
     assert m.to_wire(request)["spec"]["resource"]["node_count"] == 2
     found = problems_of(m.CreateTrainingJobRequest, _request(algorithm__environments={"a.b c": 1}))
     assert found == [("algorithm.environments['a.b c']", "must be text")]
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The full job shape (the official SDK's create request and Terraform's fields beyond the seeds)
+
+FULL_JOB: dict[str, Any] = {
+    "kind": "job",
+    "metadata": {"name": "full-shape", "training_experiment_reference": {"id": "exp-1"}},
+    "algorithm": {
+        "engine": {
+            "engine_name": "PyTorch",
+            "engine_version": "2.1",
+            "image_url": "org/train:1",
+            "install_sys_packages": True,
+            "image_repo_id": "swr-instance-1",
+        },
+        "command": "python train.py",
+        "inputs": [
+            {"name": "data", "access_method": "env", "remote": {"obs": {"obs_url": "/b/data/"}}},
+            {
+                "name": "assets",
+                "remote": {"dataset": {"id": "ds", "service_type": "V3", "dataset_proportion": 30}},
+            },
+        ],
+        "outputs": [
+            {"name": "model", "access_method": "parameter", "remote": {"obs": {"obs_url": "/b/out/"}}}
+        ],
+        "environments": {"A": "1"},
+        "summary": {"log_type": "tensorboard", "log_dir": {"pfs": {"pfs_path": "/b/tb/"}}},
+    },
+    "spec": {
+        "resource": {
+            "flavor_id": "modelarts.pool.visual.xlarge",
+            "pool_id": "pool-1",
+            "node_count": 2,
+            "main_container_customized_flavor": {"cpu_core_num": 8, "mem_size": 32.5, "accelerator_num": 0},
+        },
+        "runtime_type": "production",
+        "volumes": [
+            {"obs": {"obs_path": "/b/mount/", "local_path": "/home/ma-user/obs"}},
+            {"pfs": {"pfs_path": "/pfs-bucket/x/"}},
+            {"nfs": {"nfs_server_path": "10.0.0.1:/", "local_path": "/mnt/nfs"}},
+        ],
+        "auto_stop": {"time_unit": "HOURS", "duration": 5},
+        "schedule_policy": {
+            "priority": 2,
+            "required_affinity": {
+                "affinity_type": "networkTopology",
+                "job_level": "cluster",
+                "node_affinity": {
+                    "nodeSelectorTerms": [
+                        {"matchExpressions": [{"key": "zone", "operator": "In", "values": ["a", "b"]}]},
+                        {"matchFields": [{"key": "gpus", "operator": "Gt", "values": ["3"]}]},
+                    ]
+                },
+            },
+        },
+        "log_export_config": {"version": "v1", "rotation_enabled": True},
+        "notification": {"topic_urn": "urn:smn:x", "events": ["JobFailed", "JobHanged"]},
+        "custom_metrics": [
+            {"http_get": {"path": "/metrics", "port": 9100}},
+            {"exec": {"command": ["cat", "m"]}},
+        ],
+        "output_model": {"obs": {"obs_path": "obs://b/model/"}},
+        "asset_model": {"name": "m", "version": "1.0", "type": "llm"},
+        "asset_id": "asset-1",
+        "retention": {"policy": "enabled"},
+        "reserved_time": {"time_unit": "HOURS", "duration": 1},
+    },
+    "endpoints": {"ssh": {"key_pair_names": ["kp-1"]}},
+    "train_type": "LORA",
+    "ftjob_config": {
+        "train_process": 0.0,
+        "task_env": {"envs": [{"env_name": "LR", "value": "1e-4", "used_steps": ["train"]}]},
+        "checkpoint_config": {"save_checkpoints_max": -1, "skipped_steps": 0, "restore_training": 1},
+    },
+}
+
+
+def test_a_job_using_the_full_shape_validates_and_round_trips() -> None:
+    request = m.validate_create_request(copy.deepcopy(FULL_JOB))
+    assert m.to_wire(request) == FULL_JOB  # camelCase keys included: they are the wire names
+    assert request.spec is not None and request.spec.schedule_policy is not None
+    required = request.spec.schedule_policy.required_affinity
+    assert required is not None and required.node_affinity is not None
+    assert required.node_affinity.node_selector_terms[1].match_fields is not None
+
+
+def _full(**changes: Any) -> dict[str, Any]:
+    """FULL_JOB with dotted-path changes ("__" separates keys); the value ... deletes."""
+    body: dict[str, Any] = copy.deepcopy(FULL_JOB)
+    for path, value in changes.items():
+        keys = [int(k) if k.isdigit() else k for k in path.split("__")]
+        target: Any = body
+        for key in keys[:-1]:
+            target = target[key]
+        if value is ...:
+            del target[keys[-1]]
+        else:
+            target[keys[-1]] = value
+    return body
+
+
+SELECTOR = "spec.schedule_policy.required_affinity.node_affinity.nodeSelectorTerms"
+SELECTOR_KEYS = "spec__schedule_policy__required_affinity__node_affinity__nodeSelectorTerms"
+FULL_INVALID: list[tuple[str, dict[str, Any], str, str]] = [
+    (
+        "experiment without id or name",
+        _full(metadata__training_experiment_reference={}),
+        "metadata.training_experiment_reference.id",
+        "give the id of an experiment",
+    ),
+    (
+        "experiment name too long",
+        _full(metadata__training_experiment_reference={"name": "e" * 65}),
+        "metadata.training_experiment_reference.name",
+        "at most 64 characters",
+    ),
+    (
+        "dataset without version",
+        _full(algorithm__inputs__1__remote__dataset={"id": "ds"}),
+        "algorithm.inputs[1].remote.dataset.version_id",
+        "is required unless service_type is V3",
+    ),
+    (
+        "unknown access method",
+        _full(algorithm__inputs__0__access_method="file"),
+        "algorithm.inputs[0].access_method",
+        "must be 'parameter' or 'env'",
+    ),
+    (
+        "moxing without a preset engine",
+        _full(algorithm__engine={"image_url": "org/i:1", "install_sys_packages": True}),
+        "algorithm.engine.install_sys_packages",
+        "needs engine_name, engine_version and image_url",
+    ),
+    (
+        "too many environment variables",
+        _full(algorithm__environments={f"V{i}": "x" for i in range(101)}),
+        "algorithm.environments",
+        "at most 100 items",
+    ),
+    (
+        "environment value too long",
+        _full(algorithm__environments={"V": "x" * 4097}),
+        "algorithm.environments.V",
+        "at most 4096 characters",
+    ),
+    (
+        "unknown log type",
+        _full(algorithm__summary__log_type="visdom"),
+        "algorithm.summary.log_type",
+        "'tensorboard'",
+    ),
+    (
+        "customized flavor on a public flavor",
+        _full(spec__resource__pool_id=...),
+        "spec.resource.main_container_customized_flavor",
+        "needs a dedicated pool",
+    ),
+    (
+        "no cpu cores",
+        _full(spec__resource__main_container_customized_flavor={"cpu_core_num": 0}),
+        "spec.resource.main_container_customized_flavor.cpu_core_num",
+        "more than 0",
+    ),
+    (
+        "federated job without a pool group",
+        _full(kind="federated_pool_job"),
+        "spec.resource.pool_group_id",
+        "needs spec.resource.pool_group_id",
+    ),
+    ("empty volume", _full(spec__volumes=[{}]), "spec.volumes[0]", "give one of nfs, pfs or obs"),
+    (
+        "two kinds in one volume",
+        _full(
+            spec__volumes=[
+                {"nfs": {"nfs_server_path": "a:/", "local_path": "/m"}, "obs": {"obs_path": "/b/"}}
+            ]
+        ),
+        "spec.volumes[0]",
+        "not obs too",
+    ),
+    (
+        "obs volume without paths",
+        _full(spec__volumes=[{"obs": {}}]),
+        "spec.volumes[0].obs.obs_path",
+        "local_path",
+    ),
+    (
+        "auto stop in minutes",
+        _full(spec__auto_stop__time_unit="MINUTES"),
+        "spec.auto_stop.time_unit",
+        "'HOURS'",
+    ),
+    (
+        "auto stop without duration",
+        _full(spec__auto_stop__duration=...),
+        "spec.auto_stop.duration",
+        "is required",
+    ),
+    (
+        "reserved for no time",
+        _full(spec__reserved_time__duration=0),
+        "spec.reserved_time.duration",
+        "at least 1",
+    ),
+    (
+        "unknown retention",
+        _full(spec__retention__policy="on"),
+        "spec.retention.policy",
+        "'enabled' or 'disabled'",
+    ),
+    (
+        "In without values",
+        _full(**{f"{SELECTOR_KEYS}__0__matchExpressions__0__values": []}),
+        f"{SELECTOR}[0].matchExpressions[0].values",
+        "In needs at least one value",
+    ),
+    (
+        "Exists with values",
+        _full(**{f"{SELECTOR_KEYS}__0__matchExpressions__0__operator": "Exists"}),
+        f"{SELECTOR}[0].matchExpressions[0].values",
+        "leave values empty with Exists",
+    ),
+    (
+        "Gt with a word",
+        _full(**{f"{SELECTOR_KEYS}__1__matchFields__0__values": ["three"]}),
+        f"{SELECTOR}[1].matchFields[0].values",
+        "exactly one value, a whole number",
+    ),
+    (
+        "unknown operator",
+        _full(**{f"{SELECTOR_KEYS}__1__matchFields__0__operator": "Ge"}),
+        f"{SELECTOR}[1].matchFields[0].operator",
+        "'Gt'",
+    ),
+    (
+        "term with both kinds",
+        _full(**{f"{SELECTOR_KEYS}__0__matchFields": []}),
+        f"{SELECTOR}[0]",
+        "give either matchExpressions or matchFields",
+    ),
+    (
+        "no selector terms",
+        _full(**{SELECTOR_KEYS: []}),
+        SELECTOR,
+        "must not be empty",
+    ),
+    (
+        "snake_case instead of the wire name",
+        _full(spec__schedule_policy__required_affinity__node_affinity={"node_selector_terms": []}),
+        "spec.schedule_policy.required_affinity.node_affinity.node_selector_terms",
+        "did you mean 'nodeSelectorTerms'?",
+    ),
+    (
+        "required and preferred affinity",
+        _full(spec__schedule_policy__preferred_affinity={"node_affinity": []}),
+        "spec.schedule_policy.preferred_affinity",
+        "not both",
+    ),
+    (
+        "weight out of range",
+        _full(spec__schedule_policy={"preferred_affinity": {"node_affinity": [{"weight": 101}]}}),
+        "spec.schedule_policy.preferred_affinity.node_affinity[0].weight",
+        "at most 100",
+    ),
+    (
+        "priority too high",
+        _full(spec__schedule_policy__priority=4),
+        "spec.schedule_policy.priority",
+        "at most 3",
+    ),
+    (
+        "log version",
+        _full(spec__log_export_config__version="v2"),
+        "spec.log_export_config.version",
+        "'v0' or 'v1'",
+    ),
+    (
+        "notification without topic",
+        _full(spec__notification__topic_urn=...),
+        "spec.notification.topic_urn",
+        "required",
+    ),
+    (
+        "unknown event",
+        _full(spec__notification__events=["JobDone"]),
+        "spec.notification.events[0]",
+        "'JobStarted'",
+    ),
+    (
+        "metrics two ways",
+        _full(spec__custom_metrics=[{"exec": {"command": ["x"]}, "http_get": {"path": "/m", "port": 1}}]),
+        "spec.custom_metrics[0]",
+        "give either exec or http_get",
+    ),
+    (
+        "metrics port zero",
+        _full(spec__custom_metrics__0__http_get__port=0),
+        "spec.custom_metrics[0].http_get.port",
+        "at least 1",
+    ),
+    (
+        "empty metrics command",
+        _full(spec__custom_metrics__1__exec__command=[]),
+        "spec.custom_metrics[1].exec.command",
+        "must not be empty",
+    ),
+    (
+        "output model without path",
+        _full(spec__output_model__obs={}),
+        "spec.output_model.obs.obs_path",
+        "is required",
+    ),
+    (
+        "asset model without version",
+        _full(spec__asset_model__version=...),
+        "spec.asset_model.version",
+        "is required",
+    ),
+    (
+        "no key pairs",
+        _full(endpoints__ssh__key_pair_names=[]),
+        "endpoints.ssh.key_pair_names",
+        "must not be empty",
+    ),
+    ("unknown train type", _full(train_type="QLORA"), "train_type", "'LORA'"),
+    (
+        "checkpoints below -1",
+        _full(ftjob_config__checkpoint_config__save_checkpoints_max=-2),
+        "ftjob_config.checkpoint_config.save_checkpoints_max",
+        "at least -1",
+    ),
+    (
+        "restore flag 2",
+        _full(ftjob_config__checkpoint_config__restore_training=2),
+        "ftjob_config.checkpoint_config.restore_training",
+        "at most 1",
+    ),
+    (
+        "task input from a dataset",
+        {
+            "metadata": {"name": "h"},
+            "kind": "hetero_job",
+            "tasks": [
+                {
+                    "task_resource": {"node_count": 1},
+                    "algorithm": {
+                        "inputs": [{"name": "d", "remote": {"dataset": {"id": "x", "version_id": "y"}}}]
+                    },
+                }
+            ],
+        },
+        "tasks[0].algorithm.inputs[0].remote.dataset",
+        "unknown field",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("data", "path", "fragment"), [case[1:] for case in FULL_INVALID], ids=[c[0] for c in FULL_INVALID]
+)
+def test_rules_of_the_full_shape_name_the_field(data: dict[str, Any], path: str, fragment: str) -> None:
+    found = problems_of(m.CreateTrainingJobRequest, data)
+    assert path in [p for p, _ in found], found
+    message = dict(found)[path]
+    assert fragment in message, found
+    assert not JARGON.search(message), message
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"algorithm__inputs__1__remote__dataset": {"id": "ds", "version_id": "v1"}},  # an ordinary dataset
+        {"spec__volumes": [{"pfs": {"local_path": "/mnt/pfs"}}, {"obs": {"obs_path": "/b/"}}]},
+        {"kind": "federated_pool_job", "spec__resource": {"pool_group_id": "group-1", "node_count": 1}},
+        {"spec__schedule_policy": {"preferred_affinity": {"node_affinity": [{"weight": 1}]}}},
+        {f"{SELECTOR_KEYS}__0__matchExpressions__0": {"key": "k", "operator": "DoesNotExist"}},
+        {
+            "tasks": [
+                {
+                    "algorithm": {"environments": {"A": "1"}, "engine": {"run_user": "1000"}},
+                    "task_resource": {"node_count": 1, "pool_id": "p"},
+                    "log_export_path": {"obs_url": "/b/l/"},
+                }
+            ],
+            "spec": ...,
+        },
+    ],
+)
+def test_valid_variants_of_the_full_shape(changes: dict[str, Any]) -> None:
+    body = _full(**changes)
+    assert m.to_wire(m.validate_create_request(body)) == body
+
+
+def test_a_realistic_job_with_new_fields_passes_the_provider_check() -> None:
+    from pulumi_modelarts.provider import TrainingJobProvider
+
+    news = {
+        "algorithm": {
+            "engine": {
+                "engine_name": "PyTorch",
+                "engine_version": "2.1",
+                "image_url": "swr.cn-north-4.myhuaweicloud.com/team/train:1.4",
+                "install_sys_packages": True,
+            },
+            "code_dir": "/bucket/code/",
+            "boot_file": "/bucket/code/train.py",
+            "inputs": [
+                {"name": "data", "access_method": "env", "remote": {"obs": {"obs_url": "/bucket/data/"}}}
+            ],
+        },
+        "spec": {
+            "resource": {"pool_id": "pool-1", "flavor_id": "modelarts.pool.visual.xlarge", "node_count": 2.0},
+            "runtime_type": "production",
+            "volumes": [{"obs": {"obs_path": "/bucket/ckpt/", "local_path": "/home/ma-user/ckpt"}}],
+            "log_export_config": {"version": "v1"},
+        },
+        "endpoints": {"ssh": {"key_pair_names": ["team-key"]}},
+        "wait_for": "running",
+        "name_prefix": "nightly",
+        "__provider": "p",
+    }
+    result = TrainingJobProvider().check({}, news)
+    assert [(f.property, f.reason) for f in result.failures] == []
+    assert result.inputs["spec"]["volumes"][0]["obs"]["obs_path"] == "/bucket/ckpt/"
+    assert result.inputs["endpoints"] == {"ssh": {"key_pair_names": ["team-key"]}}
+    # The same job with two mistakes in new fields: each is named by its path, before any API call.
+    news["spec"]["volumes"] = [{"obs": {}}]
+    news["algorithm"]["engine"].pop("engine_version")
+    failures = {f.property: f.reason for f in TrainingJobProvider().check({}, news).failures}
+    assert set(failures) == {"spec.volumes[0].obs.obs_path", "algorithm.engine.install_sys_packages"}

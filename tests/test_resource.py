@@ -72,3 +72,70 @@ def test_without_environments_nothing_is_secret_and_prefix_is_kept() -> Any:
         assert args.inputs["name_prefix"] == "nightly"
 
     return job.id.apply(check)
+
+
+@pulumi.runtime.test
+def test_every_secret_input_is_registered_secret() -> Any:
+    from pulumi_modelarts import TrainingJob, TrainingJobTaskAlgorithmArgs, TrainingJobTaskArgs
+    from pulumi_modelarts.fields import SECRET_INPUTS
+
+    assert set(SECRET_INPUTS) == {"algorithm.environments", "tasks[].algorithm.environments"}
+    job = TrainingJob(
+        "hetero",
+        kind="hetero_job",
+        tasks=[
+            TrainingJobTaskArgs(
+                role="a", algorithm=TrainingJobTaskAlgorithmArgs(environments={"K": "task-secret"})
+            ),
+            {"role": "b"},
+        ],
+        # Not known until deployment: marked once it resolves.
+        algorithm=pulumi.Output.from_input({"id": "x", "environments": {"T": "late-secret"}}),
+    )
+
+    def check(_: Any) -> None:
+        (args,) = registered
+        tasks = args.inputs["tasks"]
+        assert rpc.is_rpc_secret(tasks)
+        assert rpc.unwrap_rpc_secret(tasks)[0]["algorithm"]["environments"] == {"K": "task-secret"}
+        assert rpc.unwrap_rpc_secret(tasks)[1] == {"role": "b"}
+        assert rpc.is_rpc_secret(args.inputs["algorithm"])
+        assert rpc.unwrap_rpc_secret(args.inputs["algorithm"])["environments"] == {"T": "late-secret"}
+        assert not rpc.is_rpc_secret(args.inputs["kind"])
+
+    return job.id.apply(check)
+
+
+@pulumi.runtime.test
+def test_typed_inputs_register_under_their_wire_names() -> Any:
+    from pulumi_modelarts import (
+        TrainingJob,
+        TrainingJobNodeAffinityArgs,
+        TrainingJobNodeSelectorRequirementArgs,
+        TrainingJobNodeSelectorTermArgs,
+    )
+
+    term = TrainingJobNodeSelectorTermArgs(
+        match_expressions=[TrainingJobNodeSelectorRequirementArgs(key="zone", operator="In", values=["a"])]
+    )
+    job = TrainingJob(
+        "affine",
+        algorithm={"id": "x"},
+        spec={
+            "resource": {"pool_id": "p"},
+            "schedule_policy": {
+                "required_affinity": {
+                    "node_affinity": TrainingJobNodeAffinityArgs(node_selector_terms=[term])
+                }
+            },
+        },
+    )
+
+    def check(_: Any) -> None:
+        (args,) = registered
+        affinity = args.inputs["spec"]["schedule_policy"]["required_affinity"]["node_affinity"]
+        assert affinity == {
+            "nodeSelectorTerms": [{"matchExpressions": [{"key": "zone", "operator": "In", "values": ["a"]}]}]
+        }
+
+    return job.id.apply(check)

@@ -19,17 +19,15 @@ from typing import Any
 from pulumi.output import UNKNOWN, Unknown
 from pulumi.runtime import rpc
 
+# The property lists are generated from the models (scripts/generate): JOB_FIELDS go into the create request
+# body, SETTINGS_FIELDS steer the provider only, a change to TRIGGERS_FIELD forces a new job.
+from .fields import INPUT_FIELDS as INPUT_FIELDS
+from .fields import JOB_FIELDS as JOB_FIELDS
+from .fields import SETTINGS_FIELDS as SETTINGS_FIELDS
+from .fields import TRIGGERS_FIELD as TRIGGERS_FIELD
 from .lifecycle import REPLACEABLE_FAILURE_PHASES
 
 PROVIDER_KEY = "__provider"
-
-# Top-level inputs that go into the create request body (POST /v2/{project_id}/training-jobs).
-JOB_FIELDS = ("kind", "metadata", "algorithm", "tasks", "spec")
-# Inputs that steer the provider only; the job never sees them.
-SETTINGS_FIELDS = ("wait_for", "wait_timeout", "replace_when_failed", "name_prefix")
-# Changing this forces a new job (the "keepers" idiom).
-TRIGGERS_FIELD = "triggers"
-INPUT_FIELDS = (*JOB_FIELDS, TRIGGERS_FIELD, *SETTINGS_FIELDS)
 
 DEFAULT_KIND = "job"
 NAME_MAX_LENGTH = 64

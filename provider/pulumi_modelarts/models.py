@@ -1,6 +1,7 @@
 """Wire models for the ModelArts training-job API (``/v2/{project_id}/training-jobs``).
 
-Field names and nesting follow the API pages exactly (see the seed documents). Two families:
+Field names and nesting follow the API pages exactly (see the seed documents), and the official SDK's models
+where the real service goes beyond them (tests/test_models_sdk_shape.py holds the SDK to that). Two families:
 
 * Requests (``CreateTrainingJobRequest``, ``SearchRequest`` and everything nested in them) are strict: unknown
   keys are refused, and the rules the API pages state are checked before anything is sent, so a user learns
@@ -9,9 +10,13 @@ Field names and nesting follow the API pages exactly (see the seed documents). T
   numbers sent where text is documented are accepted as text, and fields this module does not know are kept,
   because the service adds fields over time and differs between clouds.
 
+The request models, with ``ProviderSettings`` and ``ResourceOutputs``, are also the one source of the
+``TrainingJob`` resource's shape: ``scripts/generate`` writes the typed inputs, the property lists, the typed
+part of the resource and the README's inputs tables from their fields and descriptions.
+
 ``problems()`` turns a ``pydantic.ValidationError`` into ``(dotted path, plain message)`` pairs and
-``to_wire()`` turns a model into the JSON-ready body. Only pydantic is imported at module level: the provider
-imports this module on every Pulumi run.
+``to_wire()`` turns a model into the JSON-ready body. Only pydantic (with its annotated_types) is imported at
+module level: the provider imports this module on every Pulumi run.
 """
 
 from __future__ import annotations
@@ -19,8 +24,9 @@ from __future__ import annotations
 import re
 import types
 from collections.abc import Iterable, Mapping
-from typing import Annotated, Any, Final, Literal, Union, get_args, get_origin
+from typing import Annotated, Any, ClassVar, Final, Literal, Union, get_args, get_origin
 
+import annotated_types
 from pydantic import (
     BaseModel,
     BeforeValidator,
@@ -31,6 +37,7 @@ from pydantic import (
     field_validator,
     model_validator,
 )
+from pydantic.fields import FieldInfo
 from pydantic_core import PydanticCustomError
 
 # The phase vocabulary lives in phases.py; re-exported here for the models' users.
@@ -54,12 +61,17 @@ __all__ = [
     "AlgoConfigParam",
     "Algorithm",
     "AlgorithmResponse",
+    "AlgorithmSummary",
+    "AssetModel",
     "AutoSearch",
     "AutoStop",
     "BillingInfo",
+    "CheckpointConfig",
     "Constraint",
     "CpuInfo",
     "CreateTrainingJobRequest",
+    "CustomMetric",
+    "CustomizedFlavor",
     "Dataset",
     "DiskInfo",
     "Endpoints",
@@ -68,6 +80,10 @@ __all__ = [
     "ErrorBody",
     "FlavorDetail",
     "FlavorInfo",
+    "FtEnv",
+    "FtJobConfig",
+    "FtJobConfigResponse",
+    "FtTaskEnv",
     "GpuInfo",
     "I18nDescription",
     "Input",
@@ -75,26 +91,47 @@ __all__ = [
     "InputResponse",
     "JobActionRequest",
     "JobConfig",
+    "JobEndpoints",
     "JobMetadata",
     "JobStatus",
+    "LogExportConfig",
     "LogExportPath",
     "LogExportPathResponse",
     "MemoryInfo",
     "MetadataResponse",
+    "MetricsExec",
+    "MetricsHttpGet",
     "Nfs",
+    "NodeAffinity",
+    "NodeSelectorRequirement",
+    "NodeSelectorTerm",
+    "Notification",
     "NpuInfo",
     "ObsLocation",
+    "ObsVolume",
     "Output",
+    "OutputModel",
+    "OutputModelObs",
     "OutputRemote",
     "OutputResponse",
     "Parameter",
     "ParameterResponse",
+    "PfsVolume",
     "Phase",
     "Policies",
+    "PreferredAffinity",
+    "PreferredSchedulingTerm",
+    "ProviderSettings",
+    "RecoverRecord",
     "RemoteConstraint",
+    "RequestModel",
     "RequiredAffinity",
+    "ReservedTime",
     "Resource",
+    "ResourceOutputs",
     "ResourceResponse",
+    "ResponseModel",
+    "Retention",
     "RewardAttr",
     "RunningRecord",
     "SchedulePolicy",
@@ -105,15 +142,25 @@ __all__ = [
     "SecondaryPhase",
     "Spec",
     "SpecResponse",
+    "SshAccess",
     "Summary",
+    "SummaryDataSource",
+    "SummaryJob",
+    "SummaryLogDir",
+    "SummaryNfs",
+    "SummaryPfs",
     "Task",
     "TaskAlgorithm",
     "TaskEngine",
     "TaskInput",
     "TaskInputRemote",
+    "TaskIp",
+    "TaskLogExportPath",
     "TaskOutput",
     "TaskResource",
     "TaskStatus",
+    "TrainingExperimentReference",
+    "TrainingExperimentResponse",
     "TrainingJob",
     "Volume",
     "environments_map",
@@ -124,6 +171,7 @@ __all__ = [
     "require_name",
     "to_wire",
     "validate_create_request",
+    "wire_fields",
 ]
 
 
@@ -177,24 +225,81 @@ def _empty_mapping_as_none(value: object) -> object:
 
 # ----------------------------------------------------------------------------------------------------
 # Create request (POST /v2/{project_id}/training-jobs)
+#
+# These models are the one source of the job's shape: scripts/generate writes the typed inputs (inputs.py),
+# the property lists (fields.py), the typed part of resource.py, the package exports and the README's inputs
+# table from them. Field descriptions are user documentation (Markdown); a class docstring's first paragraph
+# describes the object to users, the rest is for maintainers. Fields marked ``service_set`` are accepted (the
+# API pages list them in the request) but not offered as typed inputs; ``secret`` fields are kept encrypted.
+
+
+class TrainingExperimentReference(RequestModel):
+    """The experiment the job is filed under: an existing one by `id`, or a new one by `name`."""
+
+    id: str | None = Field(default=None, description="Id of an existing experiment to add the job to.")
+    name: str | None = Field(
+        default=None, max_length=64, description="Name of a new experiment to create for the job."
+    )
+    description: str | None = Field(default=None, max_length=256, description="What the experiment is for.")
+
+    @model_validator(mode="after")
+    def _id_or_name(self) -> TrainingExperimentReference:
+        if not (_given(self.id) or _given(self.name)):
+            raise _rule("give the id of an experiment, or the name of a new one", at="id")
+        return self
 
 
 class JobMetadata(RequestModel):
-    """``metadata`` of the create request.
+    """The job's name, description and advanced settings.
 
     ``name`` is optional here because the provider can choose a name; the request actually sent must have one:
     validate with ``context={REQUIRE_NAME: True}`` (``validate_create_request``) or call ``require_name``.
-    ``id``, ``create_time`` and ``user_name`` are set by the service; they are accepted because the request
-    table lists them.
     """
 
-    id: str | None = None
-    name: str | None = None
-    workspace_id: str | None = None
-    description: str | None = Field(default=None, max_length=256)
-    create_time: int | None = None
-    user_name: str | None = None
-    annotations: dict[str, str] | None = None
+    input_name: ClassVar[str] = "Metadata"
+
+    id: str | None = Field(
+        default=None, description="Job id, set by the service.", json_schema_extra={"service_set": True}
+    )
+    name: str | None = Field(
+        default=None,
+        description=(
+            "Job name: 1 to 64 letters, digits, `_` or `-`. Leave it out to get `<name_prefix>-<6 random "
+            "characters>`; the chosen name is kept across updates. Changing it replaces the job."
+        ),
+    )
+    workspace_id: str | None = Field(
+        default=None, description="Workspace of the job; the service uses the default workspace, `0`."
+    )
+    description: str | None = Field(
+        default=None,
+        max_length=256,
+        description="What the job is for. The only field that changes in place on an existing job.",
+    )
+    create_time: int | None = Field(
+        default=None,
+        description="Creation time in milliseconds since the epoch, set by the service.",
+        json_schema_extra={"service_set": True},
+    )
+    user_name: str | None = Field(
+        default=None,
+        description="The user who created the job, set by the service.",
+        json_schema_extra={"service_set": True},
+    )
+    annotations: dict[str, str] | None = Field(
+        default=None,
+        description=(
+            "Advanced settings as text keys and values, for example `fault-tolerance/job-retry-num` (retries "
+            "after a fault), `fault-tolerance/job-unconditional-retry`, `fault-tolerance/hang-retry`, "
+            "`jupyter-lab/enable`, `tensorboard/enable`, `mindstudio-insight/enable`, "
+            '`fault-tolerance/hccl_op_retry`, `performance_diagnosis_enabled` (each `"true"`) or '
+            "`job_template` (`Template RL` for heterogeneous jobs). Keys starting `emulator/` steer the "
+            "embedded emulator."
+        ),
+    )
+    training_experiment_reference: TrainingExperimentReference | None = Field(
+        default=None, description="The experiment the job is filed under."
+    )
 
     @field_validator("name")
     @classmethod
@@ -215,102 +320,154 @@ class JobMetadata(RequestModel):
 
 
 class Constraint(RequestModel):
-    """``parameters[].constraint``."""
+    """Rules for a parameter's value, as algorithm management records them."""
 
-    type: str | None = None
-    editable: bool | None = None
-    required: bool | None = None
-    sensitive: bool | None = None
-    valid_type: str | None = None
-    valid_range: list[str] | None = None
+    input_name: ClassVar[str] = "ParameterConstraint"
+
+    type: str | None = Field(default=None, description="Value type, for example `String` or `Integer`.")
+    editable: bool | None = Field(default=None, description="Whether the value may be changed.")
+    required: bool | None = Field(default=None, description="Whether the parameter must be given.")
+    sensitive: bool | None = Field(
+        default=None, description="Whether the value is sensitive (not implemented by the service yet)."
+    )
+    valid_type: str | None = Field(
+        default=None,
+        description="How `valid_range` reads: `Choice` (allowed values), `Range` (bounds) or `None`.",
+    )
+    valid_range: list[str] | None = Field(default=None, description="The allowed values or the bounds.")
 
 
 class I18nDescription(RequestModel):
-    """``parameters[].i18n_description``."""
+    """A parameter's description in one language."""
 
-    language: str | None = None
-    description: str | None = None
+    input_name: ClassVar[str] = "ParameterI18nDescription"
+
+    language: str | None = Field(default=None, description="Language, `zh-cn` or `en-us`.")
+    description: str | None = Field(default=None, description="The description in that language.")
 
 
 class Parameter(RequestModel):
-    """A running parameter (hyperparameter) passed to the training code. ``name`` is required: a nameless
-    parameter cannot reach the job."""
+    """A running parameter (hyperparameter) passed to the training code.
 
-    name: str = Field(min_length=1)
-    value: str | None = None
-    description: str | None = None
-    constraint: Constraint | None = None
-    i18n_description: I18nDescription | None = None
+    ``name`` is required: a nameless parameter cannot reach the job.
+    """
+
+    name: str = Field(min_length=1, description="Parameter name, as the training code reads it.")
+    value: str | None = Field(default=None, description="Parameter value, as text.")
+    description: str | None = Field(default=None, description="What the parameter means.")
+    constraint: Constraint | None = Field(default=None, description="Rules for the value.")
+    i18n_description: I18nDescription | None = Field(
+        default=None, description="The description in another language."
+    )
 
 
 class RewardAttr(RequestModel):
-    """``policies.auto_search.reward_attrs[]``: a metric to optimise (mode ``max`` or ``min``)."""
+    """A metric the hyperparameter search optimises."""
 
-    name: str | None = None
-    mode: str | None = None
-    regex: str | None = None
+    input_name: ClassVar[str] = "AutoSearchRewardAttr"
+
+    name: str | None = Field(default=None, description="Metric name.")
+    mode: str | None = Field(default=None, description="`max` when larger is better, `min` when smaller is.")
+    regex: str | None = Field(
+        default=None, description="Regular expression that finds the metric in the logs."
+    )
 
 
 class SearchParam(RequestModel):
-    """``policies.auto_search.search_params[]``: a hyperparameter to search."""
+    """A hyperparameter the search varies."""
 
-    name: str | None = None
-    param_type: str | None = None
-    lower_bound: str | None = None
-    upper_bound: str | None = None
-    discrete_points_num: str | None = None
-    discrete_values: list[str] | None = None
+    input_name: ClassVar[str] = "AutoSearchParam"
+
+    name: str | None = Field(default=None, description="Hyperparameter name.")
+    param_type: str | None = Field(
+        default=None, description="`continuous` (between the bounds) or `discrete` (from a list)."
+    )
+    lower_bound: str | None = Field(default=None, description="Lower bound of a continuous hyperparameter.")
+    upper_bound: str | None = Field(default=None, description="Upper bound of a continuous hyperparameter.")
+    discrete_points_num: str | None = Field(
+        default=None, description="How many points of a continuous hyperparameter are tried."
+    )
+    discrete_values: list[str] | None = Field(
+        default=None, description="The values of a discrete hyperparameter."
+    )
 
 
 class AlgoConfigParam(RequestModel):
-    """``policies.auto_search.algo_configs[].params[]`` (AutoSearchAlgoConfigParameter)."""
+    """A setting of a search algorithm."""
 
-    key: str | None = None
-    value: str | None = None
-    type: str | None = None
+    input_name: ClassVar[str] = "AutoSearchAlgoConfigParam"
+
+    key: str | None = Field(default=None, description="Setting name.")
+    value: str | None = Field(default=None, description="Setting value.")
+    type: str | None = Field(default=None, description="Setting type.")
 
 
 class AlgoConfig(RequestModel):
-    """``policies.auto_search.algo_configs[]``: a search algorithm and its parameters."""
+    """A search algorithm and its settings."""
 
-    name: str | None = None
-    params: list[AlgoConfigParam] | None = None
+    input_name: ClassVar[str] = "AutoSearchAlgoConfig"
+
+    name: str | None = Field(default=None, description="Search algorithm name.")
+    params: list[AlgoConfigParam] | None = Field(default=None, description="Its settings.")
 
 
 class AutoSearch(RequestModel):
-    """``policies.auto_search``: hyperparameter search configuration."""
+    """Hyperparameter search (auto search jobs)."""
 
-    skip_search_params: str | None = None
-    reward_attrs: list[RewardAttr] | None = None
-    search_params: list[SearchParam] | None = None
-    algo_configs: list[AlgoConfig] | None = None
+    skip_search_params: str | None = Field(
+        default=None, description="Hyperparameter combinations to leave out."
+    )
+    reward_attrs: list[RewardAttr] | None = Field(default=None, description="The metrics to optimise.")
+    search_params: list[SearchParam] | None = Field(default=None, description="The hyperparameters to vary.")
+    algo_configs: list[AlgoConfig] | None = Field(default=None, description="The search algorithms.")
 
 
 class Policies(RequestModel):
-    """``algorithm.policies``."""
+    """Policies of the algorithm."""
 
-    auto_search: AutoSearch | None = None
+    auto_search: AutoSearch | None = Field(default=None, description="Hyperparameter search.")
 
 
 class Dataset(RequestModel):
-    """A dataset version used as input; the service fills in ``obs_url``."""
+    """A dataset (a version of it, unless it comes from the asset service) used as input data."""
 
-    id: str = Field(min_length=1)
-    version_id: str = Field(min_length=1)
-    obs_url: str | None = None
+    id: str = Field(min_length=1, description="Dataset id.")
+    version_id: str | None = Field(
+        default=None, description="Dataset version id; required unless `service_type` is `V3`."
+    )
+    obs_url: str | None = Field(
+        default=None,
+        description="OBS path of the dataset version, filled in by the service.",
+        json_schema_extra={"service_set": True},
+    )
+    service_type: str | None = Field(
+        default=None, description="`V3` for a dataset of the asset service; left out for other datasets."
+    )
+    name: str | None = Field(default=None, description="Dataset name.")
+    dataset_proportion: int | None = Field(
+        default=None, description="Share of this dataset in a fine-tuning job's training data."
+    )
+
+    @model_validator(mode="after")
+    def _version(self) -> Dataset:
+        if self.service_type != "V3" and not _given(self.version_id):
+            raise _rule("is required unless service_type is V3", at="version_id")
+        return self
 
 
 class ObsLocation(RequestModel):
-    """An OBS path (``obs: {obs_url}``)."""
+    """An OBS path."""
 
-    obs_url: str = Field(min_length=1)
+    input_name: ClassVar[str] = "Obs"
+
+    obs_url: str = Field(min_length=1, description="OBS path, for example `/bucket/data/`.")
 
 
 class InputRemote(RequestModel):
-    """Where an input channel's data comes from: exactly one of ``dataset`` or ``obs``."""
+    """Where an input channel's data comes from: exactly one of `dataset` or `obs`."""
 
-    dataset: Dataset | None = None
-    obs: ObsLocation | None = None
+    dataset: Dataset | None = Field(default=None, description="A dataset version.")
+    obs: ObsLocation | None = Field(default=None, description="An OBS path.")
 
     @model_validator(mode="after")
     def _one_source(self) -> InputRemote:
@@ -322,56 +479,106 @@ class InputRemote(RequestModel):
 
 
 class RemoteConstraint(RequestModel):
-    """``inputs[].remote_constraint[]``."""
+    """A condition the input data must meet."""
 
-    data_type: str | None = None
-    attributes: str | None = None
+    input_name: ClassVar[str] = "InputRemoteConstraint"
+
+    data_type: str | None = Field(default=None, description="Kind of data source: an OBS path or a dataset.")
+    attributes: str | None = Field(
+        default=None,
+        description="For a dataset: `data_format`, `data_segmentation` or `dataset_type` (labelling type).",
+    )
 
 
 class Input(RequestModel):
-    """A data input channel: a ``name`` and a ``remote`` (dataset or OBS path) are required."""
+    """A data input channel of the training code."""
 
-    name: str = Field(min_length=1)
-    description: str | None = None
-    local_dir: str | None = None
-    remote: InputRemote
-    remote_constraint: list[RemoteConstraint] | None = None
+    name: str = Field(
+        min_length=1, description="Channel name; the training code gets its local path under it."
+    )
+    description: str | None = Field(default=None, description="What the channel carries.")
+    local_dir: str | None = Field(
+        default=None,
+        description="Container directory the data is placed in; the service picks one if left out.",
+    )
+    access_method: Literal["parameter", "env"] | None = Field(
+        default=None,
+        description=(
+            "How the training code learns `local_dir`: as a running parameter (the service's default) or an "
+            "environment variable."
+        ),
+    )
+    remote: InputRemote = Field(description="Where the data comes from: a dataset version or an OBS path.")
+    remote_constraint: list[RemoteConstraint] | None = Field(
+        default=None, description="Conditions the data must meet."
+    )
 
 
 class OutputRemote(RequestModel):
-    """Where an output channel's data goes: an OBS path."""
+    """Where an output channel's data goes."""
 
-    obs: ObsLocation
+    obs: ObsLocation = Field(description="The OBS path.")
 
 
 class Output(RequestModel):
-    """A data output channel: ``name`` and ``remote.obs.obs_url`` are required. ``mode`` (default
-    ``upload_periodically``) and ``period`` (default ``30s``) tune the upload."""
+    """A data output channel of the training code."""
 
-    name: str = Field(min_length=1)
-    description: str | None = None
-    local_dir: str | None = None
-    remote: OutputRemote
-    mode: str | None = None
-    period: str | None = None
+    name: str = Field(
+        min_length=1, description="Channel name; the training code gets its local path under it."
+    )
+    description: str | None = Field(default=None, description="What the channel carries.")
+    local_dir: str | None = Field(default=None, description="Container directory the results are written to.")
+    access_method: Literal["parameter", "env"] | None = Field(
+        default=None,
+        description=(
+            "How the training code learns `local_dir`: as a running parameter (the service's default) or an "
+            "environment variable."
+        ),
+    )
+    remote: OutputRemote = Field(description="Where the results go: an OBS path.")
+    mode: str | None = Field(
+        default=None, description="When results are uploaded; the service uses `upload_periodically`."
+    )
+    period: str | None = Field(
+        default=None, description="Upload period, for example `30s` (the service's default)."
+    )
 
 
 class Engine(RequestModel):
-    """The engine (framework image) a job runs on.
+    """The engine (framework image) the job runs on: `engine_id`; or `engine_name` with `engine_version`; or a
+    custom `image_url`, alone or on top of a preset `engine_name` (and `engine_version`).
 
-    One of: ``engine_id``; ``engine_name`` with ``engine_version``; or a custom ``image_url``. A preset
-    framework may be combined with a custom image (``engine_name`` [+ ``engine_version``] + ``image_url``).
     With ``engine_id`` the other three stay blank.
     """
 
-    engine_id: str | None = None
-    engine_name: str | None = None
-    engine_version: str | None = None
-    image_url: str | None = None
+    engine_id: str | None = Field(default=None, description="Preset engine id; leave the other fields blank.")
+    engine_name: str | None = Field(default=None, description="Preset engine name, with `engine_version`.")
+    engine_version: str | None = Field(default=None, description="Version of the preset engine.")
+    image_url: str | None = Field(
+        default=None, description="Custom image from SWR, for example `org/image:tag`."
+    )
+
+    install_sys_packages: bool | None = Field(
+        default=None,
+        description=(
+            "Whether to install the MoXing version the training platform chooses; only for a custom image on "
+            "a preset engine (`engine_name`, `engine_version` and `image_url`)."
+        ),
+    )
+    image_repo_id: str | None = Field(
+        default=None, description="Instance id of the SWR enterprise repository the image comes from."
+    )
 
     @model_validator(mode="after")
     def _one_engine(self) -> Engine:
         _check_engine(self.engine_id, self.engine_name, self.engine_version, self.image_url)
+        if self.install_sys_packages and not (
+            _given(self.engine_name) and _given(self.engine_version) and _given(self.image_url)
+        ):
+            raise _rule(
+                "install_sys_packages needs engine_name, engine_version and image_url",
+                at="install_sys_packages",
+            )
         return self
 
     @property
@@ -400,36 +607,125 @@ def _check_engine(
         raise _rule("give engine_id, engine_name with engine_version, or image_url")
 
 
+class SummaryPfs(RequestModel):
+    """A path in an OBS parallel file system."""
+
+    pfs_path: str = Field(min_length=1, description="The path, for example `/bucket/logs/`.")
+
+
+class SummaryLogDir(RequestModel):
+    """Where the visualisation logs are written."""
+
+    pfs: SummaryPfs | None = Field(default=None, description="An OBS parallel file system path.")
+
+
+class SummaryJob(RequestModel):
+    """A training job whose visualisation logs are read."""
+
+    job_id: str = Field(min_length=1, description="The training job's id.")
+
+
+class SummaryNfs(RequestModel):
+    """An SFS Turbo file system holding visualisation logs."""
+
+    nfs_path: str = Field(
+        min_length=1, description="The file system's address, for example `<id>.sfsturbo.internal:/`."
+    )
+
+
+class SummaryDataSource(RequestModel):
+    """Visualisation logs to read: another job's or a file system's."""
+
+    job: SummaryJob | None = Field(default=None, description="Logs of a training job.")
+    nfs: SummaryNfs | None = Field(default=None, description="Logs on an SFS Turbo file system.")
+
+
+class AlgorithmSummary(RequestModel):
+    """Visualisation logs: what the job writes, and what it reads when it shows them."""
+
+    input_name: ClassVar[str] = "Summary"
+
+    log_type: Literal["tensorboard", "mindstudio-insight"] | None = Field(
+        default=None, description="Kind of logs the job writes; the job can then feed a visualisation job."
+    )
+    log_dir: SummaryLogDir | None = Field(default=None, description="Where the logs are written.")
+    data_sources: list[SummaryDataSource] | None = Field(
+        default=None,
+        description=(
+            "Logs to show; required when the `tensorboard/enable` or `mindstudio-insight/enable` annotation "
+            'is `"true"`.'
+        ),
+    )
+
+
+# Environment variable names and values (the official SDK's limits).
+EnvName = Annotated[str, annotated_types.MaxLen(8192)]
+EnvValue = Annotated[str, annotated_types.MaxLen(4096)]
+
+
 class Algorithm(RequestModel):
-    """``algorithm`` of the create request. Exactly one algorithm source:
+    """What the job runs. Exactly one source: an algorithm `id`; a subscribed algorithm (`subscription_id`
+    with `item_version_id`); or your own code or image: an `engine` with `code_dir` and `boot_file`, and/or
+    a `command` (custom images only).
 
-    1. ``id`` -- an algorithm from algorithm management;
-    2. ``subscription_id`` together with ``item_version_id`` -- a subscribed algorithm;
-    3. your own code or image, which needs an ``engine`` and then
-       ``code_dir`` together with ``boot_file`` (the boot file runs on the engine), and/or
-       ``command`` (the container start command; only with a custom image, ``engine.image_url``).
-
-    With sources 1 and 2, ``code_dir``, ``boot_file``, ``engine`` and ``command`` stay blank, as the API pages
-    say. ``environments`` is a map of variable name to text value.
+    With the first two sources, ``code_dir``, ``boot_file``, ``engine`` and ``command`` stay blank, as the API
+    pages say. ``environments`` is a map of variable name to text value.
     """
 
-    id: str | None = None
-    name: str | None = None
-    subscription_id: str | None = None
-    item_version_id: str | None = None
-    code_dir: str | None = None
-    boot_file: str | None = None
-    autosearch_config_path: str | None = None
-    autosearch_framework_path: str | None = None
-    command: str | None = None
-    parameters: list[Parameter] | None = None
-    policies: Policies | None = None
-    inputs: list[Input] | None = None
-    outputs: list[Output] | None = None
-    engine: Engine | None = None
-    local_code_dir: str | None = None
-    working_dir: str | None = None
-    environments: dict[str, str] | None = None
+    id: str | None = Field(default=None, description="Algorithm id from algorithm management.")
+    name: str | None = Field(
+        default=None,
+        description="Algorithm name; the API pages say to leave it blank.",
+        json_schema_extra={"service_set": True},
+    )
+    subscription_id: str | None = Field(
+        default=None, description="Subscription id of a subscribed algorithm, with `item_version_id`."
+    )
+    item_version_id: str | None = Field(
+        default=None, description="Version of the subscribed algorithm, with `subscription_id`."
+    )
+    code_dir: str | None = Field(
+        default=None, description="Code directory (an OBS path such as `/bucket/app/`), with `boot_file`."
+    )
+    boot_file: str | None = Field(
+        default=None, description="Boot file inside `code_dir`, for example `/bucket/app/train.py`."
+    )
+    autosearch_config_path: str | None = Field(
+        default=None, description="OBS path of the YAML configuration of an auto search job."
+    )
+    autosearch_framework_path: str | None = Field(
+        default=None, description="OBS path of the framework code of an auto search job."
+    )
+    command: str | None = Field(
+        default=None,
+        description="Start command of a custom image's container, for example `python train.py`.",
+    )
+    parameters: list[Parameter] | None = Field(
+        default=None, description="Running parameters (hyperparameters)."
+    )
+    policies: Policies | None = Field(default=None, description="Policies: hyperparameter search.")
+    inputs: list[Input] | None = Field(default=None, description="Data input channels.")
+    outputs: list[Output] | None = Field(default=None, description="Data output channels.")
+    engine: Engine | None = Field(default=None, description="Engine or custom image to run your own code on.")
+    local_code_dir: str | None = Field(
+        default=None,
+        description=(
+            "Container directory the code is downloaded to; must be under `/home` (not `/home/ma-user` "
+            "itself, nor `/home/ma-user/modelarts`, `/home/ma-user/modelarts-dev` or `/home/ma-user/infer`)."
+        ),
+    )
+    working_dir: str | None = Field(default=None, description="Directory the algorithm runs in.")
+    environments: dict[EnvName, EnvValue] | None = Field(
+        default=None,
+        max_length=100,
+        description=(
+            "Environment variables of the job, name to text value (names of letters, digits and `_`, not "
+            "starting with a digit; `$` does not refer to other variables). Stored as a secret; shown only "
+            "in the secret `environments` output."
+        ),
+        json_schema_extra={"secret": True},
+    )
+    summary: AlgorithmSummary | None = Field(default=None, description="Visualisation logs.")
 
     @model_validator(mode="after")
     def _one_source(self) -> Algorithm:
@@ -477,59 +773,71 @@ def _check_pair(first: object, first_name: str, second: object, second_name: str
         raise _rule(f"{first_name} is required together with {second_name}", at=first_name)
 
 
-class JobConfig(RequestModel):
-    """``tasks[].algorithm.job_config``."""
-
-    parameters: list[Parameter] | None = None
-    inputs: list[Input] | None = None
-    outputs: list[Output] | None = None
-    engine: Engine | None = None
-
-
 class TaskEngine(RequestModel):
-    """Engine of a heterogeneous-job task."""
+    """The engine of a heterogeneous-job task."""
 
-    engine_id: str | None = None
-    engine_name: str | None = None
-    engine_version: str | None = None
-    image_url: str | None = None
+    engine_id: str | None = Field(default=None, description="Engine id, for example `caffe-1.0.0-python2.7`.")
+    engine_name: str | None = Field(default=None, description="Engine name, for example `Caffe`.")
+    engine_version: str | None = Field(default=None, description="Engine version.")
+    image_url: str | None = Field(default=None, description="Custom image from SWR.")
+    run_user: str | None = Field(
+        default=None, description="User id the image starts as (custom images; the service uses 1000)."
+    )
+
+
+class JobConfig(RequestModel):
+    """Algorithm settings of a heterogeneous-job task."""
+
+    input_name: ClassVar[str] = "TaskJobConfig"
+
+    parameters: list[Parameter] | None = Field(default=None, description="Running parameters.")
+    inputs: list[Input] | None = Field(default=None, description="Data input channels.")
+    outputs: list[Output] | None = Field(default=None, description="Data output channels.")
+    engine: TaskEngine | None = Field(default=None, description="Engine or custom image.")
 
 
 class TaskInputRemote(RequestModel):
-    """A task input's data (heterogeneous jobs read only from OBS)."""
+    """Where a task input's data comes from (heterogeneous jobs read only from OBS)."""
 
-    obs: ObsLocation | None = None
+    obs: ObsLocation | None = Field(default=None, description="The OBS path.")
 
 
 class TaskInput(RequestModel):
-    """``tasks[].algorithm.inputs[]``."""
+    """A data input channel of a heterogeneous-job task."""
 
-    name: str = Field(min_length=1)
-    description: str | None = None
-    local_dir: str | None = None
-    remote: TaskInputRemote
+    name: str = Field(min_length=1, description="Channel name.")
+    description: str | None = Field(default=None, description="What the channel carries.")
+    local_dir: str | None = Field(default=None, description="Container directory the data is placed in.")
+    remote: TaskInputRemote = Field(description="Where the data comes from.")
 
 
 class TaskOutput(RequestModel):
-    """``tasks[].algorithm.outputs[]``."""
+    """A data output channel of a heterogeneous-job task."""
 
-    name: str = Field(min_length=1)
-    description: str | None = None
-    local_dir: str | None = None
-    remote: OutputRemote
+    name: str = Field(min_length=1, description="Channel name.")
+    description: str | None = Field(default=None, description="What the channel carries.")
+    local_dir: str | None = Field(default=None, description="Container directory the results are written to.")
+    remote: OutputRemote = Field(description="Where the results go.")
 
 
 class TaskAlgorithm(RequestModel):
-    """``tasks[].algorithm``; ``code_dir`` and ``boot_file`` come together."""
+    """What a heterogeneous-job task runs; `code_dir` and `boot_file` come together."""
 
-    job_config: JobConfig | None = None
-    code_dir: str | None = None
-    boot_file: str | None = None
-    engine: TaskEngine | None = None
-    inputs: list[TaskInput] | None = None
-    outputs: list[TaskOutput] | None = None
-    local_code_dir: str | None = None
-    working_dir: str | None = None
+    job_config: JobConfig | None = Field(default=None, description="Algorithm settings such as parameters.")
+    code_dir: str | None = Field(default=None, description="Code directory, with `boot_file`.")
+    boot_file: str | None = Field(default=None, description="Boot file inside `code_dir`.")
+    engine: TaskEngine | None = Field(default=None, description="Engine of the task.")
+    inputs: list[TaskInput] | None = Field(default=None, description="Data input channels.")
+    outputs: list[TaskOutput] | None = Field(default=None, description="Data output channels.")
+    local_code_dir: str | None = Field(
+        default=None, description="Container directory the code is downloaded to (under `/home`)."
+    )
+    working_dir: str | None = Field(default=None, description="Directory the algorithm runs in.")
+    environments: dict[str, str] | None = Field(
+        default=None,
+        description="Environment variables of the task, name to text value. Stored as a secret.",
+        json_schema_extra={"secret": True},
+    )
 
     @model_validator(mode="after")
     def _pairs(self) -> TaskAlgorithm:
@@ -538,103 +846,536 @@ class TaskAlgorithm(RequestModel):
 
 
 class TaskResource(RequestModel):
-    """``tasks[].task_resource``."""
+    """The resources of a heterogeneous-job task."""
 
-    flavor_id: str | None = None
-    node_count: int = Field(ge=1)
+    flavor_id: str | None = Field(default=None, description="Resource flavor id.")
+    node_count: int = Field(ge=1, description="Number of nodes.")
+    pool_id: str | None = Field(default=None, description="Dedicated resource pool id.")
+
+
+class TaskLogExportPath(RequestModel):
+    """Where a heterogeneous-job task's logs are kept."""
+
+    obs_url: str | None = Field(default=None, description="OBS path for the logs.")
 
 
 class Task(RequestModel):
-    """A task of a heterogeneous job (the API says this is not implemented yet; kept for completeness)."""
+    """A task of a heterogeneous job (the API pages say this is not implemented yet)."""
 
-    role: str | None = None
-    algorithm: TaskAlgorithm | None = None
-    task_resource: TaskResource | None = None
+    role: str | None = Field(default=None, description="Task role (not supported by the service yet).")
+    algorithm: TaskAlgorithm | None = Field(default=None, description="What the task runs.")
+    task_resource: TaskResource | None = Field(default=None, description="The task's resources.")
+    log_export_path: TaskLogExportPath | None = Field(default=None, description="Where the task's logs go.")
+
+
+class CustomizedFlavor(RequestModel):
+    """The main container's share of a dedicated pool's node, instead of a whole flavor."""
+
+    input_name: ClassVar[str] = "MainContainerFlavor"
+
+    cpu_core_num: float | None = Field(default=None, gt=0, description="CPU cores.")
+    mem_size: float | None = Field(default=None, gt=0, description="Memory size.")
+    accelerator_num: float | None = Field(default=None, ge=0, description="Accelerator cards (GPU or NPU).")
 
 
 class Resource(RequestModel):
-    """``spec.resource``: a public flavor (``flavor_id``) or a dedicated pool (``pool_id`` [+ ``flavor_id``]).
-    ``node_count`` defaults to 1 on the service side and must be at least 1."""
+    """The machines of the job: a public flavor (`flavor_id`), a dedicated pool (`pool_id`, with a `flavor_id`
+    for GPU and Ascend pools) or, for `federated_pool_job`, a pool federation (`pool_group_id`)."""
 
-    flavor_id: str | None = None
-    node_count: int | None = Field(default=None, ge=1)
-    pool_id: str | None = None
+    flavor_id: str | None = Field(
+        default=None,
+        description=(
+            "Resource flavor id, for example `modelarts.vm.cpu.2u`; on a dedicated GPU or Ascend pool one of "
+            "`modelarts.pool.visual.xlarge` (1 card), `2xlarge`, `4xlarge`, `8xlarge` or `16xlarge`. Not "
+            "used on dedicated CPU pools."
+        ),
+    )
+    node_count: int | None = Field(default=None, ge=1, description="Number of nodes; the service uses 1.")
+    pool_id: str | None = Field(default=None, description="Dedicated resource pool id.")
+    pool_group_id: str | None = Field(
+        default=None, description="Pool federation id; required when `kind` is `federated_pool_job`."
+    )
+    main_container_customized_flavor: CustomizedFlavor | None = Field(
+        default=None, description="A custom share of the node for the main container (dedicated pools only)."
+    )
 
     @model_validator(mode="after")
     def _flavor_or_pool(self) -> Resource:
-        if not (_given(self.flavor_id) or _given(self.pool_id)):
-            raise _rule("give flavor_id, or pool_id for a dedicated pool", at="flavor_id")
+        if not (_given(self.flavor_id) or _given(self.pool_id) or _given(self.pool_group_id)):
+            raise _rule(
+                "give flavor_id, or pool_id for a dedicated pool (pool_group_id for a pool federation)",
+                at="flavor_id",
+            )
+        if self.main_container_customized_flavor is not None and not _given(self.pool_id):
+            raise _rule(
+                "main_container_customized_flavor needs a dedicated pool (pool_id)",
+                at="main_container_customized_flavor",
+            )
         return self
 
 
 class Nfs(RequestModel):
-    """An NFS mount. Both paths are required: a mount needs a server export and a place in the container."""
+    """An NFS mount.
 
-    nfs_server_path: str = Field(min_length=1)
-    local_path: str = Field(min_length=1)
-    read_only: bool | None = None
+    Both paths are required: a mount needs a server export and a place in the container.
+    """
+
+    nfs_server_path: str = Field(min_length=1, description="NFS export, for example `10.10.10.10:/data`.")
+    local_path: str = Field(min_length=1, description="Mount point in the training container.")
+    read_only: bool | None = Field(default=None, description="Whether the mount is read-only.")
+
+
+class PfsVolume(RequestModel):
+    """An OBS parallel file system mount."""
+
+    input_name: ClassVar[str] = "Pfs"
+
+    pfs_path: str | None = Field(
+        default=None, description="The file system path, for example `/bucket/path`."
+    )
+    local_path: str | None = Field(default=None, description="Mount point in the training container.")
+
+    @model_validator(mode="after")
+    def _a_path(self) -> PfsVolume:
+        if not (_given(self.pfs_path) or _given(self.local_path)):
+            raise _rule("give pfs_path, local_path or both", at="pfs_path")
+        return self
+
+
+class ObsVolume(RequestModel):
+    """An OBS bucket path mount."""
+
+    obs_path: str | None = Field(default=None, description="The OBS path, for example `/bucket/path`.")
+    local_path: str | None = Field(default=None, description="Mount point in the training container.")
+
+    @model_validator(mode="after")
+    def _a_path(self) -> ObsVolume:
+        if not (_given(self.obs_path) or _given(self.local_path)):
+            raise _rule("give obs_path, local_path or both", at="obs_path")
+        return self
 
 
 class Volume(RequestModel):
-    """``spec.volumes[]``: a volume attached to the job (NFS)."""
+    """A volume mounted into the training containers: exactly one of `nfs`, `pfs` or `obs`."""
 
-    nfs: Nfs
+    nfs: Nfs | None = Field(default=None, description="An NFS mount.")
+    pfs: PfsVolume | None = Field(default=None, description="An OBS parallel file system mount.")
+    obs: ObsVolume | None = Field(default=None, description="An OBS path mount.")
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> Volume:
+        given = [name for name in ("nfs", "pfs", "obs") if getattr(self, name) is not None]
+        if len(given) != 1:
+            raise _rule(
+                "give one of nfs, pfs or obs"
+                if not given
+                else f"give one of nfs, pfs or obs, not {given[1]} too"
+            )
+        return self
 
 
 class LogExportPath(RequestModel):
-    """``spec.log_export_path``: where logs are kept (an OBS URL, or a host path)."""
+    """Where the job's logs are kept."""
 
-    obs_url: str | None = None
-    host_path: str | None = None
+    obs_url: str | None = Field(
+        default=None, description="OBS path for the logs, for example `/bucket/logs/`."
+    )
+    host_path: str | None = Field(default=None, description="Path on the host for the logs.")
 
 
 class AutoStop(RequestModel):
-    """``spec.auto_stop``: stop the job after ``duration`` units of ``time_unit`` (e.g. ``HOURS``)."""
+    """Stop the job after it has run for a while."""
 
-    time_unit: str | None = None
-    duration: int | None = Field(default=None, ge=1)
+    time_unit: Literal["HOURS"] = Field(description="Unit of `duration`.")
+    duration: int = Field(ge=1, description="How long the job may run.")
+
+
+class ReservedTime(RequestModel):
+    """How long the job's resources stay reserved."""
+
+    time_unit: Literal["HOURS"] = Field(description="Unit of `duration`.")
+    duration: int = Field(ge=1, description="How long the resources stay reserved.")
+
+
+class Retention(RequestModel):
+    """Whether the job's record is aged out automatically."""
+
+    policy: Literal["enabled", "disabled"] | None = Field(
+        default=None,
+        description=(
+            "`enabled` ages this job's record out; `disabled` keeps it, unless aging is on for the whole "
+            "account. Only for `kind` `job`, where the platform ages records at all."
+        ),
+    )
+
+
+class NodeSelectorRequirement(RequestModel):
+    """A condition on a node label or field."""
+
+    key: str = Field(min_length=1, description="The label or field.")
+    operator: Literal["In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt"] = Field(
+        description=(
+            "How the value relates to `values`: in the list, not in it, present, absent, greater or less "
+            "than the one value."
+        )
+    )
+    values: list[str] | None = Field(
+        default=None,
+        description=(
+            "The values: at least one for `In` and `NotIn`, none for `Exists` and `DoesNotExist`, one whole "
+            "number for `Gt` and `Lt`."
+        ),
+    )
+
+    @model_validator(mode="after")
+    def _values(self) -> NodeSelectorRequirement:
+        values = self.values or []
+        if self.operator in ("In", "NotIn") and not values:
+            raise _rule(f"{self.operator} needs at least one value", at="values")
+        if self.operator in ("Exists", "DoesNotExist") and values:
+            raise _rule(f"leave values empty with {self.operator}", at="values")
+        if self.operator in ("Gt", "Lt") and (len(values) != 1 or not re.fullmatch(r"-?\d+", values[0])):
+            raise _rule(f"{self.operator} needs exactly one value, a whole number", at="values")
+        return self
+
+
+class NodeSelectorTerm(RequestModel):
+    """Conditions a node must meet: on its labels (`matchExpressions`) or its fields (`matchFields`)."""
+
+    match_expressions: list[NodeSelectorRequirement] | None = Field(
+        default=None, alias="matchExpressions", description="Conditions on node labels."
+    )
+    match_fields: list[NodeSelectorRequirement] | None = Field(
+        default=None, alias="matchFields", description="Conditions on node fields."
+    )
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> NodeSelectorTerm:
+        if (self.match_expressions is None) == (self.match_fields is None):
+            raise _rule("give either matchExpressions or matchFields")
+        return self
+
+
+class NodeAffinity(RequestModel):
+    """Nodes the job may run on."""
+
+    node_selector_terms: list[NodeSelectorTerm] = Field(
+        alias="nodeSelectorTerms",
+        min_length=1,
+        description="Node conditions; a node that meets any one of them will do.",
+    )
+
+
+class PreferredSchedulingTerm(RequestModel):
+    """Nodes the scheduler prefers, with a weight."""
+
+    weight: int | None = Field(
+        default=None, ge=1, le=100, description="Weight added to a node that meets `preference`."
+    )
+    preference: NodeSelectorTerm | None = Field(default=None, description="The node conditions.")
+
+
+class PreferredAffinity(RequestModel):
+    """Placement the scheduler tries for but may give up."""
+
+    node_affinity: list[PreferredSchedulingTerm] | None = Field(
+        default=None,
+        description="Weighted node conditions; nodes with the highest sum of weights are preferred.",
+    )
 
 
 class RequiredAffinity(RequestModel):
-    """``spec.schedule_policy.required_affinity`` (``cabinet`` or ``hyperinstance``)."""
+    """Placement the scheduler must respect."""
 
-    affinity_type: str | None = None
-    affinity_group_size: int | None = Field(default=None, ge=1)
+    affinity_type: Literal["cabinet", "hyperinstance", "networkTopology"] | None = Field(
+        default=None,
+        description=(
+            "`cabinet` (whole cabinets), `hyperinstance` (tasks grouped on supernodes) or `networkTopology` "
+            "(tasks kept within a network level)."
+        ),
+    )
+    job_level: Literal["cluster", "hyperinstanceGroup"] | None = Field(
+        default=None,
+        description="With `networkTopology`: the highest network level the whole job may span (`cluster`).",
+    )
+    affinity_group_size: int | None = Field(
+        default=None,
+        ge=1,
+        description="Tasks per group with `hyperinstance` or `networkTopology`; the service uses 1.",
+    )
+    affinity_group_level: str | None = Field(
+        default=None,
+        description=(
+            "With `networkTopology`: the highest network level one group may span, such as `hyperinstance` "
+            "or `slice`."
+        ),
+    )
+    node_affinity: NodeAffinity | None = Field(default=None, description="Nodes the job may run on.")
 
 
 class SchedulePolicy(RequestModel):
-    """``spec.schedule_policy``."""
+    """How the job is scheduled on a dedicated pool."""
 
-    required_affinity: RequiredAffinity | None = None
-    priority: int | None = None
-    preemptible: bool | None = None
+    required_affinity: RequiredAffinity | None = Field(default=None, description="Placement rules.")
+    preferred_affinity: PreferredAffinity | None = Field(default=None, description="Placement preferences.")
+    priority: int | None = Field(
+        default=None,
+        ge=0,
+        le=3,
+        description="Job priority on the pool; 3 is the highest (it needs a permission).",
+    )
+    preemptible: bool | None = Field(default=None, description="Whether other jobs may preempt this one.")
+
+    @model_validator(mode="after")
+    def _one_affinity(self) -> SchedulePolicy:
+        if self.required_affinity is not None and self.preferred_affinity is not None:
+            raise _rule(
+                "give either required_affinity or preferred_affinity, not both", at="preferred_affinity"
+            )
+        return self
+
+
+class LogExportConfig(RequestModel):
+    """How logs are exported."""
+
+    version: Literal["v0", "v1"] | None = Field(
+        default=None, description="Log format version; `v0` by default."
+    )
+    rotation_enabled: bool | None = Field(
+        default=None, description="Whether logs can be downloaded by time period."
+    )
+
+
+class Notification(RequestModel):
+    """Messages about the job, sent through Simple Message Notification."""
+
+    topic_urn: str = Field(min_length=1, description="URN of the SMN topic.")
+    events: (
+        list[
+            Literal[
+                "JobStarted",
+                "JobCompleted",
+                "JobFailed",
+                "JobTerminated",
+                "JobRestarted",
+                "JobHanged",
+                "JobPreempted",
+            ]
+        ]
+        | None
+    ) = Field(default=None, description="The job events that send a message.")
+
+
+class MetricsExec(RequestModel):
+    """Metrics from a command."""
+
+    command: list[str] = Field(min_length=1, description="The command and its arguments.")
+
+
+class MetricsHttpGet(RequestModel):
+    """Metrics from an HTTP endpoint of the job."""
+
+    path: str = Field(min_length=1, description="URL path, for example `/metrics`.")
+    port: int = Field(ge=1, le=65535, description="Port.")
+
+
+class CustomMetric(RequestModel):
+    """Where custom metrics are collected: exactly one of `exec` or `http_get`."""
+
+    exec: MetricsExec | None = Field(default=None, description="Run a command.")
+    http_get: MetricsHttpGet | None = Field(default=None, description="Read an HTTP endpoint.")
+
+    @model_validator(mode="after")
+    def _one_way(self) -> CustomMetric:
+        if (self.exec is None) == (self.http_get is None):
+            raise _rule("give either exec or http_get")
+        return self
+
+
+class OutputModelObs(RequestModel):
+    """Where the trained model is saved."""
+
+    obs_path: str = Field(min_length=1, description="OBS path, for example `obs://bucket/model/`.")
+    local_path: str | None = Field(default=None, description="Path in the container the model is written to.")
+
+
+class OutputModel(RequestModel):
+    """The model a training job produces."""
+
+    obs: OutputModelObs = Field(description="Where it is saved.")
+
+
+class AssetModel(RequestModel):
+    """The model asset a fine-tuning job publishes."""
+
+    name: str = Field(min_length=1, description="Model name.")
+    version: str = Field(min_length=1, description="Model version.")
+    type: str = Field(min_length=1, description="Model type.")
+    code: str | None = Field(default=None, description="Model code.")
+    desc: str | None = Field(default=None, description="Model description.")
+    series: str | None = Field(default=None, description="Model series (brand).")
+    model_desc: str | None = Field(default=None, description="Description of the model asset.")
+    parent_asset_id: str | None = Field(
+        default=None, description="Id of an existing model asset this one is a version of."
+    )
 
 
 class Spec(RequestModel):
-    """``spec`` of the create request."""
+    """Resources, volumes, logs, scheduling and products of the job."""
 
-    resource: Resource | None = None
-    volumes: list[Volume] | None = None
-    log_export_path: LogExportPath | None = None
-    auto_stop: AutoStop | None = None
-    schedule_policy: SchedulePolicy | None = None
+    resource: Resource | None = Field(default=None, description="The machines: a flavor or a dedicated pool.")
+    volumes: list[Volume] | None = Field(default=None, description="Volumes to mount.")
+    log_export_path: LogExportPath | None = Field(default=None, description="Where logs are kept.")
+    auto_stop: AutoStop | None = Field(default=None, description="Stop the job after a while.")
+    schedule_policy: SchedulePolicy | None = Field(
+        default=None, description="Scheduling on a dedicated pool."
+    )
+    runtime_type: str | None = Field(
+        default=None,
+        description="Runtime type of the job; the service reports `production` when it is left out.",
+    )
+    log_export_config: LogExportConfig | None = Field(default=None, description="How logs are exported.")
+    notification: Notification | None = Field(default=None, description="Messages about job events.")
+    custom_metrics: list[CustomMetric] | None = Field(default=None, description="Custom metrics to collect.")
+    output_model: OutputModel | None = Field(default=None, description="Where the trained model is saved.")
+    asset_model: AssetModel | None = Field(
+        default=None, description="The model asset a fine-tuning job publishes."
+    )
+    asset_id: str | None = Field(
+        default=None, description="Id of the model asset a fine-tuning job starts from."
+    )
+    retention: Retention | None = Field(default=None, description="Whether the job's record is aged out.")
+    reserved_time: ReservedTime | None = Field(
+        default=None, description="How long the job's resources stay reserved."
+    )
 
 
-JobKind = Literal["job", "hetero_job", "autosearch_job", "mrs_job", "edge_job"]
+class SshAccess(RequestModel):
+    """SSH access to the job's containers."""
+
+    input_name: ClassVar[str] = "Ssh"
+
+    key_pair_names: list[str] = Field(
+        min_length=1, description="Names of key pairs (from the ECS console) allowed to log in."
+    )
+
+
+class JobEndpoints(RequestModel):
+    """Remote access to the job."""
+
+    input_name: ClassVar[str] = "Endpoints"
+
+    ssh: SshAccess = Field(description="SSH access.")
+
+
+class FtEnv(RequestModel):
+    """An environment variable of a fine-tuning job."""
+
+    input_name: ClassVar[str] = "FtJobEnv"
+
+    label: str | None = Field(default=None, description="Label.")
+    des: str | None = Field(default=None, description="Description.")
+    env_name: str | None = Field(default=None, description="Variable name.")
+    env_type: str | None = Field(default=None, description="Variable type.")
+    value: str | None = Field(default=None, description="Value.")
+    modifiable: bool | None = Field(default=None, description="Whether it may be changed.")
+    displayable: bool | None = Field(default=None, description="Whether it is shown.")
+    used_steps: list[str] | None = Field(default=None, description="The steps that use it.")
+
+
+class FtTaskEnv(RequestModel):
+    """The environment of a fine-tuning job."""
+
+    input_name: ClassVar[str] = "FtJobTaskEnv"
+
+    envs: list[FtEnv] = Field(description="Its environment variables.")
+
+
+class CheckpointConfig(RequestModel):
+    """Checkpoints of a fine-tuning job."""
+
+    input_name: ClassVar[str] = "FtJobCheckpointConfig"
+
+    checkpoint_id: str | None = Field(default=None, description="Checkpoint to start from.")
+    save_checkpoints_max: int | None = Field(
+        default=None, ge=-1, description="Checkpoints to keep: `0` none, `-1` no limit."
+    )
+    skipped_steps: int | None = Field(default=None, ge=0, description="Steps to skip; `0` skips none.")
+    restore_training: int | None = Field(
+        default=None, ge=0, le=1, description="`1` resumes training from the checkpoint, `0` does not."
+    )
+
+
+class FtJobConfig(RequestModel):
+    """Settings of a fine-tuning job."""
+
+    ft_job_uuid: str | None = Field(default=None, description="Model id.")
+    ft_train_type: str | None = Field(default=None, description="Model training type.")
+    model_type: str | None = Field(default=None, description="Model type.")
+    train_output_path: str | None = Field(default=None, description="Output path of the job.")
+    train_process: float | None = Field(default=None, description="Training progress.")
+    checkpoint_id: str | None = Field(default=None, description="Checkpoint id.")
+    task_env: FtTaskEnv | None = Field(default=None, description="Environment variables.")
+    checkpoint_config: CheckpointConfig | None = Field(default=None, description="Checkpoints.")
+
+
+JobKind = Literal[
+    "job",
+    "federated_pool_job",
+    "edge_job",
+    "hetero_job",
+    "mrs_job",
+    "autosearch_job",
+    "diag_job",
+    "visualization_job",
+]
 
 
 class CreateTrainingJobRequest(RequestModel):
-    """Body of ``POST /v2/{project_id}/training-jobs``.
+    """A training job: the create request body (`POST /v2/{project_id}/training-jobs`).
 
     ``kind`` defaults to ``job`` and is always sent. A job needs an ``algorithm`` (or, for heterogeneous jobs,
     ``tasks``); ``spec`` and ``tasks`` are not used together.
     """
 
-    kind: JobKind = "job"
-    metadata: JobMetadata
-    algorithm: Algorithm | None = None
-    tasks: list[Task] | None = None
-    spec: Spec | None = None
+    input_name: ClassVar[str] = ""
+
+    kind: JobKind = Field(default="job", description="Job type.")
+    metadata: JobMetadata = Field(
+        description=(
+            "The job's name (optional: auto-named `<name_prefix>-<6 random characters>`, kept across "
+            "updates), its description (the one field changed in place) and advanced settings."
+        )
+    )
+    algorithm: Algorithm | None = Field(
+        default=None,
+        description=(
+            "What runs, from exactly one source: `id`; or `subscription_id` with `item_version_id`; or your "
+            "own code or image: `engine` with `code_dir` and `boot_file`, or a custom image "
+            "(`engine.image_url`) with a `command`. The `environments` are kept secret."
+        ),
+    )
+    tasks: list[Task] | None = Field(
+        default=None, description="Tasks of a heterogeneous job, instead of `spec`."
+    )
+    spec: Spec | None = Field(
+        default=None,
+        description=(
+            "The machines (`resource`: a flavor, or `pool_id` for a dedicated pool; `node_count` at least "
+            "1), volumes, logs, scheduling and what the job produces."
+        ),
+    )
+    endpoints: JobEndpoints | None = Field(
+        default=None, description="Remote access to the job: SSH key pairs allowed to log in."
+    )
+    train_type: Literal["SFT", "PRETRAIN", "LORA", "DPO", "RFT"] | None = Field(
+        default=None,
+        description=(
+            "Training type of a fine-tuning job: full fine-tuning, pre-training, LoRA fine-tuning, DPO or "
+            "RFT reinforcement learning."
+        ),
+    )
+    ftjob_config: FtJobConfig | None = Field(default=None, description="Settings of a fine-tuning job.")
 
     def model_post_init(self, context: Any, /) -> None:
         # kind is a default the wire needs; marking it "set" keeps it in to_wire's exclude_unset dump.
@@ -646,6 +1387,12 @@ class CreateTrainingJobRequest(RequestModel):
             raise _rule("an algorithm is required", at="algorithm")
         if self.tasks and self.spec is not None:
             raise _rule("leave tasks blank when spec is given", at="tasks")
+        if self.kind == "federated_pool_job":
+            resource = self.spec.resource if self.spec is not None else None
+            if resource is None or not _given(resource.pool_group_id):
+                raise _rule(
+                    "a federated_pool_job needs spec.resource.pool_group_id", at="spec.resource.pool_group_id"
+                )
         return self
 
 
@@ -666,6 +1413,94 @@ class JobActionRequest(RequestModel):
 
     def model_post_init(self, context: Any, /) -> None:
         self.model_fields_set.add("action_type")
+
+
+# ----------------------------------------------------------------------------------------------------
+# Provider settings and resource outputs: not wire fields, but part of the resource's shape.
+
+
+class ProviderSettings(BaseModel):
+    """Inputs that steer the provider and never reach the API.
+
+    The one place their defaults are written; generated into ``fields.SETTING_DEFAULTS``. ``check`` validates
+    them (lifecycle.py parses ``wait_for`` and ``wait_timeout``); a change to ``triggers`` replaces the job.
+    """
+
+    model_config = ConfigDict(extra="forbid", defer_build=True)
+
+    wait_for: Literal["none", "pending", "running", "completed"] = Field(
+        default="pending",
+        description=(
+            "How far a new job must get before the deployment goes on (`pending`: past Creating). A job that "
+            "fails or times out while waited on is terminated and reported."
+        ),
+    )
+    wait_timeout: float | str = Field(
+        default="30m",
+        description=(
+            'Longest wait for `wait_for`: seconds, or a duration such as `"90s"`, `"30m"` or `"1h30m"`.'
+        ),
+    )
+    triggers: Any = Field(
+        default=None,
+        description="Any value; changing it replaces the job (like `keepers` in pulumi-random).",
+        json_schema_extra={"replaces": True},
+    )
+    replace_when_failed: bool = Field(
+        default=False,
+        description=(
+            "When the phase last stored (after create or refresh) is Failed, Abnormal or CreateFailed, the "
+            "next `up` replaces the job."
+        ),
+    )
+    name_prefix: str | None = Field(
+        default=None,
+        description="Prefix of the generated job name; the resource name when left out. Ignored once the job "
+        "has a name.",
+    )
+
+
+class ResourceOutputs(BaseModel):
+    """What a ``TrainingJob`` reports after create, update and refresh (``provider.job_outputs``)."""
+
+    model_config = ConfigDict(extra="forbid", defer_build=True)
+
+    kind: str = Field(description="Job type.")
+    metadata: dict[str, Any] = Field(
+        description=(
+            "Metadata as the service returns it: id, name (also a generated one), description, create_time..."
+        )
+    )
+    name: str = Field(description="The job's name.")
+    status: dict[str, Any] = Field(
+        description=(
+            "phase, secondary_phase, duration (ms), start_time, tasks, task_statuses, running_records."
+        )
+    )
+    phase: str = Field(
+        description=(
+            "Level-1 phase as last seen (Creating, Pending, Running, Completed, Failed, Terminated, ...)."
+        )
+    )
+    secondary_phase: str = Field(description="Level-2 phase as last seen.")
+    algorithm: dict[str, Any] = Field(
+        description="The algorithm as the service returns it, without environment variables."
+    )
+    spec: dict[str, Any] = Field(
+        description="The spec as the service returns it (flavor details, log path, volumes...)."
+    )
+    tasks: list[dict[str, Any]] = Field(description="Tasks of a heterogeneous job, as returned.")
+    endpoints: dict[str, Any] = Field(
+        description="Remote access endpoints (SSH, JupyterLab, TensorBoard), with tokens.",
+        json_schema_extra={"secret": True},
+    )
+    environments: dict[str, str] = Field(
+        description="Environment variables of the job.", json_schema_extra={"secret": True}
+    )
+    declared_inputs: dict[str, Any] = Field(
+        description="The inputs as declared (normalised); what changes are judged against.",
+        json_schema_extra={"secret": True},
+    )
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -696,6 +1531,14 @@ class SearchRequest(RequestModel):
 # Responses
 
 
+class TrainingExperimentResponse(ResponseModel):
+    """``metadata.training_experiment_reference`` as returned."""
+
+    id: str | None = None
+    name: str | None = None
+    serial_number: str | None = None
+
+
 class MetadataResponse(ResponseModel):
     """``metadata`` as returned; ``create_time`` is in milliseconds since the epoch."""
 
@@ -707,6 +1550,7 @@ class MetadataResponse(ResponseModel):
     user_name: str | None = None
     ai_project: str | None = None
     annotations: Annotated[dict[str, str], BeforeValidator(_none_as_empty_dict)] = Field(default_factory=dict)
+    training_experiment_reference: TrainingExperimentResponse | None = None
 
 
 class TaskStatus(ResponseModel):
@@ -717,16 +1561,39 @@ class TaskStatus(ResponseModel):
     message: str | None = None
 
 
+class RecoverRecord(ResponseModel):
+    """``running_records[].recover_records[]``: one fault recovery within a run (times in seconds)."""
+
+    recover_start_at: int | None = None
+    recover_end_at: int | None = None
+    recover: str | None = None
+    fault_scenario: str | None = None
+    reason: str | None = None
+    related_task: str | None = None
+    recover_result: str | None = None
+
+
 class RunningRecord(ResponseModel):
     """``status.running_records[]``: one run and how it ended (times in seconds)."""
 
     start_at: int | None = None
     end_at: int | None = None
+    xpu_start_at: int | None = None
     start_type: str | None = None
     end_reason: str | None = None
     end_related_task: str | None = None
     end_recover: str | None = None
     end_recover_before_downgrade: str | None = None
+    recover_records: list[RecoverRecord] | None = None
+
+
+class TaskIp(ResponseModel):
+    """``status.task_ips[]``: where a task runs."""
+
+    task: str | None = None
+    ip: str | None = None
+    host_ip: str | None = None
+    schedule_count: int | None = None
 
 
 class JobStatus(ResponseModel):
@@ -746,6 +1613,9 @@ class JobStatus(ResponseModel):
     running_records: Annotated[list[RunningRecord], BeforeValidator(_none_as_empty_list)] = Field(
         default_factory=list
     )
+    # Added after the seeds (official SDK): how long the record is kept, and each task's addresses.
+    retention_time: int | None = None
+    task_ips: list[TaskIp] | None = None
 
 
 class _ConstraintResponse(ResponseModel):
@@ -780,6 +1650,14 @@ class _DatasetResponse(ResponseModel):
     id: str | None = None
     version_id: str | None = None
     obs_url: str | None = None
+    service_type: str | None = None
+    name: str | None = None
+    dataset_proportion: int | None = None
+
+
+class _RemoteConstraintResponse(ResponseModel):
+    data_type: str | None = None
+    attributes: str | None = None
 
 
 class _RemoteResponse(ResponseModel):
@@ -793,9 +1671,10 @@ class InputResponse(ResponseModel):
     name: str | None = None
     description: str | None = None
     local_dir: str | None = None
+    access_method: str | None = None
     remote: _RemoteResponse | None = None
-    remote_constraint: Annotated[list[dict[str, Any]], BeforeValidator(_none_as_empty_list)] = Field(
-        default_factory=list
+    remote_constraint: Annotated[list[_RemoteConstraintResponse], BeforeValidator(_none_as_empty_list)] = (
+        Field(default_factory=list)
     )
 
 
@@ -805,6 +1684,7 @@ class OutputResponse(ResponseModel):
     name: str | None = None
     description: str | None = None
     local_dir: str | None = None
+    access_method: str | None = None
     remote: _RemoteResponse | None = None
     mode: str | None = None
     period: str | None = None
@@ -818,20 +1698,75 @@ class EngineResponse(ResponseModel):
     engine_version: str | None = None
     image_url: str | None = None
     install_sys_packages: bool | None = None
+    image_repo_id: str | None = None
     v1_compatible: bool | None = None
     run_user: str | None = None
 
 
+class _RewardAttrResponse(ResponseModel):
+    name: str | None = None
+    mode: str | None = None
+    regex: str | None = None
+
+
+class _SearchParamResponse(ResponseModel):
+    name: str | None = None
+    param_type: str | None = None
+    lower_bound: str | None = None
+    upper_bound: str | None = None
+    discrete_points_num: str | None = None
+    discrete_values: list[str] | None = None
+
+
+class _AlgoConfigParamResponse(ResponseModel):
+    key: str | None = None
+    value: str | None = None
+    type: str | None = None
+
+
+class _AlgoConfigResponse(ResponseModel):
+    name: str | None = None
+    params: list[_AlgoConfigParamResponse] | None = None
+
+
+class _AutoSearchResponse(ResponseModel):
+    skip_search_params: str | None = None
+    reward_attrs: list[_RewardAttrResponse] | None = None
+    search_params: list[_SearchParamResponse] | None = None
+    algo_configs: list[_AlgoConfigResponse] | None = None
+
+
 class _PolicyResponse(ResponseModel):
-    auto_search: dict[str, Any] | None = None
+    auto_search: _AutoSearchResponse | None = None
+
+
+class _PfsPathResponse(ResponseModel):
+    pfs_path: str | None = None
+
+
+class _LogDirResponse(ResponseModel):
+    pfs: _PfsPathResponse | None = None
+
+
+class _JobRefResponse(ResponseModel):
+    job_id: str | None = None
+
+
+class _NfsPathResponse(ResponseModel):
+    nfs_path: str | None = None
+
+
+class _DataSourceResponse(ResponseModel):
+    job: _JobRefResponse | None = None
+    nfs: _NfsPathResponse | None = None
 
 
 class Summary(ResponseModel):
     """``algorithm.summary``: visualisation logs (``log_type``, ``log_dir.pfs.pfs_path``, ...)."""
 
     log_type: str | None = None
-    log_dir: dict[str, Any] | None = None
-    data_sources: Annotated[list[dict[str, Any]], BeforeValidator(_none_as_empty_list)] = Field(
+    log_dir: _LogDirResponse | None = None
+    data_sources: Annotated[list[_DataSourceResponse], BeforeValidator(_none_as_empty_list)] = Field(
         default_factory=list
     )
 
@@ -933,6 +1868,7 @@ class FlavorInfo(ResponseModel):
 class FlavorDetail(ResponseModel):
     """``spec.resource.flavor_detail`` (public pools only); also the shape of ``tasks[].task_resource``."""
 
+    pool_id: str | None = None
     flavor_id: str | None = None
     flavor_name: str | None = None
     max_num: int | None = None
@@ -942,15 +1878,34 @@ class FlavorDetail(ResponseModel):
     attributes: Annotated[dict[str, str], BeforeValidator(_none_as_empty_dict)] = Field(default_factory=dict)
 
 
+class _AllocatedResources(ResponseModel):
+    cpu_arch: str | None = None
+    cpu_core_num: float | None = None
+    mem_size: float | None = None
+    accelerator_num: float | None = None
+    accelerator_type: str | None = None
+
+
+class _CustomizedFlavorResponse(ResponseModel):
+    cpu_core_num: float | None = None
+    mem_size: float | None = None
+    accelerator_num: float | None = None
+
+
 class ResourceResponse(ResponseModel):
-    """``spec.resource`` as returned: adds ``policy``, ``flavor_name`` and ``flavor_detail``."""
+    """``spec.resource`` as returned: adds ``policy``, ``flavor_name`` and ``flavor_detail`` (and, on
+    dedicated pools, ``pool_name`` and what the main container was given)."""
 
     policy: str | None = None
     flavor_id: str | None = None
     flavor_name: str | None = None
     node_count: int | None = None
     pool_id: str | None = None
+    pool_name: str | None = None
+    pool_group_id: str | None = None
     flavor_detail: FlavorDetail | None = None
+    main_container_allocated_resources: _AllocatedResources | None = None
+    main_container_customized_flavor: _CustomizedFlavorResponse | None = None
 
 
 class _NfsResponse(ResponseModel):
@@ -959,8 +1914,16 @@ class _NfsResponse(ResponseModel):
     read_only: bool | None = None
 
 
+class _MountResponse(ResponseModel):
+    pfs_path: str | None = None
+    obs_path: str | None = None
+    local_path: str | None = None
+
+
 class _VolumeResponse(ResponseModel):
     nfs: _NfsResponse | None = None
+    pfs: _MountResponse | None = None
+    obs: _MountResponse | None = None
 
 
 class LogExportPathResponse(ResponseModel):
@@ -972,7 +1935,9 @@ class LogExportPathResponse(ResponseModel):
 
 class _AffinityResponse(ResponseModel):
     affinity_type: str | None = None
+    job_level: str | None = None
     affinity_group_size: int | None = None
+    affinity_group_level: str | None = None
 
 
 class _SchedulePolicyResponse(ResponseModel):
@@ -986,8 +1951,52 @@ class _AutoStopResponse(ResponseModel):
     duration: int | None = None
 
 
+class _MetricsExecResponse(ResponseModel):
+    command: list[str] | None = None
+
+
+class _MetricsHttpGetResponse(ResponseModel):
+    path: str | None = None
+    port: int | None = None
+
+
+class _CustomMetricResponse(ResponseModel):
+    exec: _MetricsExecResponse | None = None
+    http_get: _MetricsHttpGetResponse | None = None
+
+
+class _ObsModelResponse(ResponseModel):
+    obs_path: str | None = None
+    local_path: str | None = None
+
+
+class _OutputModelResponse(ResponseModel):
+    obs: _ObsModelResponse | None = None
+
+
+class _AssetModelResponse(ResponseModel):
+    id: str | None = None
+    name: str | None = None
+    code: str | None = None
+    version: str | None = None
+    location: str | None = None
+    desc: str | None = None
+    series: str | None = None
+    type: str | None = None
+
+
+class _LogExportConfigResponse(ResponseModel):
+    version: str | None = None
+    rotation_enabled: bool | None = None
+
+
+class _NotificationResponse(ResponseModel):
+    topic_urn: str | None = None
+    events: list[str] | None = None
+
+
 class SpecResponse(ResponseModel):
-    """``spec`` as returned."""
+    """``spec`` as returned (``runtime_type`` comes back as ``production`` when it was not set)."""
 
     resource: ResourceResponse | None = None
     volumes: Annotated[list[_VolumeResponse], BeforeValidator(_none_as_empty_list)] = Field(
@@ -996,23 +2005,36 @@ class SpecResponse(ResponseModel):
     log_export_path: LogExportPathResponse | None = None
     schedule_policy: _SchedulePolicyResponse | None = None
     auto_stop: _AutoStopResponse | None = None
+    runtime_type: str | None = None
+    log_export_config: _LogExportConfigResponse | None = None
+    notification: _NotificationResponse | None = None
+    custom_metrics: list[_CustomMetricResponse] | None = None
+    output_model: _OutputModelResponse | None = None
+    asset_model: _AssetModelResponse | None = None
+    asset_id: str | None = None
 
 
 class _TaskAlgorithmResponse(ResponseModel):
     code_dir: str | None = None
     boot_file: str | None = None
-    # Documented as a single object in one table and as arrays in others.
-    inputs: Any = None
-    outputs: Any = None
+    # Documented as a single object in one table and as arrays in others: both are accepted.
+    inputs: list[InputResponse] | InputResponse | None = None
+    outputs: list[OutputResponse] | OutputResponse | None = None
     engine: EngineResponse | None = None
     local_code_dir: str | None = None
     working_dir: str | None = None
+    environments: dict[str, str] | None = None
+
+
+class _TaskLogExportPathResponse(ResponseModel):
+    obs_url: Annotated[str | None, BeforeValidator(_empty_mapping_as_none)] = None
 
 
 class _TaskResponse(ResponseModel):
     role: str | None = None
     algorithm: _TaskAlgorithmResponse | None = None
     task_resource: FlavorDetail | None = None
+    log_export_path: _TaskLogExportPathResponse | None = None
 
 
 class _TaskUrl(ResponseModel):
@@ -1040,6 +2062,41 @@ class Endpoints(ResponseModel):
     mindstudio_insight: _TokenEndpoint | None = None
 
 
+class _FtEnvResponse(ResponseModel):
+    label: str | None = None
+    des: str | None = None
+    env_name: str | None = None
+    env_type: str | None = None
+    value: str | None = None
+    modifiable: bool | None = None
+    displayable: bool | None = None
+    used_steps: list[str] | None = None
+
+
+class _FtTaskEnvResponse(ResponseModel):
+    envs: list[_FtEnvResponse] | None = None
+
+
+class _CheckpointConfigResponse(ResponseModel):
+    checkpoint_id: str | None = None
+    save_checkpoints_max: int | None = None
+    skipped_steps: int | None = None
+    restore_training: int | None = None
+
+
+class FtJobConfigResponse(ResponseModel):
+    """``ftjob_config`` as returned (fine-tuning jobs)."""
+
+    ft_job_uuid: str | None = None
+    ft_train_type: str | None = None
+    model_type: str | None = None
+    train_output_path: str | None = None
+    train_process: float | None = None
+    checkpoint_id: str | None = None
+    task_env: _FtTaskEnvResponse | None = None
+    checkpoint_config: _CheckpointConfigResponse | None = None
+
+
 class TrainingJob(ResponseModel):
     """A training job as the service returns it (create, get, terminate and search answers)."""
 
@@ -1050,6 +2107,7 @@ class TrainingJob(ResponseModel):
     tasks: Annotated[list[_TaskResponse], BeforeValidator(_none_as_empty_list)] = Field(default_factory=list)
     spec: SpecResponse | None = None
     endpoints: Endpoints | None = None
+    ftjob_config: FtJobConfigResponse | None = None
 
     @model_validator(mode="before")
     @classmethod
@@ -1092,6 +2150,7 @@ class SearchResponse(ResponseModel):
     group_by: str | None = None
     workspace_id: str | None = None
     ai_project: str | None = None
+    train_type: str | None = None
     items: Annotated[list[TrainingJob], BeforeValidator(_none_as_empty_list)] = Field(default_factory=list)
 
 
@@ -1236,13 +2295,19 @@ def _unwrap(annotation: Any) -> Any:
         return annotation
 
 
+def wire_fields(model: type[BaseModel]) -> dict[str, FieldInfo]:
+    """A model's fields by their names on the wire (the alias where one is set)."""
+    return {field.alias or name: field for name, field in model.model_fields.items()}
+
+
 def _model_at(root: type[BaseModel] | None, parts: Iterable[object]) -> type[BaseModel] | None:
     """The model class found by following a location from ``root`` (None when it leads elsewhere)."""
     current: Any = root
     for part in parts:
         current = _unwrap(current)
         if isinstance(current, type) and issubclass(current, BaseModel):
-            field = current.model_fields.get(str(part))
+            # Error locations use wire names, which differ from attribute names where an alias is set.
+            field = wire_fields(current).get(str(part))
             if field is None:
                 return None
             current = field.annotation
@@ -1308,7 +2373,7 @@ def problems(error: ValidationError) -> list[tuple[str, str]]:
         if kind == "extra_forbidden" and loc:
             parent = _model_at(root, loc[:-1])
             if parent is not None:
-                hint = _suggestion(loc[-1], parent.model_fields)
+                hint = _suggestion(loc[-1], wire_fields(parent))
                 if hint is not None and hint != loc[-1]:
                     message = f"unknown field; did you mean '{hint}'?"
         pair = (_dotted(loc) or TOP_LEVEL, message)

@@ -5,10 +5,10 @@
         spec={"resource": {"flavor_id": "modelarts.vm.cpu.2u", "node_count": 1}},
         wait_for="running")
 
-Secrets: ``algorithm.environments`` is wrapped in ``pulumi.Output.secret`` before registration, so the
-state's inputs hold it encrypted; the outputs ``declared_inputs``, ``environments`` and ``endpoints`` are
-always secret (``additional_secret_outputs``), and the non-secret ``algorithm`` output carries no
-environment variables.
+Secrets: the secret inputs (``fields.SECRET_INPUTS``: ``algorithm.environments`` and each task's
+``environments``) are wrapped in ``pulumi.Output.secret`` before registration, so the state's inputs hold them
+encrypted; the outputs ``declared_inputs``, ``environments`` and ``endpoints`` are always secret
+(``additional_secret_outputs``), and the non-secret ``algorithm`` output carries no environment variables.
 """
 
 from __future__ import annotations
@@ -16,41 +16,22 @@ from __future__ import annotations
 import datetime as _dt
 import os
 from collections.abc import Mapping, Sequence
-from typing import Any, Optional, Union
+from typing import TYPE_CHECKING, Any, Optional, Union
 
 import pulumi
 import pulumi.dynamic
 from pulumi import _types
 
-from .inputs import (
-    TrainingJobAlgorithmArgs,
-    TrainingJobAlgorithmArgsDict,
-    TrainingJobArgs,
-    TrainingJobMetadataArgs,
-    TrainingJobMetadataArgsDict,
-    TrainingJobSpecArgs,
-    TrainingJobSpecArgsDict,
-)
+from .fields import OUTPUT_ONLY_FIELDS, SECRET_INPUTS, SECRET_OUTPUTS
 from .provider import TrainingJobProvider
+
+if TYPE_CHECKING:
+    # Only annotations name the typed inputs: a program that passes plain dicts never loads them.
+    from . import inputs
 
 # ruff: noqa: UP007, UP045  (Optional/Union spelled out, as generated SDKs do)
 
 __all__ = ["SECRET_OUTPUTS", "TrainingJob", "get_training_jobs"]
-
-SECRET_OUTPUTS = ["declared_inputs", "environments", "endpoints"]
-_OUTPUT_ONLY = ("declared_inputs", "name", "status", "phase", "secondary_phase", "endpoints", "environments")
-_ARG_NAMES = (
-    "metadata",
-    "algorithm",
-    "spec",
-    "tasks",
-    "kind",
-    "wait_for",
-    "wait_timeout",
-    "triggers",
-    "replace_when_failed",
-    "name_prefix",
-)
 
 
 def _plain(value: Any) -> Any:
@@ -64,23 +45,41 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _with_secret_environments(algorithm: Any) -> Any:
-    if algorithm is None:
+def _path_parts(path: str) -> list[str]:
+    """``"tasks[].algorithm.environments"`` -> ``["tasks", "[]", "algorithm", "environments"]``."""
+    parts: list[str] = []
+    for piece in path.split("."):
+        name = piece.removesuffix("[]")
+        parts.append(name)
+        if name != piece:
+            parts.append("[]")
+    return parts
+
+
+def _mark_secret(value: Any, parts: list[str]) -> Any:
+    """value with what parts leads to wrapped in ``pulumi.Output.secret``; a value not known yet (an Output)
+    is marked once it resolves."""
+    if value is None:
         return None
-    if isinstance(algorithm, Mapping):
-        env = algorithm.get("environments")
-        if env is None:
-            return dict(algorithm)
-        return {**algorithm, "environments": pulumi.Output.secret(env)}
+    if not parts:
+        return pulumi.Output.secret(value)
+    if isinstance(value, pulumi.Output):
+        return value.apply(lambda resolved: _mark_secret(_plain(resolved), parts))
+    head, rest = parts[0], parts[1:]
+    if head == "[]":
+        return [_mark_secret(item, rest) for item in value] if isinstance(value, (list, tuple)) else value
+    if isinstance(value, Mapping):
+        return {k: _mark_secret(v, rest) if k == head else v for k, v in value.items()}
+    return value
 
-    # The whole algorithm is not known yet (an Output): mark it secret once it resolves with environments.
-    def mark(resolved: Any) -> Any:
-        resolved = _plain(resolved)
-        if isinstance(resolved, Mapping) and resolved.get("environments") is not None:
-            return {**resolved, "environments": pulumi.Output.secret(resolved["environments"])}
-        return resolved
 
-    return pulumi.Output.from_input(algorithm).apply(mark)
+def _with_secrets(props: dict[str, Any]) -> dict[str, Any]:
+    """props with every secret input (``fields.SECRET_INPUTS``) wrapped, so the state holds it encrypted."""
+    for path in SECRET_INPUTS:
+        top, *rest = _path_parts(path)
+        if top in props:
+            props[top] = _mark_secret(props[top], rest)
+    return props
 
 
 class TrainingJob(pulumi.dynamic.Resource, module="modelarts", name="TrainingJob"):
@@ -91,10 +90,11 @@ class TrainingJob(pulumi.dynamic.Resource, module="modelarts", name="TrainingJob
     is obsolete, and two live jobs must not share a name.
     """
 
+    # BEGIN GENERATED resource properties (scripts/generate; do not edit)
     kind: pulumi.Output[str]
-    """Job type (``job``)."""
+    """Job type."""
     metadata: pulumi.Output[dict[str, Any]]
-    """Metadata as the service returns it: id, name (also the generated one), description, create_time..."""
+    """Metadata as the service returns it: id, name (also a generated one), description, create_time..."""
     name: pulumi.Output[str]
     """The job's name."""
     status: pulumi.Output[dict[str, Any]]
@@ -119,19 +119,34 @@ class TrainingJob(pulumi.dynamic.Resource, module="modelarts", name="TrainingJob
     def __init__(
         self,
         resource_name: str,
-        args: Optional[TrainingJobArgs] = None,
+        args: Optional[inputs.TrainingJobArgs] = None,
         opts: Optional[pulumi.ResourceOptions] = None,
         *,
-        metadata: Optional[pulumi.Input[Union[TrainingJobMetadataArgs, TrainingJobMetadataArgsDict]]] = None,
-        algorithm: Optional[
-            pulumi.Input[Union[TrainingJobAlgorithmArgs, TrainingJobAlgorithmArgsDict]]
-        ] = None,
-        spec: Optional[pulumi.Input[Union[TrainingJobSpecArgs, TrainingJobSpecArgsDict]]] = None,
-        tasks: Optional[pulumi.Input[Sequence[Mapping[str, Any]]]] = None,
         kind: Optional[pulumi.Input[str]] = None,
+        metadata: Optional[
+            pulumi.Input[Union[inputs.TrainingJobMetadataArgs, inputs.TrainingJobMetadataArgsDict]]
+        ] = None,
+        algorithm: Optional[
+            pulumi.Input[Union[inputs.TrainingJobAlgorithmArgs, inputs.TrainingJobAlgorithmArgsDict]]
+        ] = None,
+        tasks: Optional[
+            pulumi.Input[
+                Sequence[pulumi.Input[Union[inputs.TrainingJobTaskArgs, inputs.TrainingJobTaskArgsDict]]]
+            ]
+        ] = None,
+        spec: Optional[
+            pulumi.Input[Union[inputs.TrainingJobSpecArgs, inputs.TrainingJobSpecArgsDict]]
+        ] = None,
+        endpoints: Optional[
+            pulumi.Input[Union[inputs.TrainingJobEndpointsArgs, inputs.TrainingJobEndpointsArgsDict]]
+        ] = None,
+        train_type: Optional[pulumi.Input[str]] = None,
+        ftjob_config: Optional[
+            pulumi.Input[Union[inputs.TrainingJobFtJobConfigArgs, inputs.TrainingJobFtJobConfigArgsDict]]
+        ] = None,
         wait_for: Optional[pulumi.Input[str]] = None,
         wait_timeout: Optional[pulumi.Input[Union[float, str]]] = None,
-        triggers: Optional[Any] = None,
+        triggers: Optional[pulumi.Input[Any]] = None,
         replace_when_failed: Optional[pulumi.Input[bool]] = None,
         name_prefix: Optional[pulumi.Input[str]] = None,
     ) -> None:
@@ -139,36 +154,49 @@ class TrainingJob(pulumi.dynamic.Resource, module="modelarts", name="TrainingJob
         :param resource_name: The Pulumi resource name; also the default prefix of the job name.
         :param args: All arguments as one ``TrainingJobArgs`` (or pass them as keywords).
         :param opts: Resource options.
+        :param kind: Job type. One of `job`, `federated_pool_job`, `edge_job`, `hetero_job`, `mrs_job`,
+            `autosearch_job`, `diag_job` or `visualization_job`. Defaults to `job`.
+        :param metadata: The job's name (optional: auto-named `<name_prefix>-<6 random characters>`, kept
+            across updates), its description (the one field changed in place) and advanced settings.
+        :param algorithm: What runs, from exactly one source: `id`; or `subscription_id` with
+            `item_version_id`; or your own code or image: `engine` with `code_dir` and `boot_file`, or a
+            custom image (`engine.image_url`) with a `command`. The `environments` are kept secret.
+        :param tasks: Tasks of a heterogeneous job, instead of `spec`.
+        :param spec: The machines (`resource`: a flavor, or `pool_id` for a dedicated pool; `node_count` at
+            least 1), volumes, logs, scheduling and what the job produces.
+        :param endpoints: Remote access to the job: SSH key pairs allowed to log in.
+        :param train_type: Training type of a fine-tuning job: full fine-tuning, pre-training, LoRA
+            fine-tuning, DPO or RFT reinforcement learning. One of `SFT`, `PRETRAIN`, `LORA`, `DPO` or `RFT`.
+        :param ftjob_config: Settings of a fine-tuning job.
+        :param wait_for: How far a new job must get before the deployment goes on (`pending`: past Creating).
+            A job that fails or times out while waited on is terminated and reported. One of `none`,
+            `pending`, `running` or `completed`. Defaults to `pending`.
+        :param wait_timeout: Longest wait for `wait_for`: seconds, or a duration such as `"90s"`, `"30m"` or
+            `"1h30m"`. Defaults to `30m`.
+        :param triggers: Any value; changing it replaces the job (like `keepers` in pulumi-random).
+        :param replace_when_failed: When the phase last stored (after create or refresh) is Failed, Abnormal
+            or CreateFailed, the next `up` replaces the job. Defaults to `false`.
+        :param name_prefix: Prefix of the generated job name; the resource name when left out. Ignored once
+            the job has a name.
         """
         given: dict[str, Any] = {
+            "kind": kind,
             "metadata": metadata,
             "algorithm": algorithm,
-            "spec": spec,
             "tasks": tasks,
-            "kind": kind,
+            "spec": spec,
+            "endpoints": endpoints,
+            "train_type": train_type,
+            "ftjob_config": ftjob_config,
             "wait_for": wait_for,
             "wait_timeout": wait_timeout,
             "triggers": triggers,
             "replace_when_failed": replace_when_failed,
             "name_prefix": name_prefix,
         }
-        if args is not None:
-            for key in _ARG_NAMES:
-                if given[key] is None:
-                    given[key] = getattr(args, key)
-        reading = opts is not None and opts.id is not None
-        props: dict[str, Any] = {key: _plain(value) for key, value in given.items()}
-        if not reading:
-            # Dynamic providers never see the resource name: pass it in for auto-naming.
-            if props["name_prefix"] is None:
-                props["name_prefix"] = resource_name
-            props["algorithm"] = _with_secret_environments(props["algorithm"])
-        for key in _OUTPUT_ONLY:
-            props[key] = None
-        opts = pulumi.ResourceOptions.merge(
-            opts, pulumi.ResourceOptions(additional_secret_outputs=list(SECRET_OUTPUTS))
-        )
-        super().__init__(TrainingJobProvider(), resource_name, props, opts)
+        _register(self, resource_name, args, opts, given)
+
+    # END GENERATED resource properties
 
     @staticmethod
     def get(
@@ -177,6 +205,33 @@ class TrainingJob(pulumi.dynamic.Resource, module="modelarts", name="TrainingJob
         """Look up an existing training job by id (read-only: Pulumi will not change or delete it)."""
         opts = pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(id=id))
         return TrainingJob(resource_name, opts=opts)
+
+
+def _register(
+    job: TrainingJob,
+    resource_name: str,
+    args: Optional[inputs.TrainingJobArgs],
+    opts: Optional[pulumi.ResourceOptions],
+    given: dict[str, Any],
+) -> None:
+    """Register the job with the engine: keyword arguments win over ``args``; outputs are declared empty."""
+    if args is not None:
+        for key, value in given.items():
+            if value is None:
+                given[key] = getattr(args, key)
+    reading = opts is not None and opts.id is not None
+    props: dict[str, Any] = {key: _plain(value) for key, value in given.items()}
+    if not reading:
+        # Dynamic providers never see the resource name: pass it in for auto-naming.
+        if props["name_prefix"] is None:
+            props["name_prefix"] = resource_name
+        props = _with_secrets(props)
+    for key in OUTPUT_ONLY_FIELDS:
+        props[key] = None
+    opts = pulumi.ResourceOptions.merge(
+        opts, pulumi.ResourceOptions(additional_secret_outputs=list(SECRET_OUTPUTS))
+    )
+    pulumi.dynamic.Resource.__init__(job, TrainingJobProvider(), resource_name, props, opts)
 
 
 def _millis(value: Union[_dt.datetime, int, float, None]) -> str:

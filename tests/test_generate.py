@@ -1,0 +1,132 @@
+"""scripts/generate: the files derived from the wire models are up to date, drift is caught and named, and
+the generated lists agree with the code that uses them."""
+
+from __future__ import annotations
+
+import importlib.machinery
+import importlib.util
+import shutil
+import subprocess
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+from pulumi_modelarts import diffing, fields, lifecycle, models
+from pulumi_modelarts.provider import job_outputs
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPT = ROOT / "scripts" / "generate"
+GENERATED = [
+    "provider/pulumi_modelarts/inputs.py",
+    "provider/pulumi_modelarts/fields.py",
+    "provider/pulumi_modelarts/resource.py",
+    "provider/pulumi_modelarts/__init__.py",
+    "README.md",
+]
+
+
+def load_generator() -> types.ModuleType:
+    loader = importlib.machinery.SourceFileLoader("generate_script", str(SCRIPT))
+    spec = importlib.util.spec_from_loader("generate_script", loader)
+    assert spec is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while the script runs
+    loader.exec_module(module)
+    return module
+
+
+@pytest.fixture
+def copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[types.ModuleType, Path]:
+    """The generator pointed at a copy of the generated files."""
+    for relative in GENERATED:
+        (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / relative, tmp_path / relative)
+    generator = load_generator()
+    monkeypatch.setattr(generator, "ROOT", tmp_path)
+    monkeypatch.setattr(generator, "PACKAGE", tmp_path / "provider" / "pulumi_modelarts")
+    return generator, tmp_path
+
+
+def test_the_committed_files_are_up_to_date() -> None:
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), "--check"], capture_output=True, text=True, cwd=ROOT, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+
+
+def test_check_names_the_files_that_differ(
+    copy: tuple[types.ModuleType, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    generator, root = copy
+    assert generator.main(["--check"]) == 0
+    fields_py = root / "provider/pulumi_modelarts/fields.py"
+    fields_py.write_text(fields_py.read_text().replace('"triggers"', '"trigger"'))
+    readme = root / "README.md"
+    readme.write_text(readme.read_text().replace("| `spec` |", "| `specs` |"))
+    before = {p: (root / p).read_text() for p in GENERATED}
+    assert generator.main(["--check"]) == 1
+    err = capsys.readouterr().err
+    assert "provider/pulumi_modelarts/fields.py" in err and "README.md" in err
+    assert "inputs.py" not in err and "resource.py" not in err
+    assert {p: (root / p).read_text() for p in GENERATED} == before  # --check writes nothing
+    assert generator.main([]) == 0
+    assert generator.main(["--check"]) == 0
+    for relative in GENERATED:
+        assert (root / relative).read_text() == (ROOT / relative).read_text(), relative
+
+
+def test_a_missing_marker_is_an_error(copy: tuple[types.ModuleType, Path]) -> None:
+    generator, root = copy
+    init = root / "provider/pulumi_modelarts/__init__.py"
+    init.write_text(init.read_text().replace("# END GENERATED input exports", "# the end"))
+    with pytest.raises(SystemExit, match="input exports"):
+        generator.main(["--check"])
+
+
+def test_the_description_carries_what_a_schema_needs() -> None:
+    shape = load_generator().describe()
+    algorithm = shape.object("Algorithm")
+    environments = next(p for p in algorithm.properties if p.name == "environments")
+    assert environments.secret and environments.type.kind == "map"
+    assert environments.type.item is not None and environments.type.item.kind == "string"
+    assert not environments.required and environments.description
+    parameter = shape.object("Parameter")
+    assert next(p for p in parameter.properties if p.name == "name").required
+    kind = next(p for p in shape.job if p.name == "kind")
+    assert kind.default == "job" and "hetero_job" in kind.enum
+    wait_for = next(p for p in shape.settings if p.name == "wait_for")
+    assert wait_for.default == "pending"
+    node_count = next(p for p in shape.object("Resource").properties if p.name == "node_count")
+    assert node_count.type.kind == "integer" and node_count.rules == ("at least 1",)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The generated lists and the code that uses them
+
+
+def test_settings_defaults_are_the_ones_the_provider_applies() -> None:
+    assert fields.SETTING_DEFAULTS["wait_for"] == lifecycle.DEFAULT_WAIT_FOR.value
+    assert lifecycle.parse_duration(fields.SETTING_DEFAULTS["wait_timeout"]) == (
+        lifecycle.DEFAULT_WAIT_TIMEOUT_SECONDS
+    )
+    assert fields.SETTING_DEFAULTS["replace_when_failed"] is False
+    assert fields.JOB_DEFAULTS == {"kind": diffing.DEFAULT_KIND}
+    for value in models.ProviderSettings.model_fields["wait_for"].annotation.__args__:  # type: ignore[union-attr]
+        lifecycle.WaitFor.parse(value)  # every documented choice is one the provider accepts
+
+
+def test_outputs_are_what_the_provider_returns() -> None:
+    job = models.TrainingJob.model_validate({"metadata": {"id": "i"}, "status": {"phase": "Running"}})
+    outs = job_outputs(job, declared={"metadata": {"name": "n"}})
+    assert tuple(outs) == fields.OUTPUT_FIELDS
+    assert set(fields.OUTPUT_ONLY_FIELDS) == set(fields.OUTPUT_FIELDS) - set(fields.INPUT_FIELDS)
+    assert set(fields.SECRET_OUTPUTS) == {"declared_inputs", "environments", "endpoints"}
+
+
+def test_input_groups_cover_every_input_once() -> None:
+    groups = [*fields.JOB_FIELDS, fields.TRIGGERS_FIELD, *fields.SETTINGS_FIELDS]
+    assert sorted(groups) == sorted(fields.INPUT_FIELDS)
+    assert len(set(groups)) == len(groups)
+    assert set(fields.JOB_FIELDS) == set(models.wire_fields(models.CreateTrainingJobRequest))
