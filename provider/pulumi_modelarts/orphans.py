@@ -195,7 +195,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         with open(args.stack_export, encoding="utf-8") as handle:
             export = json.load(handle)
         settings = resolve_settings(_settings_config(args.config), os.environ)
-        with settings.client() as client:
+        with ModelArtsClient.from_settings(settings) as client:
             orphans = find_orphans(client, export)
             terminated: list[str] = []
             if args.terminate:

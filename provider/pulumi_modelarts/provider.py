@@ -115,7 +115,9 @@ def _client() -> ModelArtsClient:
     # A deployment makes many calls; with the client's default five attempts a throttled or flaky service
     # (a third of calls refused) fails roughly one call in 300, i.e. often one resource per `pulumi up`.
     # Retries are announced on stderr so users see why a step is slow and when a lost create was recovered.
-    return settings.client(max_attempts=CLIENT_MAX_ATTEMPTS, log=_say)
+    from .client import ModelArtsClient
+
+    return ModelArtsClient.from_settings(settings, max_attempts=CLIENT_MAX_ATTEMPTS, log=_say)
 
 
 def _label(job: TrainingJob, fallback_id: str | None = None) -> str:
@@ -335,7 +337,7 @@ class TrainingJobProvider(ResourceProvider):
                     # Anything else (a bug, an untranslated library error) would leave a job Pulumi never
                     # learns about running and billing: stop it first, as for every other failed wait.
                     # Its text is not ours: scrub any credential it might echo.
-                    detail = client._scrub(f"{type(exc).__name__}: {exc}")
+                    detail = client.scrub(f"{type(exc).__name__}: {exc}")
                     reason = f"could not be watched any more ({detail})"
                     raise self._give_up(client, job, job_id, reason, wait_for) from None
         return CreateResult(job_id, job_outputs(job, inputs))
