@@ -41,13 +41,13 @@ from .errors import (
 )
 from .models import (
     CreateTrainingJobRequest,
-    Phase,
     SearchFilter,
     SearchRequest,
     SearchResponse,
     TrainingJob,
     to_wire,
 )
+from .phases import is_stopped
 from .settings import Settings, normalize_endpoint
 
 __all__ = ["MAX_PAGE_SIZE", "ModelArtsClient"]
@@ -329,7 +329,7 @@ class ModelArtsClient:
                 meta = job.metadata
                 if meta.name != name or not meta.id:
                     continue
-                if job.phase in (Phase.TERMINATING, Phase.TERMINATED):
+                if is_stopped(job.phase):
                     # Stopped: an earlier job of this name (replacing a job terminates it first), not the one
                     # this call created moments ago. A finished job can be ours (a short job may complete
                     # while the create is retried), so Completed and Failed stay candidates.

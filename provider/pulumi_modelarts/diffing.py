@@ -19,7 +19,7 @@ from typing import Any
 from pulumi.output import UNKNOWN, Unknown
 from pulumi.runtime import rpc
 
-from .lifecycle import REPLACEABLE_FAILURE_PHASES
+from .phases import is_failure
 
 PROVIDER_KEY = "__provider"
 
@@ -207,6 +207,7 @@ def decide(
     news: Mapping[str, Any],
     *,
     last_phase: object = None,
+    last_secondary_phase: object = None,
 ) -> Decision:
     """Compare the declared inputs in the state with the new (normalised) inputs.
 
@@ -214,7 +215,8 @@ def decide(
     - wait_for, wait_timeout, replace_when_failed, name_prefix: update of the state only;
     - anything else in kind/metadata/algorithm/tasks/spec, or triggers: replace, naming the property;
       a value not known yet in one of those counts as a change (it may differ);
-    - replace_when_failed and the job last seen Failed/Abnormal/CreateFailed: replace ("status").
+    - replace_when_failed and the job last seen Failed or Abnormal, or with its creation failed (secondary
+      phase CreateFailed): replace ("status").
     """
     old = normalise_inputs(declared or {})
     new = normalise_inputs(news)
@@ -238,7 +240,9 @@ def decide(
         if not _same(old.get(name), new.get(name)):
             decision.settings_changed.append(name)
 
-    if new.get("replace_when_failed") is True and last_phase in REPLACEABLE_FAILURE_PHASES:
+    phase = last_phase if isinstance(last_phase, str) else None
+    secondary = last_secondary_phase if isinstance(last_secondary_phase, str) else None
+    if new.get("replace_when_failed") is True and is_failure(phase, secondary):
         if "status" not in decision.replaces:
             decision.replaces.append("status")
         decision.reasons.append(f"the job was last seen {last_phase} and replace_when_failed is set")

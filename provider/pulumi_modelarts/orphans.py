@@ -34,8 +34,8 @@ from typing import Any
 
 from .client import ModelArtsClient
 from .errors import ModelArtsError, NotFoundError
-from .lifecycle import is_terminable
 from .models import SearchFilter, TrainingJob
+from .phases import is_terminable
 from .settings import resolve_settings
 
 __all__ = [

@@ -35,6 +35,7 @@ from pulumi.dynamic import (
 from . import diffing
 from . import lifecycle as lc
 from .errors import BadRequestError, ModelArtsError, NotFoundError
+from .phases import Phase, SecondaryPhase, is_stopped, is_terminable
 from .settings import CONFIG_NAMESPACE, resolve_settings
 
 # The Pulumi program imports this module only to name the provider class; pydantic, httpx and the wire
@@ -300,6 +301,7 @@ class TrainingJobProvider(ResourceProvider):
             declared if isinstance(declared, Mapping) else None,
             _news,
             last_phase=_olds.get("phase"),
+            last_secondary_phase=_olds.get("secondary_phase"),
         )
         if "status" in decision.replaces:
             _say(f"training job {_olds.get('name') or _id} will be replaced: {'; '.join(decision.reasons)}")
@@ -351,7 +353,7 @@ class TrainingJobProvider(ResourceProvider):
         seen_phase = job.phase
         name = job.name
         while True:
-            verdict = lc.classify(job.phase, wait_for)
+            verdict = lc.classify(job.phase, wait_for, job.secondary_phase)
             if job.phase != seen_phase:
                 seen_phase = job.phase
                 elapsed = lc.format_elapsed(time.monotonic() - start)
@@ -359,11 +361,11 @@ class TrainingJobProvider(ResourceProvider):
             if verdict is lc.Verdict.DONE:
                 return job
             if verdict is lc.Verdict.FAILED:
-                if job.phase in (lc.TERMINATING, lc.TERMINATED):
+                if is_stopped(job.phase):
                     reason = f"was stopped (phase {job.phase}) before it reached {wait_for.value}"
                 else:
                     reason = f"ended {job.phase}"
-                    if job.secondary_phase == lc.CREATE_FAILED:
+                    if job.secondary_phase == SecondaryPhase.CREATE_FAILED:
                         reason += " (creation failed)"
                 raise self._give_up(client, job, job_id, reason, wait_for)
             now = time.monotonic()
@@ -391,12 +393,12 @@ class TrainingJobProvider(ResourceProvider):
     ) -> ProvisioningError:
         """Terminate the job if it still runs, and build the error create raises (no id reaches the state)."""
         terminated: bool | None = False
-        if lc.is_terminable(job.phase) and not _say(f"{_label(job, job_id)} {reason}; terminating it"):
+        if is_terminable(job.phase) and not _say(f"{_label(job, job_id)} {reason}; terminating it"):
             # Nobody reads this provider any more: the engine was killed mid-create. The job now belongs to
             # the recovery procedure (modelarts-orphans adopts or stops it); stopping it here could end a job
             # the user is keeping.
             terminated = None
-        elif lc.is_terminable(job.phase):
+        elif is_terminable(job.phase):
             try:
                 client.terminate_job(job_id)
                 terminated = True
@@ -463,7 +465,7 @@ class TrainingJobProvider(ResourceProvider):
                 _say(f"training job {_id} is already gone")
                 return
             label = _label(job, _id)
-            if lc.is_terminable(job.phase):
+            if is_terminable(job.phase):
                 try:
                     job = client.terminate_job(_id)
                     _say(f"{label} terminating")
@@ -476,7 +478,7 @@ class TrainingJobProvider(ResourceProvider):
                     except NotFoundError:
                         _say(f"{label} is already gone")
                         return
-                    if lc.is_terminable(job.phase):
+                    if is_terminable(job.phase):
                         raise
             else:
                 _say(f"{label} is {job.phase or 'in an unknown phase'}; nothing to stop")
@@ -487,7 +489,7 @@ class TrainingJobProvider(ResourceProvider):
         deadline = start + DELETE_WAIT_SECONDS
         delays = _poll_delays()
         # Right after terminate the service may still report the old phase; Terminating comes next.
-        while job.phase == lc.TERMINATING or lc.is_terminable(job.phase):
+        while job.phase == Phase.TERMINATING or is_terminable(job.phase):
             now = time.monotonic()
             if now >= deadline:
                 raise ProvisioningError(
