@@ -53,6 +53,48 @@ def contains_unknown(value: object) -> bool:
     return False
 
 
+def _path(parent: str, key: object) -> str:
+    if isinstance(key, int):
+        return f"{parent}[{key}]"
+    return f"{parent}.{key}" if parent else str(key)
+
+
+def strip_unknowns(value: Any, path: str = "", found: list[str] | None = None) -> Any:
+    """value with unknowns replaced by None; the paths of the unknowns (a.b[0].c) are appended to found."""
+    if is_unknown(value):
+        if found is not None:
+            found.append(path)
+        return None
+    if isinstance(value, Mapping):
+        return {k: strip_unknowns(v, _path(path, k), found) for k, v in value.items()}
+    if isinstance(value, list):
+        return [strip_unknowns(v, _path(path, i), found) for i, v in enumerate(value)]
+    return value
+
+
+def _under(path: str, root: str) -> bool:
+    return path == root or path.startswith(root + ".") or path.startswith(root + "[")
+
+
+def _parent(path: str) -> str:
+    cut = max(path.rfind("."), path.rfind("["))
+    return path[:cut] if cut > 0 else ""
+
+
+def affected_by_unknown(path: str, unknowns: list[str]) -> bool:
+    """Whether a problem at path may go away once the unknown values at unknowns are known.
+
+    That is a problem at, below or above an unknown value, or a rule between siblings of one.
+    """
+    for unknown in unknowns:
+        if _under(path, unknown) or _under(unknown, path):
+            return True
+        parent = _parent(path)
+        if parent and _under(unknown, parent):
+            return True
+    return False
+
+
 def unwrap_secrets(value: Any) -> Any:
     """Plain values with every wrapped RPC secret opened (the engine normally sends none to this provider)."""
     value = rpc.unwrap_rpc_secret(value)
@@ -190,6 +232,11 @@ class Decision:
     @property
     def changes(self) -> bool:
         return bool(self.replaces or self.description_changed or self.settings_changed)
+
+    @property
+    def delete_before_replace(self) -> bool:
+        # A replaced training job is obsolete, and two live jobs must not share a name.
+        return True
 
 
 def _without_description(metadata: Any) -> Any:
