@@ -36,7 +36,7 @@ from .wait import Condition, until
 
 if TYPE_CHECKING:
     from .client import ModelArtsClient
-    from .models import TrainingJob
+    from .models import CreateTrainingJobRequest, TrainingJob
 
 __all__ = [
     "CLIENT_MAX_ATTEMPTS",
@@ -217,7 +217,7 @@ def create(inputs: Mapping[str, Any], client: ModelArtsClient, progress: Progres
     return JobState(job_id, job_outputs(job, inputs))
 
 
-def _create_request(inputs: Mapping[str, Any]) -> Any:
+def _create_request(inputs: Mapping[str, Any]) -> CreateTrainingJobRequest:
     import pydantic
 
     from .models import problems, validate_create_request
@@ -272,14 +272,14 @@ def _wait_created(
             on_change=changed,
         )
     except WaitFailed as exc:
-        last = exc.job
-        if is_stopped(last.phase):
-            reason = f"was stopped (phase {last.phase}) before it reached {wait_for.value}"
+        ended = exc.job
+        if is_stopped(ended.phase):
+            reason = f"was stopped (phase {ended.phase}) before it reached {wait_for.value}"
         else:
-            reason = f"ended {last.phase}"
-            if last.secondary_phase == SecondaryPhase.CREATE_FAILED:
+            reason = f"ended {ended.phase}"
+            if ended.secondary_phase == SecondaryPhase.CREATE_FAILED:
                 reason += " (creation failed)"
-        raise _give_up(client, last, job_id, reason, wait_for, progress) from None
+        raise _give_up(client, ended, job_id, reason, wait_for, progress) from None
     except WaitTimedOut as exc:
         reason = (
             f"did not reach {wait_for.value} within {lc.format_elapsed(timeout)} "
