@@ -76,6 +76,7 @@ def make_client(
             "endpoint": server.url,
             "project_id": PROJECT,
             "auth": AkSkAuth(AK, SK, security_token=TOKEN, project_id=PROJECT),
+            "secrets": (AK, SK, TOKEN),
             "timeout": 5.0,
             "max_attempts": 4,
             "sleep": fake_time.sleep,

@@ -152,14 +152,18 @@ def test_unknowns_in_replacing_fields_mean_replace() -> None:
     assert decision.settings_changed == ["wait_for"] and decision.replaces == []
 
 
-@pytest.mark.parametrize("phase", ["Failed", "Abnormal", "CreateFailed"])
-def test_replace_when_failed(phase: str) -> None:
+@pytest.mark.parametrize(
+    ("phase", "secondary"), [("Failed", "Failed"), ("Abnormal", None), ("Abnormal", "CreateFailed")]
+)
+def test_replace_when_failed(phase: str, secondary: str | None) -> None:
     new = declared(replace_when_failed=True)
     old = declared(replace_when_failed=True)
-    decision = d.decide(old, new, last_phase=phase)
+    decision = d.decide(old, new, last_phase=phase, last_secondary_phase=secondary)
     assert decision.replaces == ["status"]
     assert phase in decision.reasons[0]
-    assert not d.decide(old, declared(replace_when_failed=False), last_phase=phase).replaces
+    assert not d.decide(
+        old, declared(replace_when_failed=False), last_phase=phase, last_secondary_phase=secondary
+    ).replaces
     assert not d.decide(old, new, last_phase="Running").replaces
     assert not d.decide(old, new, last_phase="Completed").replaces
 

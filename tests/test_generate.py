@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from pulumi_modelarts import diffing, fields, lifecycle, models
-from pulumi_modelarts.provider import job_outputs
+from pulumi_modelarts.core import job_outputs
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "generate"

@@ -15,6 +15,7 @@ import pytest
 from httpserver import Reply, ScriptedServer, json_reply
 from pulumi_modelarts import client as client_module
 from pulumi_modelarts import provider as provider_module
+from pulumi_modelarts import wait as wait_module
 from pulumi_modelarts.errors import InvalidResponseError, ModelArtsError
 from pulumi_modelarts.provider import TrainingJobProvider
 
@@ -28,7 +29,7 @@ def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[ScriptedServer]:
     for name in list(__import__("os").environ):
         if name.startswith(("HW_", "HUAWEICLOUD_SDK_")):
             monkeypatch.delenv(name)
-    monkeypatch.setenv(provider_module.POLL_SECONDS_ENV, "0.01")
+    monkeypatch.setenv(wait_module.POLL_SECONDS_ENV, "0.01")
     # Retries keep their real count; only the pause between them is removed.
     monkeypatch.setattr(client_module.ModelArtsClient, "_backoff", lambda self, attempt, retry_after: 0.0)
     with ScriptedServer() as srv:

@@ -7,6 +7,7 @@ import itertools
 import pytest
 
 from pulumi_modelarts import lifecycle as lc
+from pulumi_modelarts import phases
 from pulumi_modelarts.lifecycle import Verdict, WaitFor
 
 
@@ -25,7 +26,6 @@ from pulumi_modelarts.lifecycle import Verdict, WaitFor
         ("Completed", WaitFor.COMPLETED, Verdict.DONE),
         ("Failed", WaitFor.PENDING, Verdict.FAILED),
         ("Abnormal", WaitFor.RUNNING, Verdict.FAILED),
-        ("CreateFailed", WaitFor.COMPLETED, Verdict.FAILED),
         ("Terminating", WaitFor.COMPLETED, Verdict.FAILED),
         ("Terminated", WaitFor.RUNNING, Verdict.FAILED),
         ("SomethingNew", WaitFor.RUNNING, Verdict.WAIT),
@@ -37,6 +37,16 @@ def test_classify(phase: str | None, wait_for: WaitFor, verdict: Verdict) -> Non
     assert lc.classify(phase, wait_for) is verdict
 
 
+@pytest.mark.parametrize("phase", ["Abnormal", "Creating", "Running", None])
+def test_classify_create_failed_ends_every_wait(phase: str | None) -> None:
+    # The service reports a failed creation as phase Abnormal, secondary phase CreateFailed; the secondary
+    # phase alone is enough, whatever the level-1 phase says.
+    for wait_for in (WaitFor.PENDING, WaitFor.RUNNING, WaitFor.COMPLETED):
+        assert lc.classify(phase, wait_for, "CreateFailed") is Verdict.FAILED
+    assert lc.classify(phase, WaitFor.NONE, "CreateFailed") is Verdict.DONE
+    assert lc.classify("Running", WaitFor.RUNNING, "Running") is Verdict.DONE
+
+
 def test_wait_for_parse() -> None:
     assert WaitFor.parse("Running") is WaitFor.RUNNING
     assert WaitFor.parse(" none ") is WaitFor.NONE
@@ -46,13 +56,13 @@ def test_wait_for_parse() -> None:
 
 
 def test_terminable_phases_follow_the_terminate_page() -> None:
-    assert [p for p in ("Creating", "Pending", "Running") if lc.is_terminable(p)] == [
+    assert [p for p in ("Creating", "Pending", "Running") if phases.is_terminable(p)] == [
         "Creating",
         "Pending",
         "Running",
     ]
     for phase in ("Completed", "Failed", "Terminating", "Terminated", "Abnormal", None):
-        assert not lc.is_terminable(phase)
+        assert not phases.is_terminable(phase)
 
 
 def test_backoff_grows_and_caps() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -18,7 +19,9 @@ from pulumi.output import Unknown
 
 from modelarts_emulator.testing import EmulatorProcess
 from pulumi_modelarts import provider as provider_module
+from pulumi_modelarts import wait as wait_module
 from pulumi_modelarts.errors import SettingsError
+from pulumi_modelarts.progress import StderrProgress
 from pulumi_modelarts.provider import ProvisioningError, TrainingJobProvider
 
 ENV_NAMES = (
@@ -40,7 +43,7 @@ ENV_NAMES = (
 def clean_settings(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     for name in ENV_NAMES:
         monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv(provider_module.POLL_SECONDS_ENV, "0.02")
+    monkeypatch.setenv(wait_module.POLL_SECONDS_ENV, "0.02")
     provider_module.set_config({})
     yield
     provider_module.set_config({})
@@ -566,12 +569,20 @@ def test_create_wait_survives_a_closed_stderr(
     assert live(emu, result.id)["status"]["phase"] == "Running"
 
 
+def engine_at(address: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run the provider as if the engine that started it served at address."""
+    monkeypatch.setattr(provider_module, "stderr_progress", lambda: StderrProgress(address))
+
+
 def test_a_wait_that_times_out_after_the_engine_died_leaves_the_job_alone(
     prov: TrainingJobProvider, emu: EmulatorProcess, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # After a SIGKILLed `pulumi up` the provider process lives on with nobody reading it. When its wait then
     # times out it must not terminate the job: the user's recovery (modelarts-orphans) adopts or stops it.
     inputs = checked(prov, annotated({"emulator/stay-pending": "true"}, wait_for="running", wait_timeout=1.0))
+    with socket.socket() as engine:  # the engine's address, closed: nothing answers there any more
+        engine.bind(("127.0.0.1", 0))
+        engine_at(f"127.0.0.1:{engine.getsockname()[1]}", monkeypatch)
     monkeypatch.setattr("sys.stderr", _ClosedStderr())
     with pytest.raises(ProvisioningError) as info:
         prov.create(inputs)
@@ -579,3 +590,22 @@ def test_a_wait_that_times_out_after_the_engine_died_leaves_the_job_alone(
     assert job_id is not None
     time.sleep(0.5)  # a terminate, had one been sent, would show by now
     assert live(emu, job_id.group(1))["status"]["phase"] == "Pending"
+
+
+def test_whether_a_given_up_job_is_terminated_depends_on_the_engine_not_on_stderr(
+    prov: TrainingJobProvider, emu: EmulatorProcess, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # stderr is unwritable, but the engine still listens: the wait's failure is reported to it, so the job
+    # is terminated as usual.
+    inputs = checked(prov, annotated({"emulator/stay-pending": "true"}, wait_for="running", wait_timeout=0.5))
+    with socket.socket() as engine:
+        engine.bind(("127.0.0.1", 0))
+        engine.listen()
+        engine_at(f"127.0.0.1:{engine.getsockname()[1]}", monkeypatch)
+        monkeypatch.setattr("sys.stderr", _ClosedStderr())
+        with pytest.raises(ProvisioningError) as info:
+            prov.create(inputs)
+    assert "the job was terminated" in str(info.value)
+    job_id = re.search(r"\(id ([^)]+)\)", str(info.value))
+    assert job_id is not None
+    assert wait_phase(emu, job_id.group(1), {"Terminated"}) == "Terminated"

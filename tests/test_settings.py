@@ -10,6 +10,7 @@ import pytest
 
 from httpserver import ScriptedServer, json_reply
 from pulumi_modelarts.auth import AkSkAuth, TokenAuth
+from pulumi_modelarts.client import ModelArtsClient
 from pulumi_modelarts.errors import SettingsError
 from pulumi_modelarts.settings import SOURCES, Settings, endpoint_for_region, resolve_settings
 
@@ -177,7 +178,7 @@ def test_settings_client_signs_with_aksk(server: ScriptedServer) -> None:
         {"endpoint": server.url, "projectId": "p1", "accessKey": AK, "secretKey": SK, "authToken": TOKEN}, {}
     )
     server.queue(json_reply({"metadata": {"id": "j"}}))
-    with got.client(timeout=3.0, max_attempts=1) as client:
+    with ModelArtsClient.from_settings(got, timeout=3.0, max_attempts=1) as client:
         assert client.timeout == 3.0
         client.get_job("j")
     (sent,) = server.requests
@@ -191,7 +192,7 @@ def test_settings_client_with_a_token(server: ScriptedServer) -> None:
         {}, {"HW_MODELARTS_ENDPOINT": server.url, "HW_PROJECT_ID": "p1", "HW_AUTH_TOKEN": TOKEN}
     )
     server.queue(json_reply({"metadata": {"id": "j"}}))
-    with got.client() as client:
+    with ModelArtsClient.from_settings(got) as client:
         client.get_job("j")
     (sent,) = server.requests
     assert sent.headers["x-auth-token"] == TOKEN

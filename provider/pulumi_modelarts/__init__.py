@@ -11,7 +11,8 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .provider import ProvisioningError, TrainingJobProvider
+    from .errors import ProvisioningError
+    from .provider import TrainingJobProvider
     from .resource import TrainingJob, get_training_jobs
 # BEGIN GENERATED input imports (scripts/generate; do not edit)
 if TYPE_CHECKING:
@@ -307,7 +308,7 @@ _LAZY: dict[str, str] = {
     "TrainingJob": "resource",
     "get_training_jobs": "resource",
     "TrainingJobProvider": "provider",
-    "ProvisioningError": "provider",
+    "ProvisioningError": "errors",
 }
 _LAZY.update({name: "inputs" for name in __all__ if name.endswith(("Args", "ArgsDict"))})
 

@@ -41,14 +41,14 @@ from .errors import (
 )
 from .models import (
     CreateTrainingJobRequest,
-    Phase,
     SearchFilter,
     SearchRequest,
     SearchResponse,
     TrainingJob,
     to_wire,
 )
-from .settings import normalize_endpoint
+from .phases import is_stopped
+from .settings import Settings, normalize_endpoint
 
 __all__ = ["MAX_PAGE_SIZE", "ModelArtsClient"]
 
@@ -123,8 +123,8 @@ class ModelArtsClient:
     """ModelArts training-job API client. Use as a context manager, or call `close()`.
 
     `sleep`, `clock` (monotonic seconds), `wall_clock` (epoch seconds) and `rng` (0..1) are injectable so
-    tests run without waiting. `secrets` are extra strings scrubbed from every error message (the
-    credentials of `auth` are scrubbed anyway).
+    tests run without waiting. `secrets` are the strings scrubbed from every error message: the credentials
+    behind `auth` (`from_settings` passes them).
     """
 
     def __init__(
@@ -165,10 +165,7 @@ class ModelArtsClient:
         self._clock = clock
         self._wall_clock = wall_clock
         self._rng = rng
-        known = [
-            getattr(auth, name, None) for name in ("_access_key", "_secret_key", "_security_token", "_token")
-        ]
-        self._secrets = tuple(s for s in (*secrets, *known) if isinstance(s, str) and s)
+        self._secrets = tuple(s for s in secrets if isinstance(s, str) and s)
         self._http = httpx.Client(
             base_url=self.endpoint,
             auth=auth,
@@ -179,6 +176,17 @@ class ModelArtsClient:
             headers={"User-Agent": USER_AGENT, "Accept": "application/json"},
         )
         self._url_prefix = str(self._http.base_url).rstrip("/")
+
+    @classmethod
+    def from_settings(cls, settings: Settings, **kwargs: Any) -> ModelArtsClient:
+        """A client for resolved settings; keyword arguments go to the constructor (timeout, log, ...)."""
+        return cls(
+            endpoint=settings.endpoint,
+            project_id=settings.project_id,
+            auth=settings.auth(),
+            secrets=settings.secrets(),
+            **kwargs,
+        )
 
     def __repr__(self) -> str:
         return f"ModelArtsClient(endpoint={self.endpoint!r}, project_id={self.project_id!r})"
@@ -321,7 +329,7 @@ class ModelArtsClient:
                 meta = job.metadata
                 if meta.name != name or not meta.id:
                     continue
-                if job.phase in (Phase.TERMINATING, Phase.TERMINATED):
+                if is_stopped(job.phase):
                     # Stopped: an earlier job of this name (replacing a job terminates it first), not the one
                     # this call created moments ago. A finished job can be ours (a short job may complete
                     # while the create is retried), so Completed and Failed stay candidates.
@@ -547,8 +555,8 @@ class ModelArtsClient:
         args = (
             status,
             error_code,
-            self._scrub(error_msg) if error_msg else None,
-            self._scrub(error_solution) if error_solution else None,
+            self.scrub(error_msg) if error_msg else None,
+            self.scrub(error_solution) if error_solution else None,
             request_id,
         )
         if cls is ThrottledError:
@@ -574,11 +582,12 @@ class ModelArtsClient:
                 request_id=answer.request_id,
             ) from None
 
-    def _scrub(self, text: str) -> str:
+    def scrub(self, text: str) -> str:
+        """text with every credential of this client replaced by "***" (for text the client did not build)."""
         return redact(text, self._secrets)
 
     def _excerpt(self, text: str) -> str:
-        return shorten(self._scrub(text), EXCERPT_CHARS)
+        return shorten(self.scrub(text), EXCERPT_CHARS)
 
 
 def _text_field(fields: dict[str, Any], name: str) -> str | None:

@@ -22,14 +22,15 @@ from pulumi.runtime import rpc
 # The property lists are generated from the models (scripts/generate): JOB_FIELDS go into the create request
 # body, SETTINGS_FIELDS steer the provider only, a change to TRIGGERS_FIELD forces a new job.
 from .fields import INPUT_FIELDS as INPUT_FIELDS
+from .fields import JOB_DEFAULTS
 from .fields import JOB_FIELDS as JOB_FIELDS
 from .fields import SETTINGS_FIELDS as SETTINGS_FIELDS
 from .fields import TRIGGERS_FIELD as TRIGGERS_FIELD
-from .lifecycle import REPLACEABLE_FAILURE_PHASES
+from .phases import is_failure
 
 PROVIDER_KEY = "__provider"
 
-DEFAULT_KIND = "job"
+DEFAULT_KIND = JOB_DEFAULTS["kind"]
 NAME_MAX_LENGTH = 64
 NAME_SUFFIX_LENGTH = 6
 _NAME_BAD_CHARS = re.compile(r"[^A-Za-z0-9_-]+")
@@ -48,6 +49,48 @@ def contains_unknown(value: object) -> bool:
         return any(contains_unknown(v) for v in value.values())
     if isinstance(value, (list, tuple)):
         return any(contains_unknown(v) for v in value)
+    return False
+
+
+def _path(parent: str, key: object) -> str:
+    if isinstance(key, int):
+        return f"{parent}[{key}]"
+    return f"{parent}.{key}" if parent else str(key)
+
+
+def strip_unknowns(value: Any, path: str = "", found: list[str] | None = None) -> Any:
+    """value with unknowns replaced by None; the paths of the unknowns (a.b[0].c) are appended to found."""
+    if is_unknown(value):
+        if found is not None:
+            found.append(path)
+        return None
+    if isinstance(value, Mapping):
+        return {k: strip_unknowns(v, _path(path, k), found) for k, v in value.items()}
+    if isinstance(value, list):
+        return [strip_unknowns(v, _path(path, i), found) for i, v in enumerate(value)]
+    return value
+
+
+def _under(path: str, root: str) -> bool:
+    return path == root or path.startswith(root + ".") or path.startswith(root + "[")
+
+
+def _parent(path: str) -> str:
+    cut = max(path.rfind("."), path.rfind("["))
+    return path[:cut] if cut > 0 else ""
+
+
+def affected_by_unknown(path: str, unknowns: list[str]) -> bool:
+    """Whether a problem at path may go away once the unknown values at unknowns are known.
+
+    That is a problem at, below or above an unknown value, or a rule between siblings of one.
+    """
+    for unknown in unknowns:
+        if _under(path, unknown) or _under(unknown, path):
+            return True
+        parent = _parent(path)
+        if parent and _under(unknown, parent):
+            return True
     return False
 
 
@@ -189,6 +232,11 @@ class Decision:
     def changes(self) -> bool:
         return bool(self.replaces or self.description_changed or self.settings_changed)
 
+    @property
+    def delete_before_replace(self) -> bool:
+        # A replaced training job is obsolete, and two live jobs must not share a name.
+        return True
+
 
 def _without_description(metadata: Any) -> Any:
     if isinstance(metadata, Mapping):
@@ -205,6 +253,7 @@ def decide(
     news: Mapping[str, Any],
     *,
     last_phase: object = None,
+    last_secondary_phase: object = None,
 ) -> Decision:
     """Compare the declared inputs in the state with the new (normalised) inputs.
 
@@ -212,7 +261,8 @@ def decide(
     - wait_for, wait_timeout, replace_when_failed, name_prefix: update of the state only;
     - anything else in kind/metadata/algorithm/tasks/spec, or triggers: replace, naming the property;
       a value not known yet in one of those counts as a change (it may differ);
-    - replace_when_failed and the job last seen Failed/Abnormal/CreateFailed: replace ("status").
+    - replace_when_failed and the job last seen Failed or Abnormal, or with its creation failed (secondary
+      phase CreateFailed): replace ("status").
     """
     old = normalise_inputs(declared or {})
     new = normalise_inputs(news)
@@ -236,7 +286,9 @@ def decide(
         if not _same(old.get(name), new.get(name)):
             decision.settings_changed.append(name)
 
-    if new.get("replace_when_failed") is True and last_phase in REPLACEABLE_FAILURE_PHASES:
+    phase = last_phase if isinstance(last_phase, str) else None
+    secondary = last_secondary_phase if isinstance(last_secondary_phase, str) else None
+    if new.get("replace_when_failed") is True and is_failure(phase, secondary):
         if "status" not in decision.replaces:
             decision.replaces.append("status")
         decision.reasons.append(f"the job was last seen {last_phase} and replace_when_failed is set")

@@ -1,4 +1,4 @@
-"""Errors raised by the ModelArts client and settings resolution.
+"""Errors raised by the ModelArts client, settings resolution, input validation and the lifecycle operations.
 
 Every message is written for a person reading a `pulumi up` failure: what was being done, what the service
 answered (status, error code, message, suggested solution) and the request id to quote to support.
@@ -9,7 +9,10 @@ headers, so no credential can reach them; `redact` also scrubs any known secret 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .models import TrainingJob
 
 # Codes the API gateway uses for failed authentication or authorisation; retrying these can lock the key.
 AUTH_ERROR_CODES = frozenset({"APIG.0301", "APIG.0302", "APIG.0303", "APIG.0304", "APIG.0305", "APIG.0307"})
@@ -228,3 +231,54 @@ def _rebuild_invalid_response_error(
 
 class SettingsError(ModelArtsError, ValueError):
     """Region, project, endpoint or credentials are missing or unusable (names places, never values)."""
+
+
+class InvalidInputsError(ModelArtsError, ValueError):
+    """Declared inputs that do not make a valid create request; ``failures`` holds (path, reason) pairs."""
+
+    def __init__(self, failures: Iterable[tuple[str, str]]) -> None:
+        self.failures = list(failures)
+        details = "; ".join(f"{path}: {reason}" for path, reason in self.failures)
+        super().__init__(f"the training job inputs are not valid: {details}")
+
+
+class ProvisioningError(ModelArtsError):
+    """A job failed, was stopped, vanished or timed out while create waited for it, or would not stop."""
+
+
+class WaitError(ModelArtsError):
+    """A wait for a training job ended without its goal; ``job`` is the job as last seen."""
+
+    def __init__(self, message: str, job: TrainingJob, elapsed: float) -> None:
+        super().__init__(message)
+        self.job = job
+        self.elapsed = elapsed
+
+
+class WaitFailed(WaitError):
+    """The job met a condition that fails the wait (``condition`` names it)."""
+
+    def __init__(self, job: TrainingJob, condition: str, elapsed: float) -> None:
+        super().__init__(f"training job {job.job_id or job.name}: {condition}", job, elapsed)
+        self.condition = condition
+
+
+class WaitTimedOut(WaitError):
+    """The job met none of the conditions before the timeout; ``goal`` names what was waited for."""
+
+    def __init__(self, job: TrainingJob, goal: str, timeout: float, elapsed: float) -> None:
+        super().__init__(
+            f"training job {job.job_id or job.name}: gave up after {timeout:g}s waiting until {goal} "
+            f"(last phase {job.phase or 'unknown'})",
+            job,
+            elapsed,
+        )
+        self.goal = goal
+        self.timeout = timeout
+
+
+class JobVanished(WaitError):
+    """The job no longer exists (the service answered not found while it was watched)."""
+
+    def __init__(self, job: TrainingJob, elapsed: float) -> None:
+        super().__init__(f"training job {job.job_id or job.name} no longer exists", job, elapsed)

@@ -1,6 +1,7 @@
 """What a training job's phase means for a deployment: pure rules, no network.
 
 - `WaitFor` targets and `classify`: is a job that is in a given phase done, still on its way, or lost?
+  (The phase names and what they mean on their own are in ``phases``.)
 - `backoff`: the schedule of pauses between status polls.
 - `parse_duration`: wait_timeout values such as 90, "90s", "30m", "1h30m".
 - `describe_failure`: the one error text a failed, abnormal or timed-out job turns into.
@@ -14,27 +15,9 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-# Level-1 phases as the service spells them (GET /training-jobs/{id}, status.phase).
-CREATING = "Creating"
-PENDING = "Pending"
-RUNNING = "Running"
-COMPLETED = "Completed"
-FAILED = "Failed"
-TERMINATING = "Terminating"
-TERMINATED = "Terminated"
-ABNORMAL = "Abnormal"
-CREATE_FAILED = "CreateFailed"
+from .fields import SETTING_DEFAULTS
+from .phases import Phase, is_failure, is_stopped
 
-# Phases in which the job can never again become healthy.
-FAILURE_PHASES = frozenset({FAILED, ABNORMAL, CREATE_FAILED})
-# Phases after which nothing more happens to the job.
-FINISHED_PHASES = frozenset({COMPLETED, FAILED, TERMINATED, ABNORMAL, CREATE_FAILED})
-# Only these can be terminated (terminate API page: "Creating, Waiting (Pending) or Running").
-TERMINABLE_PHASES = frozenset({CREATING, PENDING, RUNNING})
-# A job last seen in one of these is replaced on the next update when replace_when_failed is set.
-REPLACEABLE_FAILURE_PHASES = frozenset({FAILED, ABNORMAL, CREATE_FAILED})
-
-DEFAULT_WAIT_TIMEOUT_SECONDS = 30 * 60.0
 # The longest wait_timeout accepted: a week covers any sane deployment and keeps arithmetic finite.
 MAX_WAIT_TIMEOUT_SECONDS = 7 * 24 * 3600.0
 
@@ -58,7 +41,8 @@ class WaitFor(str, enum.Enum):
         raise ValueError(f"must be one of {choices}, got {_short_repr(value)}")
 
 
-DEFAULT_WAIT_FOR = WaitFor.PENDING
+# The defaults are declared once, on the settings model (generated into fields.SETTING_DEFAULTS).
+DEFAULT_WAIT_FOR = WaitFor.parse(SETTING_DEFAULTS["wait_for"])
 
 
 class Verdict(enum.Enum):
@@ -67,29 +51,26 @@ class Verdict(enum.Enum):
     FAILED = "failed"  # the job failed or was stopped: it will never reach the target
 
 
-def classify(phase: str | None, wait_for: WaitFor) -> Verdict:
-    """Whether a job in `phase` has reached `wait_for`.
+def classify(phase: str | None, wait_for: WaitFor, secondary_phase: str | None = None) -> Verdict:
+    """Whether a job in `phase` (and `secondary_phase`) has reached `wait_for`.
 
-    A job that ended in Failed, Abnormal or CreateFailed has failed; so has one that is Terminating or
-    Terminated while we wait for it (someone stopped it). A Completed job satisfies every target: it got past
-    Creating, it ran, and it completed. Phases this code does not know are waited on, so a new in-progress
-    phase the service might add does not break deployments; the wait timeout bounds that.
+    A job that ended Failed or Abnormal, or whose creation failed (secondary phase CreateFailed), has failed;
+    so has one that is Terminating or Terminated while we wait for it (someone stopped it). A Completed job
+    satisfies every target: it got past Creating, it ran, and it completed. Phases this code does not know are
+    waited on, so a new in-progress phase the service might add does not break deployments; the wait timeout
+    bounds that.
     """
     if wait_for is WaitFor.NONE:
         return Verdict.DONE
-    if phase in FAILURE_PHASES or phase in (TERMINATING, TERMINATED):
+    if is_failure(phase, secondary_phase) or is_stopped(phase):
         return Verdict.FAILED
-    if phase == COMPLETED:
+    if phase == Phase.COMPLETED:
         return Verdict.DONE
     if wait_for is WaitFor.PENDING:
-        return Verdict.DONE if phase in (PENDING, RUNNING) else Verdict.WAIT
+        return Verdict.DONE if phase in (Phase.PENDING, Phase.RUNNING) else Verdict.WAIT
     if wait_for is WaitFor.RUNNING:
-        return Verdict.DONE if phase == RUNNING else Verdict.WAIT
+        return Verdict.DONE if phase == Phase.RUNNING else Verdict.WAIT
     return Verdict.WAIT
-
-
-def is_terminable(phase: str | None) -> bool:
-    return phase in TERMINABLE_PHASES
 
 
 def backoff(initial: float = 1.0, cap: float = 15.0, factor: float = 1.5) -> Iterator[float]:
@@ -248,3 +229,6 @@ def _text(value: object) -> str | None:
 def _short_repr(value: object) -> str:
     text = repr(value)
     return text if len(text) <= 80 else text[:77] + "..."
+
+
+DEFAULT_WAIT_TIMEOUT_SECONDS = parse_duration(SETTING_DEFAULTS["wait_timeout"])

@@ -43,8 +43,8 @@ from typing import Any
 
 from .client import ModelArtsClient
 from .errors import ModelArtsError, NotFoundError
-from .lifecycle import is_terminable
 from .models import SearchFilter, TrainingJob
+from .phases import is_terminable
 from .settings import resolve_settings
 
 __all__ = [
@@ -400,7 +400,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             # What this machine shows comes first: it matters before any other pulumi command.
             _print_local(locks, processes)
         settings = resolve_settings(_settings_config(args.config), os.environ)
-        with settings.client() as client:
+        with ModelArtsClient.from_settings(settings) as client:
             orphans = find_orphans(client, export)
             terminated: list[str] = []
             if args.terminate:

@@ -275,6 +275,7 @@ def get_training_jobs(
     environment, as for the resource. Environment variables and endpoint tokens are left out of the result,
     which is not secret.
     """
+    from .client import ModelArtsClient
     from .models import SearchFilter
     from .settings import resolve_settings
 
@@ -296,7 +297,7 @@ def get_training_jobs(
         )
     settings = resolve_settings(_program_config(), os.environ)
     jobs: list[dict[str, Any]] = []
-    with settings.client() as client:
+    with ModelArtsClient.from_settings(settings) as client:
         for job in client.iter_jobs(filters, sort_by=sort_by, order=order):
             data = job.model_dump(mode="json", exclude_none=True)
             if isinstance(data.get("algorithm"), dict):

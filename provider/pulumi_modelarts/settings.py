@@ -20,15 +20,13 @@ import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, NoReturn
 from urllib.parse import urlsplit
 
 from .errors import SettingsError
 
 if TYPE_CHECKING:
     import httpx
-
-    from .client import ModelArtsClient
 
 CONFIG_NAMESPACE = "modelarts"
 
@@ -158,18 +156,6 @@ class Settings:
         if self.auth_token:
             return TokenAuth(self.auth_token, project_id=self.project_id)
         raise SettingsError("no credentials: give an access key and secret key, or an IAM token")
-
-    def client(self, **kwargs: Any) -> ModelArtsClient:
-        """A ModelArtsClient for these settings; keyword arguments go to its constructor (timeout, log)."""
-        from .client import ModelArtsClient
-
-        return ModelArtsClient(
-            endpoint=self.endpoint,
-            project_id=self.project_id,
-            auth=self.auth(),
-            secrets=self.secrets(),
-            **kwargs,
-        )
 
 
 def _lookup(

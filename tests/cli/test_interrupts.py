@@ -14,6 +14,9 @@ exist, then follows the README's recovery procedure:
 A second path terminates the orphans instead (`--terminate`, then `pulumi refresh --clear-pending-creates`).
 A third follows the finder's own text: the lock and the plugin processes the kill left, then the commands it
 prints.
+
+Two more cases pin what a wait that gives up does: with the engine listening it terminates its job; after the
+engine was SIGKILLed the provider host lives on, its wait still times out, and the job is left running.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import shlex
 import signal
 import subprocess
 import sys
+import textwrap
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -50,8 +54,9 @@ SLOW_START = {
 }
 
 
-def plugin_processes(state_dir: Path) -> list[int]:
-    """Live processes started by this test's pulumi commands: their environment names its private backend."""
+def plugin_processes(state_dir: Path, command: bytes = b"") -> list[int]:
+    """Live processes started by this test's pulumi commands (their environment names its private backend),
+    optionally only those whose command line contains `command`."""
     marker = str(state_dir).encode()
     found = []
     for proc_dir in Path("/proc").iterdir():
@@ -59,10 +64,13 @@ def plugin_processes(state_dir: Path) -> list[int]:
             continue
         try:
             environ = (proc_dir / "environ").read_bytes()
+            cmdline = (proc_dir / "cmdline").read_bytes()
         except OSError:
             continue
         entries = environ.split(b"\0")
-        if any(entry.startswith(b"PULUMI_BACKEND_URL=") and marker in entry for entry in entries):
+        if command in cmdline and any(
+            entry.startswith(b"PULUMI_BACKEND_URL=") and marker in entry for entry in entries
+        ):
             found.append(int(proc_dir.name))
     return found
 
@@ -257,3 +265,58 @@ def test_sigkill_recovery_in_the_finders_words(
         stack.run(*shlex.split(step)[1:])
     finish(stack, emu)  # pulumi up, then destroy
     assert len(all_jobs(emu)) == JOBS
+
+
+PENDING_FOR_EVER = textwrap.dedent(
+    """
+    import pulumi
+    from pulumi_modelarts import TrainingJob
+
+    jobs = [
+        TrainingJob(
+            f"job-{i}",
+            metadata={"annotations": {"emulator/stay-pending": "true"}},
+            algorithm={"engine": {"image_url": "org/trainer:1.0"}, "command": "python train.py"},
+            spec={"resource": {"flavor_id": "modelarts.vm.cpu.2u", "node_count": 1}},
+            wait_for="running",
+            wait_timeout=%s,
+        )
+        for i in range(2)
+    ]
+    """
+)
+
+
+def test_a_timed_out_wait_terminates_its_job_while_the_engine_listens(
+    tmp_path: Path, emulator: EmulatorProcess
+) -> None:
+    stack = make_stack(tmp_path, emulator, PENDING_FOR_EVER % 2)
+    up = stack.up(check=False)
+    assert up.returncode != 0
+    assert "did not reach running within 2.0s" in up.stdout + up.stderr
+    jobs = all_jobs(emulator)
+    assert len(jobs) == 2 and live(jobs) == []
+    assert emulator.stats()["by_operation"].get("terminate") == 2
+
+
+def test_a_provider_whose_engine_was_killed_never_terminates_the_job_it_waited_for(
+    tmp_path: Path, emulator: EmulatorProcess
+) -> None:
+    timeout = 3.0
+    stack = make_stack(tmp_path, emulator, PENDING_FOR_EVER % timeout)
+    proc = popen(stack, "up", "--yes", "--skip-preview")
+    deadline = time.monotonic() + 60
+    while len(all_jobs(emulator)) < 2:
+        assert proc.poll() is None and time.monotonic() < deadline, "up ended before the jobs appeared"
+        time.sleep(0.05)
+    created = time.monotonic()
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.communicate(timeout=60)
+    providers = plugin_processes(tmp_path, b"pulumi.dynamic")
+    assert providers, "the provider host outlives its engine"
+    # The provider's waits time out now, with nobody listening: the jobs are left for modelarts-orphans.
+    time.sleep(max(0.0, created + timeout + 3.0 - time.monotonic()))
+    assert set(plugin_processes(tmp_path, b"pulumi.dynamic")) == set(providers), "the provider is still there"
+    jobs = all_jobs(emulator)
+    assert [j["status"]["phase"] for j in jobs] == ["Pending", "Pending"]
+    assert "terminate" not in emulator.stats()["by_operation"]

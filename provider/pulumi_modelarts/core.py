@@ -1,0 +1,486 @@
+"""The training-job operations every front-end calls: check, plan, create, read, update, delete.
+
+They take plain data (the inputs as declared, the outputs stored last time) plus a client and a ``Progress``,
+and return plain results or raise the typed errors of ``errors``. Nothing here knows which front-end
+(``pulumi.dynamic`` or a provider plugin) called it. The rules they apply are pure functions elsewhere:
+``diffing`` (inputs, names, update versus replace), ``lifecycle`` (wait targets, durations, failure texts),
+``wait`` (the polling loop).
+
+Importing this module is cheap: pydantic, httpx and the wire models load on the first validation or call.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from . import diffing
+from . import lifecycle as lc
+from .errors import (
+    BadRequestError,
+    InvalidInputsError,
+    JobVanished,
+    ModelArtsError,
+    NotFoundError,
+    ProvisioningError,
+    WaitFailed,
+    WaitTimedOut,
+)
+from .phases import Phase, SecondaryPhase, is_stopped, is_terminable
+from .progress import Progress
+from .settings import resolve_settings
+from .wait import Condition, until
+
+if TYPE_CHECKING:
+    from .client import ModelArtsClient
+    from .models import CreateTrainingJobRequest, TrainingJob
+
+__all__ = [
+    "CLIENT_MAX_ATTEMPTS",
+    "DELETE_WAIT_SECONDS",
+    "Checked",
+    "Failure",
+    "JobState",
+    "check",
+    "create",
+    "delete",
+    "job_outputs",
+    "open_client",
+    "plan",
+    "read",
+    "update",
+]
+
+# Attempts per API call (retries on throttling, 5xx and lost connections; never on bad credentials).
+# A deployment makes many calls; with the client's default five attempts a throttled or flaky service (a third
+# of calls refused) fails roughly one call in 300, i.e. often one resource per `pulumi up`.
+CLIENT_MAX_ATTEMPTS = 10
+# How long delete waits for a terminated job to leave Terminating (real time, whatever the poll knob says).
+DELETE_WAIT_SECONDS = 300.0
+DECLARED_INPUTS = "declared_inputs"
+
+
+class Failure(NamedTuple):
+    """One problem with the inputs: the path of the field ("spec.resource.node_count") and why."""
+
+    path: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Checked:
+    """The inputs as they will be stored (normalised, auto-named) and what is wrong with them."""
+
+    inputs: dict[str, Any]
+    failures: list[Failure] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class JobState:
+    """A job as the state records it: its id and the resource's outputs."""
+
+    id: str
+    outputs: dict[str, Any]
+
+
+def open_client(
+    config: Mapping[str, str], progress: Progress, environ: Mapping[str, str] | None = None
+) -> ModelArtsClient:
+    """A client for one operation, from the stack config and the environment (resolved afresh, never kept).
+
+    Retries are announced through progress, so users see why a step is slow and when a lost create was found.
+    """
+    from .client import ModelArtsClient
+
+    settings = resolve_settings(config, os.environ if environ is None else environ)
+    return ModelArtsClient.from_settings(settings, max_attempts=CLIENT_MAX_ATTEMPTS, log=progress.say)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# check
+
+
+def check(olds: Mapping[str, Any] | None, news: Mapping[str, Any]) -> Checked:
+    """Validate and normalise the new inputs (olds: the inputs accepted last time, if any). Never raises.
+
+    Values not known yet (preview) are accepted; problems they might resolve are not reported.
+    """
+    try:
+        return _check(olds if isinstance(olds, Mapping) else {}, news)
+    except Exception as exc:  # check must answer, never crash, whatever it is given
+        return Checked(dict(news), [Failure("", f"the inputs could not be checked: {exc}")])
+
+
+def _check(olds: Mapping[str, Any], news: Mapping[str, Any]) -> Checked:
+    inputs = diffing.normalise_inputs(news)
+    old_inputs = diffing.normalise_inputs(olds) if olds else {}
+    failures = _settings_failures(inputs)
+    inputs = diffing.with_job_name(inputs, old_inputs)
+    if not failures and old_inputs and inputs == old_inputs:
+        # The very inputs a previous check accepted (the engine stores inputs only after a successful create
+        # or update): validating them again would only load the wire models, the dominant cost of a
+        # no-change preview. create validates again anyway before anything is sent.
+        return Checked(inputs, [])
+    failures.extend(_body_failures(diffing.job_body(inputs)))
+    return Checked(inputs, failures)
+
+
+def _body_failures(body: Mapping[str, Any]) -> list[Failure]:
+    import pydantic
+
+    from .models import problems, validate_create_request
+
+    unknowns: list[str] = []
+    plain = diffing.strip_unknowns(dict(body), "", unknowns)
+    try:
+        validate_create_request(plain, require_name=True)
+    except pydantic.ValidationError as exc:
+        # A problem an unknown value may resolve is skipped now; create validates again with everything known.
+        return [
+            Failure(path, reason)
+            for path, reason in problems(exc)
+            if not diffing.affected_by_unknown(path, unknowns)
+        ]
+    return []
+
+
+def _settings_failures(inputs: Mapping[str, Any]) -> list[Failure]:
+    failures: list[Failure] = []
+    allowed = set(diffing.INPUT_FIELDS)
+    for key in inputs:
+        if key not in allowed:
+            failures.append(
+                Failure(key, f"unknown property; expected one of {', '.join(diffing.INPUT_FIELDS)}")
+            )
+    wait_for = inputs.get("wait_for")
+    if wait_for is not None and not diffing.is_unknown(wait_for):
+        try:
+            lc.WaitFor.parse(wait_for)
+        except ValueError as exc:
+            failures.append(Failure("wait_for", str(exc)))
+    timeout = inputs.get("wait_timeout")
+    if timeout is not None and not diffing.is_unknown(timeout):
+        try:
+            lc.parse_duration(timeout)
+        except ValueError as exc:
+            failures.append(Failure("wait_timeout", str(exc)))
+    flag = inputs.get("replace_when_failed")
+    if flag is not None and not diffing.is_unknown(flag) and not isinstance(flag, bool):
+        failures.append(Failure("replace_when_failed", "must be true or false"))
+    prefix = inputs.get("name_prefix")
+    if prefix is not None and not diffing.is_unknown(prefix) and not isinstance(prefix, str):
+        failures.append(Failure("name_prefix", "must be text"))
+    return failures
+
+
+# ---------------------------------------------------------------------------------------------------------
+# plan
+
+
+def plan(
+    job_id: str, old_outputs: Mapping[str, Any], news: Mapping[str, Any], progress: Progress
+) -> diffing.Decision:
+    """What moving from the stored outputs to the new inputs means: nothing, an update, or a replacement."""
+    decision = diffing.decide(
+        _declared(old_outputs),
+        news,
+        last_phase=old_outputs.get("phase"),
+        last_secondary_phase=old_outputs.get("secondary_phase"),
+    )
+    if "status" in decision.replaces:
+        name = old_outputs.get("name") or job_id
+        progress.say(f"training job {name} will be replaced: {'; '.join(decision.reasons)}")
+    return decision
+
+
+# ---------------------------------------------------------------------------------------------------------
+# create
+
+
+def create(inputs: Mapping[str, Any], client: ModelArtsClient, progress: Progress) -> JobState:
+    """Create the job and wait as wait_for says; a job that does not get there is stopped before raising.
+
+    Raises InvalidInputsError before any call, ProvisioningError when the wait fails (its text says whether
+    anything is left running), or the client's errors when the create itself fails.
+    """
+    inputs = diffing.normalise_inputs(inputs)
+    wait_for, timeout = _wait_settings(inputs)
+    request = _create_request(inputs)
+    job: TrainingJob = client.create_job(request)
+    job_id = job.job_id or ""
+    progress.say(f"{_label(job)} created, phase {job.phase or 'unknown'}")
+    if wait_for is not lc.WaitFor.NONE:
+        job = _wait_created(client, job, job_id, wait_for, timeout, progress)
+    return JobState(job_id, job_outputs(job, inputs))
+
+
+def _create_request(inputs: Mapping[str, Any]) -> CreateTrainingJobRequest:
+    import pydantic
+
+    from .models import problems, validate_create_request
+
+    try:
+        return validate_create_request(diffing.job_body(inputs), require_name=True)
+    except pydantic.ValidationError as exc:
+        raise InvalidInputsError(problems(exc)) from None
+
+
+def _wait_settings(inputs: Mapping[str, Any]) -> tuple[lc.WaitFor, float]:
+    wait_for = inputs.get("wait_for")
+    timeout = inputs.get("wait_timeout")
+    return (
+        lc.WaitFor.parse(wait_for) if wait_for is not None else lc.DEFAULT_WAIT_FOR,
+        lc.parse_duration(timeout) if timeout is not None else lc.DEFAULT_WAIT_TIMEOUT_SECONDS,
+    )
+
+
+def _wait_created(
+    client: ModelArtsClient,
+    job: TrainingJob,
+    job_id: str,
+    wait_for: lc.WaitFor,
+    timeout: float,
+    progress: Progress,
+) -> TrainingJob:
+    name = job.name
+    last = job  # the job as last fetched: what a lost watch reports and decides on
+
+    def fetch() -> TrainingJob:
+        nonlocal last
+        last = client.get_job(job_id)
+        return last
+
+    def reached(j: TrainingJob) -> bool:
+        return lc.classify(j.phase, wait_for, j.secondary_phase) is lc.Verdict.DONE
+
+    def lost(j: TrainingJob) -> bool:
+        return lc.classify(j.phase, wait_for, j.secondary_phase) is lc.Verdict.FAILED
+
+    def changed(j: TrainingJob, elapsed: float) -> None:
+        progress.say(f"{name} (id {job_id}) {j.phase or 'unknown'} after {lc.format_elapsed(elapsed)}")
+
+    try:
+        return until(
+            job,
+            fetch,
+            done=[Condition(wait_for.value, reached)],
+            fail=[Condition(f"can no longer reach {wait_for.value}", lost)],
+            timeout=timeout,
+            on_change=changed,
+        )
+    except WaitFailed as exc:
+        ended = exc.job
+        if is_stopped(ended.phase):
+            reason = f"was stopped (phase {ended.phase}) before it reached {wait_for.value}"
+        else:
+            reason = f"ended {ended.phase}"
+            if ended.secondary_phase == SecondaryPhase.CREATE_FAILED:
+                reason += " (creation failed)"
+        raise _give_up(client, ended, job_id, reason, wait_for, progress) from None
+    except WaitTimedOut as exc:
+        reason = (
+            f"did not reach {wait_for.value} within {lc.format_elapsed(timeout)} "
+            f"(wait_timeout); it was still {exc.job.phase or 'unknown'}"
+        )
+        raise _give_up(client, exc.job, job_id, reason, wait_for, progress) from None
+    except JobVanished:
+        raise ProvisioningError(
+            f"{lc.describe_job(name, job_id)} disappeared while waiting for it to reach "
+            f"{wait_for.value}; nothing is left running."
+        ) from None
+    except ModelArtsError as exc:
+        raise _give_up(
+            client, last, job_id, f"could not be watched any more ({exc})", wait_for, progress
+        ) from None
+    except Exception as exc:
+        # Anything else (a bug, an untranslated library error) would leave a job Pulumi never learns about
+        # running and billing: stop it first, as for every other failed wait. Its text is not ours: scrub any
+        # credential it might echo.
+        detail = client.scrub(f"{type(exc).__name__}: {exc}")
+        reason = f"could not be watched any more ({detail})"
+        raise _give_up(client, last, job_id, reason, wait_for, progress) from None
+
+
+def _give_up(
+    client: ModelArtsClient,
+    job: TrainingJob,
+    job_id: str,
+    reason: str,
+    wait_for: lc.WaitFor,
+    progress: Progress,
+) -> ProvisioningError:
+    """Terminate the job if it still runs, and build the error create raises (no id reaches the state).
+
+    A job is terminated only while the engine listens. Once the engine is gone (`pulumi up` was killed) the
+    job belongs to the recovery procedure: modelarts-orphans adopts or stops it, and stopping it here could
+    end a job the user is keeping.
+    """
+    terminated: bool | None = False
+    label = _label(job, job_id)
+    if is_terminable(job.phase):
+        if not progress.engine_listening():
+            terminated = None
+        else:
+            progress.say(f"{label} {reason}; terminating it")
+            try:
+                client.terminate_job(job_id)
+                terminated = True
+                progress.say(f"{label} terminated")
+            except NotFoundError:
+                terminated = False
+            except ModelArtsError as exc:
+                terminated = None
+                progress.say(f"terminating {label} failed: {exc}")
+    status = job.status.model_dump(mode="json", exclude_none=True)
+    return ProvisioningError(
+        lc.describe_failure(
+            name=job.name,
+            job_id=job_id,
+            status=status,
+            reason=reason,
+            terminated=terminated,
+            wait_for=wait_for,
+        )
+    )
+
+
+# ---------------------------------------------------------------------------------------------------------
+# read, update, delete
+
+
+def read(
+    job_id: str, old_outputs: Mapping[str, Any], client: ModelArtsClient, progress: Progress
+) -> JobState | None:
+    """The job as it is now, keeping the declared inputs of the stored outputs; None when it is gone."""
+    try:
+        job: TrainingJob = client.get_job(job_id)
+    except NotFoundError:
+        progress.say(f"training job {job_id} no longer exists")
+        return None
+    return JobState(job.job_id or job_id, job_outputs(job, _declared(old_outputs)))
+
+
+def update(
+    job_id: str,
+    old_outputs: Mapping[str, Any],
+    news: Mapping[str, Any],
+    client: ModelArtsClient,
+    progress: Progress,
+) -> JobState:
+    """Apply what can change in place (the description); provider settings are only stored."""
+    inputs = diffing.normalise_inputs(news)
+    decision = diffing.decide(_declared(old_outputs), inputs)
+    try:
+        if decision.description_changed:
+            metadata = inputs.get("metadata")
+            description = metadata.get("description") if isinstance(metadata, Mapping) else None
+            client.update_description(job_id, description or "")
+            progress.say(f"training job {job_id}: description updated")
+        job: TrainingJob = client.get_job(job_id)
+    except NotFoundError:
+        raise ProvisioningError(
+            f"training job {job_id} no longer exists; run `pulumi refresh` to drop it from the state "
+            "(the next `pulumi up` then creates a new job)"
+        ) from None
+    return JobState(job_id, job_outputs(job, inputs))
+
+
+def delete(job_id: str, client: ModelArtsClient, progress: Progress) -> None:
+    """Terminate the job if it still runs and wait until it has stopped; a job already gone is fine."""
+    try:
+        job: TrainingJob = client.get_job(job_id)
+    except NotFoundError:
+        progress.say(f"training job {job_id} is already gone")
+        return
+    label = _label(job, job_id)
+    if is_terminable(job.phase):
+        try:
+            job = client.terminate_job(job_id)
+            progress.say(f"{label} terminating")
+        except NotFoundError:
+            return
+        except BadRequestError:
+            # It may have finished (or gone) between the two calls; look again before giving up.
+            try:
+                job = client.get_job(job_id)
+            except NotFoundError:
+                progress.say(f"{label} is already gone")
+                return
+            if is_terminable(job.phase):
+                raise
+    else:
+        progress.say(f"{label} is {job.phase or 'in an unknown phase'}; nothing to stop")
+    start = time.monotonic()
+    try:
+        # Right after terminate the service may still report the old phase; Terminating comes next.
+        job = until(
+            job,
+            lambda: client.get_job(job_id),
+            done=[Condition("stopped", _stopped)],
+            timeout=DELETE_WAIT_SECONDS,
+        )
+    except JobVanished:
+        return
+    except WaitTimedOut as exc:
+        raise ProvisioningError(
+            f"{label} is still {exc.job.phase} after {lc.format_elapsed(exc.elapsed)}; "
+            "run `pulumi destroy` (or `pulumi up`) again to finish deleting it"
+        ) from None
+    progress.say(f"{label} {job.phase or 'stopped'} after {lc.format_elapsed(time.monotonic() - start)}")
+
+
+def _stopped(job: TrainingJob) -> bool:
+    return not (is_terminable(job.phase) or job.phase == Phase.TERMINATING)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# outputs
+
+
+def job_outputs(job: TrainingJob, declared: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The resource's outputs: the job as the service returns it (JSON-ready) plus ``declared_inputs``.
+
+    Environment variables appear only in ``environments`` (a secret output); they are removed from the
+    ``algorithm`` output, which is not secret.
+    """
+    from .models import environments_map
+
+    wire = job.model_dump(mode="json", exclude_none=True)
+    algorithm = dict(wire.get("algorithm") or {})
+    algorithm.pop("environments", None)
+    environments = environments_map(job.algorithm.environments) if job.algorithm is not None else {}
+    if not environments and declared:
+        declared_algorithm = declared.get("algorithm")
+        if isinstance(declared_algorithm, Mapping):
+            declared_env = declared_algorithm.get("environments")
+            if isinstance(declared_env, Mapping):
+                environments = {str(k): str(v) for k, v in declared_env.items()}
+    status = wire.get("status") or {}
+    outs: dict[str, Any] = {
+        "kind": wire.get("kind") or "job",
+        "metadata": wire.get("metadata") or {},
+        "name": job.name or "",
+        "status": status,
+        "phase": job.phase or "",
+        "secondary_phase": job.secondary_phase or "",
+        "algorithm": algorithm,
+        "spec": wire.get("spec") or {},
+        "tasks": wire.get("tasks") or [],
+        "endpoints": wire.get("endpoints") or {},
+        "environments": environments,
+    }
+    if declared is not None:
+        outs[DECLARED_INPUTS] = dict(declared)
+    return outs
+
+
+def _declared(outputs: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    declared = outputs.get(DECLARED_INPUTS)
+    return declared if isinstance(declared, Mapping) else None
+
+
+def _label(job: TrainingJob, fallback_id: str | None = None) -> str:
+    return lc.describe_job(job.name, job.job_id or fallback_id)

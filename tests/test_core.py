@@ -1,0 +1,272 @@
+"""The core operations called directly, as any front-end calls them: plain data in, plain results out.
+
+Against the emulator (a real server process) and, for answers it cannot give on demand, a scripted server.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import httpx
+import pytest
+
+from httpserver import ScriptedServer, json_reply
+from modelarts_emulator.testing import EmulatorProcess
+from pulumi_modelarts import core
+from pulumi_modelarts import wait as wait_module
+from pulumi_modelarts.auth import AkSkAuth
+from pulumi_modelarts.client import ModelArtsClient
+from pulumi_modelarts.errors import InvalidInputsError, ProvisioningError
+
+PROJECT = "0123456789abcdef0123456789abcdef"
+JOB_ID = "11111111-2222-3333-4444-555555555555"
+
+
+class Recorder:
+    """A Progress that keeps the lines it is told; the engine listens as long as `listening` says."""
+
+    def __init__(self, listening: bool = True) -> None:
+        self.lines: list[str] = []
+        self.listening = listening
+        self.asked = 0
+
+    def say(self, line: str) -> None:
+        self.lines.append(line)
+
+    def engine_listening(self) -> bool:
+        self.asked += 1
+        return self.listening
+
+
+@pytest.fixture(autouse=True)
+def fast_polls(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(wait_module.POLL_SECONDS_ENV, "0.02")
+
+
+@pytest.fixture
+def client(emulator: EmulatorProcess) -> Iterator[ModelArtsClient]:
+    with core.open_client({}, Recorder(), emulator.provider_env()) as opened:
+        yield opened
+
+
+def inputs(annotations: Mapping[str, str] | None = None, **overrides: Any) -> dict[str, Any]:
+    metadata: dict[str, Any] = {"name": "core-job", "description": "nightly"}
+    if annotations:
+        metadata["annotations"] = dict(annotations)
+    base: dict[str, Any] = {
+        "metadata": metadata,
+        "algorithm": {"engine": {"image_url": "org/img:1"}, "command": "python train.py"},
+        "spec": {"resource": {"flavor_id": "modelarts.vm.cpu.2u", "node_count": 1.0}},
+    }
+    base.update(overrides)
+    return base
+
+
+def phase_of(emu: EmulatorProcess, job_id: str) -> str:
+    with httpx.Client(auth=emu.auth(), timeout=10) as http:
+        return str(
+            http.get(emu.api_url(f"/training-jobs/{job_id}")).raise_for_status().json()["status"]["phase"]
+        )
+
+
+def operations(emu: EmulatorProcess) -> dict[str, int]:
+    return dict(emu.stats()["by_operation"])
+
+
+# ------------------------------------------------------------------------------------------------ check
+
+
+def test_check_gives_plain_failures_with_paths() -> None:
+    checked = core.check({}, inputs(spec={"resource": {"flavor_id": "f", "node_count": 0}}, wait_for="soon"))
+    found = dict(checked.failures)
+    assert found["spec.resource.node_count"] == "must be at least 1"
+    assert "must be one of" in found["wait_for"]
+    assert all(isinstance(f, core.Failure) for f in checked.failures)
+    assert checked.inputs["kind"] == "job"
+    assert core.check({}, inputs()).inputs["spec"]["resource"]["node_count"] == 1  # the engine's 1.0
+
+
+def test_check_answers_even_when_the_inputs_break_it() -> None:
+    class Hostile(dict[str, Any]):
+        def items(self) -> Any:
+            raise RuntimeError("cannot list these")
+
+    checked = core.check({}, Hostile(kind="job"))
+    assert checked.failures == [core.Failure("", "the inputs could not be checked: cannot list these")]
+
+
+# ------------------------------------------------------------------------------------------------ plan
+
+
+def test_plan_replaces_a_job_whose_creation_failed_when_asked_and_says_why() -> None:
+    declared = core.check({}, inputs(replace_when_failed=True)).inputs
+    stored = {
+        "declared_inputs": declared,
+        "phase": "Abnormal",
+        "secondary_phase": "CreateFailed",
+        "name": "n",
+    }
+    said = Recorder()
+    decision = core.plan("id-1", stored, declared, said)
+    assert decision.replaces == ["status"] and decision.delete_before_replace
+    assert said.lines == [
+        "training job n will be replaced: the job was last seen Abnormal and replace_when_failed is set"
+    ]
+    assert (
+        core.plan(
+            "id-1", {**stored, "secondary_phase": "Running", "phase": "Running"}, declared, said
+        ).replaces
+        == []
+    )
+
+
+# ------------------------------------------------------------------------------------------------ create
+
+
+def test_create_waits_and_reports_progress(emulator: EmulatorProcess, client: ModelArtsClient) -> None:
+    said = Recorder()
+    created = core.create(inputs(wait_for="running"), client, said)
+    assert created.id and created.outputs["metadata"]["id"] == created.id
+    assert created.outputs["phase"] in ("Running", "Completed")
+    assert created.outputs["declared_inputs"]["wait_for"] == "running"
+    assert said.lines[0] == f"training job core-job (id {created.id}) created, phase Creating"
+    assert any(
+        re.fullmatch(rf"core-job \(id {created.id}\) Running after \d+\.\ds", line) for line in said.lines
+    )
+    assert said.asked == 0  # nothing to decide: the engine is not asked
+
+
+def test_create_refuses_invalid_inputs_before_any_call(
+    emulator: EmulatorProcess, client: ModelArtsClient
+) -> None:
+    emulator.reset_stats()
+    with pytest.raises(InvalidInputsError) as info:
+        core.create(inputs(spec={"resource": {"node_count": 1}}), client, Recorder())
+    assert [path for path, _ in info.value.failures] == ["spec.resource.flavor_id"]
+    assert str(info.value).startswith("the training job inputs are not valid: spec.resource.flavor_id: ")
+    assert isinstance(info.value, ValueError)
+    assert operations(emulator) == {}
+
+
+def test_a_timed_out_create_terminates_its_job_while_the_engine_listens(
+    emulator: EmulatorProcess, client: ModelArtsClient
+) -> None:
+    said = Recorder(listening=True)
+    with pytest.raises(ProvisioningError) as info:
+        core.create(
+            inputs({"emulator/stay-pending": "true"}, wait_for="running", wait_timeout=0.3), client, said
+        )
+    assert "the job was terminated" in str(info.value)
+    assert said.asked == 1
+    assert any(line.endswith("; terminating it") for line in said.lines)
+    assert operations(emulator).get("terminate") == 1
+
+
+def test_a_timed_out_create_leaves_its_job_alone_once_the_engine_is_gone(
+    emulator: EmulatorProcess, client: ModelArtsClient
+) -> None:
+    said = Recorder(listening=False)
+    with pytest.raises(ProvisioningError) as info:
+        core.create(
+            inputs({"emulator/stay-pending": "true"}, wait_for="running", wait_timeout=0.3), client, said
+        )
+    text = str(info.value)
+    assert "did not reach running within" in text and "could NOT be terminated" in text
+    job_id = re.search(r"\(id ([^)]+)\)", text)
+    assert job_id is not None
+    assert said.asked == 1
+    assert "terminate" not in operations(emulator)
+    time.sleep(0.3)
+    assert phase_of(emulator, job_id.group(1)) == "Pending"
+
+
+def test_a_job_whose_creation_failed_ends_the_wait() -> None:
+    created = {"metadata": {"id": JOB_ID, "name": "core-job"}, "status": {"phase": "Creating"}}
+    broken = {
+        "metadata": {"id": JOB_ID, "name": "core-job"},
+        "status": {"phase": "Abnormal", "secondary_phase": "CreateFailed", "task_statuses": [
+            {"task": "worker-0", "message": "image pull failed"}]},
+    }  # fmt: skip
+    with ScriptedServer() as server:
+        server.queue(json_reply(created, 201), json_reply(created), json_reply(broken))
+        said = Recorder()
+        with (
+            ModelArtsClient(
+                endpoint=server.url, project_id=PROJECT, auth=AkSkAuth("AKCORE", "sk-core")
+            ) as http,
+            pytest.raises(ProvisioningError) as info,
+        ):
+            core.create(inputs(wait_for="completed"), http, said)
+    text = str(info.value)
+    assert text.splitlines()[0] == f"training job core-job (id {JOB_ID}) ended Abnormal (creation failed)."
+    assert "secondary phase CreateFailed" in text and "image pull failed" in text
+    assert "nothing is left running" in text
+    assert [r.method for r in server.requests] == ["POST", "GET", "GET"]  # nothing to terminate
+    assert said.asked == 0
+
+
+# ---------------------------------------------------------------------------------------------- read, update
+
+
+def test_read_keeps_the_declared_inputs_and_knows_a_vanished_job(
+    emulator: EmulatorProcess, client: ModelArtsClient
+) -> None:
+    created = core.create(inputs(wait_for="none"), client, Recorder())
+    found = core.read(created.id, created.outputs, client, Recorder())
+    assert found is not None and found.id == created.id
+    assert found.outputs["declared_inputs"] == created.outputs["declared_inputs"]
+    with httpx.Client(auth=emulator.auth(), timeout=10) as http:
+        http.delete(emulator.api_url(f"/training-jobs/{created.id}")).raise_for_status()
+    said = Recorder()
+    assert core.read(created.id, created.outputs, client, said) is None
+    assert said.lines == [f"training job {created.id} no longer exists"]
+
+
+def test_update_changes_the_description_in_place(emulator: EmulatorProcess, client: ModelArtsClient) -> None:
+    created = core.create(inputs(wait_for="none"), client, Recorder())
+    news = inputs(wait_for="none")
+    news["metadata"]["description"] = "weekly"
+    updated = core.update(created.id, created.outputs, news, client, Recorder())
+    assert updated.id == created.id
+    assert updated.outputs["metadata"]["description"] == "weekly"
+    assert updated.outputs["declared_inputs"]["metadata"]["description"] == "weekly"
+
+
+# ------------------------------------------------------------------------------------------------ delete
+
+
+def test_delete_terminates_and_waits_until_the_job_stopped(
+    emulator: EmulatorProcess, client: ModelArtsClient
+) -> None:
+    created = core.create(inputs({"emulator/running-seconds": "30"}, wait_for="running"), client, Recorder())
+    said = Recorder()
+    core.delete(created.id, client, said)
+    assert phase_of(emulator, created.id) == "Terminated"
+    assert said.lines[0] == f"training job core-job (id {created.id}) terminating"
+    assert re.fullmatch(rf"training job core-job \(id {created.id}\) Terminated after .+", said.lines[-1])
+
+
+def test_delete_gives_up_on_a_job_stuck_terminating(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(core, "DELETE_WAIT_SECONDS", 0.2)
+
+    def job(phase: str) -> dict[str, Any]:
+        return {"metadata": {"id": JOB_ID, "name": "core-job"}, "status": {"phase": phase}}
+
+    with ScriptedServer() as server:
+        server.queue(json_reply(job("Running")), json_reply(job("Terminating"), 202))
+        server.handler = lambda _request: json_reply(job("Terminating"))
+        with (
+            ModelArtsClient(
+                endpoint=server.url, project_id=PROJECT, auth=AkSkAuth("AKCORE", "sk-core")
+            ) as http,
+            pytest.raises(ProvisioningError) as info,
+        ):
+            core.delete(JOB_ID, http, Recorder())
+    assert re.fullmatch(
+        rf"training job core-job \(id {JOB_ID}\) is still Terminating after 0\.\ds; "
+        r"run `pulumi destroy` \(or `pulumi up`\) again to finish deleting it",
+        str(info.value),
+    )
