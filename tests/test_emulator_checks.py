@@ -59,6 +59,8 @@ def test_every_field_of_the_official_sdk_create_request_is_accepted() -> None:
 
 
 def _client_sample(annotation: Any) -> Any:
+    if typing.get_origin(annotation) is typing.Annotated:  # a constraint is not part of the shape
+        return _client_sample(typing.get_args(annotation)[0])
     origin = typing.get_origin(annotation)
     args = [a for a in typing.get_args(annotation) if a is not type(None)]
     if origin in (typing.Union, types.UnionType):
@@ -70,7 +72,10 @@ def _client_sample(annotation: Any) -> Any:
     if origin is dict:
         return {"KEY": _client_sample(args[1])}
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return {name: _client_sample(field.annotation) for name, field in annotation.model_fields.items()}
+        return {
+            field.alias or name: _client_sample(field.annotation)
+            for name, field in annotation.model_fields.items()
+        }
     return {str: "x", int: 1, float: 1.5, bool: True}[annotation]
 
 
