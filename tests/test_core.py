@@ -270,3 +270,12 @@ def test_delete_gives_up_on_a_job_stuck_terminating(monkeypatch: pytest.MonkeyPa
         r"run `pulumi destroy` \(or `pulumi up`\) again to finish deleting it",
         str(info.value),
     )
+
+
+def test_delete_of_a_completed_job_is_quiet(emulator: EmulatorProcess, client: ModelArtsClient) -> None:
+    created = core.create(inputs({"emulator/running-seconds": "0"}, wait_for="completed"), client, Recorder())
+    assert phase_of(emulator, created.id) == "Completed"
+    said = Recorder()
+    core.delete(created.id, client, said)
+    assert said.lines == []
+    assert phase_of(emulator, created.id) == "Completed"

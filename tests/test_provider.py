@@ -522,6 +522,20 @@ def test_get_training_jobs_pages_and_filters(prov: TrainingJobProvider, emu: Emu
     assert len(get_training_jobs(created_after=0)) == 3
 
 
+def test_get_training_jobs_takes_phases_in_any_case_and_refuses_unknown_ones(
+    prov: TrainingJobProvider, emu: EmulatorProcess
+) -> None:
+    from pulumi_modelarts import get_training_jobs
+
+    created = prov.create(checked(prov, job_inputs(wait_for="running", name_prefix="phased")))
+    assert [j["metadata"]["id"] for j in get_training_jobs(phase="running")] == [created.id]
+    assert [j["metadata"]["id"] for j in get_training_jobs(phase=["RUNNING", "failed"])] == [created.id]
+    emu.reset_stats()
+    with pytest.raises(ValueError, match=r"unknown training job phase 'runing'; expected one of .*Running"):
+        get_training_jobs(phase="runing")
+    assert emu.stats()["requests"] == 0
+
+
 def test_create_terminates_the_job_when_the_wait_fails_unexpectedly(
     prov: TrainingJobProvider, emu: EmulatorProcess, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -10,7 +10,9 @@ may have reached the service but no answer came back (connection dropped or read
 5xx came back (a gateway can time out after the backend committed) - the client first searches for a job with
 exactly that name created since the call began, and returns it if found; only otherwise does it post again.
 Failures that happen before the request leaves (connection refused, connect timeout) and throttling are not
-ambiguous and are simply retried.
+ambiguous and are simply retried. A refused connection or a host name that does not resolve is retried only
+once, after a short pause: it means nothing listens at the endpoint (a wrong port or host, a stopped
+emulator), which ten attempts with growing pauses would not change. Every transport error names the endpoint.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import socket
 import ssl
 import threading
 import time
@@ -58,6 +61,9 @@ MAX_PAGES = 2000
 # Largest answer body read; a training job is a few kB and a page of 50 is well under a megabyte.
 MAX_BODY_BYTES = 16 * 1024 * 1024
 EXCERPT_CHARS = 200
+# Attempts for a refused connection or an unresolvable host name: one quick retry covers a gateway restarting,
+# more would only make a wrong endpoint slow to report.
+UNREACHABLE_ATTEMPTS = 2
 JSON_CONTENT_TYPE = "application/json;charset=UTF-8"
 USER_AGENT = "pulumi-modelarts/0.1"
 
@@ -91,12 +97,29 @@ class _Answer:
 
 
 class _NoAnswer(Exception):
-    """One attempt got no HTTP answer. `ambiguous`: the request may have reached the service."""
+    """One attempt got no HTTP answer. `ambiguous`: the request may have reached the service.
 
-    def __init__(self, reason: str, *, ambiguous: bool) -> None:
+    `unreachable`: nothing answered at the endpoint at all (connection refused, host name not found).
+    """
+
+    def __init__(self, reason: str, *, ambiguous: bool, unreachable: bool = False) -> None:
         super().__init__(reason)
         self.reason = reason
         self.ambiguous = ambiguous
+        self.unreachable = unreachable
+
+
+def _connect_failure(exc: BaseException) -> _NoAnswer:
+    """What a failed connect means, from the OS error httpx wraps (refused and DNS failures end retries)."""
+    cause: BaseException | None = exc
+    while cause is not None and not isinstance(cause, OSError):
+        cause = cause.__cause__ or cause.__context__
+    if isinstance(cause, socket.gaierror):
+        reason = "could not connect: the host name could not be resolved"
+        return _NoAnswer(reason, ambiguous=False, unreachable=True)
+    if isinstance(cause, ConnectionRefusedError):
+        return _NoAnswer("could not connect: connection refused", ambiguous=False, unreachable=True)
+    return _NoAnswer(f"could not connect ({type(exc).__name__})", ambiguous=False)
 
 
 def _job_path_segment(value: str, what: str) -> str:
@@ -377,12 +400,17 @@ class ModelArtsClient:
             attempt += 1
             needs_recovery = False
             retry_after: float | None = None
+            attempts_left = self.max_attempts
             try:
                 return self._once(method, path, content, operation=operation, body_required=body_required)
             except _NoAnswer as exc:
-                failure: Exception = TransportError(operation, exc.reason, attempts=attempt)
+                failure: Exception = TransportError(
+                    operation, exc.reason, attempts=attempt, endpoint=self.endpoint
+                )
                 needs_recovery = exc.ambiguous
                 reason = exc.reason
+                if exc.unreachable:
+                    attempts_left = min(self.max_attempts, UNREACHABLE_ATTEMPTS)
             except ThrottledError as exc:
                 failure, reason, retry_after = exc, "throttled", exc.retry_after
             except ServerError as exc:
@@ -390,9 +418,7 @@ class ModelArtsClient:
                 needs_recovery = True
             recovering = needs_recovery and recover is not None
             delay = self._backoff(attempt, retry_after)
-            exhausted = (
-                attempt >= self.max_attempts or self._clock() - started + delay > self.max_retry_seconds
-            )
+            exhausted = attempt >= attempts_left or self._clock() - started + delay > self.max_retry_seconds
             if exhausted and not recovering:
                 raise failure
             if exhausted:
@@ -400,12 +426,12 @@ class ModelArtsClient:
             elif recovering:
                 self._say(
                     f"{operation}: {reason}; the request may have been applied, so looking for the job "
-                    f"in {delay:.1f}s before retrying (attempt {attempt + 1} of {self.max_attempts})"
+                    f"in {delay:.1f}s before retrying (attempt {attempt + 1} of {attempts_left})"
                 )
             else:
                 self._say(
                     f"{operation}: {reason}; retrying in {delay:.1f}s "
-                    f"(attempt {attempt + 1} of {self.max_attempts})"
+                    f"(attempt {attempt + 1} of {attempts_left})"
                 )
             self._sleep(delay)
             if recovering and recover is not None:
@@ -456,7 +482,9 @@ class ModelArtsClient:
                 # counting free each call's request and response at once instead of leaving about 40 objects
                 # per call for the cyclic garbage collector.
                 response.stream = _CLOSED_STREAM
-        except (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout) as exc:
+        except httpx.ConnectError as exc:
+            raise _connect_failure(exc) from None
+        except (httpx.ConnectTimeout, httpx.PoolTimeout) as exc:
             raise _NoAnswer(f"could not connect ({type(exc).__name__})", ambiguous=False) from None
         except httpx.TimeoutException as exc:
             raise _NoAnswer(

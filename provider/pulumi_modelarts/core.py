@@ -411,8 +411,8 @@ def delete(job_id: str, client: ModelArtsClient, progress: Progress) -> None:
                 return
             if is_terminable(job.phase):
                 raise
-    else:
-        progress.say(f"{label} is {job.phase or 'in an unknown phase'}; nothing to stop")
+    elif job.phase != Phase.TERMINATING:
+        return  # it has already ended (completed, failed, terminated): nothing to stop or wait for
     start = time.monotonic()
     try:
         # Right after terminate the service may still report the old phase; Terminating comes next.
