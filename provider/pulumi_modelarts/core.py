@@ -22,6 +22,7 @@ from . import lifecycle as lc
 from .errors import (
     BadRequestError,
     InvalidInputsError,
+    JobNotFoundError,
     JobVanished,
     ModelArtsError,
     NotFoundError,
@@ -352,12 +353,25 @@ def _give_up(
 
 
 def read(
-    job_id: str, old_outputs: Mapping[str, Any], client: ModelArtsClient, progress: Progress
+    job_id: str,
+    old_outputs: Mapping[str, Any],
+    client: ModelArtsClient,
+    progress: Progress,
+    *,
+    must_exist: bool = False,
 ) -> JobState | None:
-    """The job as it is now, keeping the declared inputs of the stored outputs; None when it is gone."""
+    """The job as it is now, keeping the declared inputs of the stored outputs; None when it is gone.
+
+    must_exist: the job is being looked up by id (not refreshed), so a missing job is an error, not news.
+    """
     try:
         job: TrainingJob = client.get_job(job_id)
-    except NotFoundError:
+    except NotFoundError as exc:
+        if must_exist:
+            raise JobNotFoundError(
+                f"training job {job_id} does not exist, so it cannot be read; check the id given to "
+                f"TrainingJob.get ({exc})"
+            ) from None
         progress.say(f"training job {job_id} no longer exists")
         return None
     return JobState(job.job_id or job_id, job_outputs(job, _declared(old_outputs)))

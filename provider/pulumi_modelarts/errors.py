@@ -250,6 +250,10 @@ class InvalidInputsError(ModelArtsError, ValueError):
         super().__init__(f"the training job inputs are not valid: {details}")
 
 
+class JobNotFoundError(ModelArtsError, LookupError):
+    """A job looked up by id (``TrainingJob.get``) does not exist."""
+
+
 class ProvisioningError(ModelArtsError):
     """A job failed, was stopped, vanished or timed out while create waited for it, or would not stop."""
 

@@ -1,0 +1,62 @@
+"""Failures as a user meets them through the real CLI: a dead endpoint, a `get()` of a job that does not
+exist, errors that begin with what went wrong."""
+
+from __future__ import annotations
+
+import socket
+import time
+from pathlib import Path
+
+import pytest
+
+from modelarts_emulator.testing import EmulatorProcess
+
+from .cli_helpers import jobs_program, make_stack
+
+pytestmark = pytest.mark.cli
+
+GRPC_PREFIX = "Exception calling application"
+
+
+def dead_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+    return port
+
+
+def test_refresh_against_a_dead_endpoint_fails_fast_and_names_it(
+    tmp_path: Path, emulator: EmulatorProcess
+) -> None:
+    stack = make_stack(tmp_path, emulator, jobs_program(1, wait_for="none"))
+    stack.up()
+    dead = f"http://127.0.0.1:{dead_port()}"
+    started = time.monotonic()
+    result = stack.run("refresh", "--yes", "--skip-preview", check=False, HW_MODELARTS_ENDPOINT=dead)
+    seconds = time.monotonic() - started
+    output = result.stdout + result.stderr
+    print(f"refresh against a dead endpoint: {seconds:.1f}s")
+    assert result.returncode != 0, output
+    assert f"no answer from ModelArts at {dead} (could not connect: connection refused)" in output, output
+    assert "after 2 attempts" in output, output
+    assert GRPC_PREFIX not in output and "Traceback" not in output, output
+    assert emulator.secret_key not in output and emulator.access_key not in output
+    assert seconds < 30, output  # ten attempts with growing pauses took 87 s
+
+
+def test_get_of_a_job_that_does_not_exist_fails_up_naming_the_id(
+    tmp_path: Path, emulator: EmulatorProcess
+) -> None:
+    missing = "00000000-0000-0000-0000-000000000000"
+    program = (
+        "import pulumi\n"
+        "from pulumi_modelarts import TrainingJob\n"
+        f"job = TrainingJob.get('found', {missing!r})\n"
+        "pulumi.export('job_name', job.metadata.apply(lambda m: m['name']))\n"
+    )
+    stack = make_stack(tmp_path, emulator, program)
+    result = stack.up(check=False)
+    output = result.stdout + result.stderr
+    assert result.returncode != 0, output
+    assert f"training job {missing} does not exist, so it cannot be read" in output, output
+    assert GRPC_PREFIX not in output and "Traceback" not in output, output
