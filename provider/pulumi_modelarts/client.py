@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 import httpx
 import pydantic
@@ -44,6 +44,8 @@ from .errors import (
 )
 from .models import (
     CreateTrainingJobRequest,
+    JobEvents,
+    LogPreview,
     SearchFilter,
     SearchRequest,
     SearchResponse,
@@ -286,6 +288,34 @@ class ModelArtsClient:
         path = f"/v2/{self._project_segment}/training-jobs/{_job_path_segment(job_id, 'job id')}"
         self._answer("DELETE", path, None, operation=operation, body_required=False)
 
+    def get_log_preview(self, job_id: str, task: str, *, attempts: int | None = None) -> LogPreview | None:
+        """The latest part of a task's log; None when the service has none yet (HTTP 204).
+
+        attempts: fewer attempts than the client's own, for a caller that only wants it if it comes quickly.
+        """
+        operation = f"read the log of task {task!r} of training job {job_id!r}"
+        path = (
+            f"/v2/{self._project_segment}/training-jobs/{_job_path_segment(job_id, 'job id')}"
+            f"/tasks/{_job_path_segment(task, 'task')}/logs/preview"
+        )
+        answer = self._answer("GET", path, None, operation=operation, body_required=False, attempts=attempts)
+        if answer.payload is None:
+            return None
+        return self._parse(LogPreview, answer, operation)
+
+    def list_events(
+        self, job_id: str, *, level: str | None = None, limit: int = 50, attempts: int | None = None
+    ) -> JobEvents:
+        """The newest events of a job (one page of at most `limit`, 1..100), optionally of one level only."""
+        operation = f"list the events of training job {job_id!r}"
+        query = {"limit": str(limit), **({"level": level} if level else {})}
+        path = (
+            f"/v2/{self._project_segment}/training-jobs/{_job_path_segment(job_id, 'job id')}/events"
+            f"?{urlencode(query)}"
+        )
+        answer = self._answer("GET", path, None, operation=operation, attempts=attempts)
+        return self._parse(JobEvents, answer, operation)
+
     def search_jobs(self, request: SearchRequest) -> SearchResponse:
         operation = "search training jobs"
         path = f"/v2/{self._project_segment}/training-job-searches"
@@ -378,8 +408,11 @@ class ModelArtsClient:
         *,
         operation: str,
         body_required: bool = True,
+        attempts: int | None = None,
     ) -> _Answer:
-        answer = self._call(method, path, body, operation=operation, body_required=body_required)
+        answer = self._call(
+            method, path, body, operation=operation, body_required=body_required, attempts=attempts
+        )
         assert isinstance(answer, _Answer)
         return answer
 
@@ -392,6 +425,7 @@ class ModelArtsClient:
         operation: str,
         body_required: bool = True,
         recover: Callable[[], TrainingJob | None] | None = None,
+        attempts: int | None = None,
     ) -> _Answer | TrainingJob:
         started = self._clock()
         content = None if body is None else json.dumps(body, ensure_ascii=False).encode("utf-8")
@@ -400,7 +434,7 @@ class ModelArtsClient:
             attempt += 1
             needs_recovery = False
             retry_after: float | None = None
-            attempts_left = self.max_attempts
+            attempts_left = max(1, min(self.max_attempts, attempts or self.max_attempts))
             try:
                 return self._once(method, path, content, operation=operation, body_required=body_required)
             except _NoAnswer as exc:
@@ -410,7 +444,7 @@ class ModelArtsClient:
                 needs_recovery = exc.ambiguous
                 reason = exc.reason
                 if exc.unreachable:
-                    attempts_left = min(self.max_attempts, UNREACHABLE_ATTEMPTS)
+                    attempts_left = min(attempts_left, UNREACHABLE_ATTEMPTS)
             except ThrottledError as exc:
                 failure, reason, retry_after = exc, "throttled", exc.retry_after
             except ServerError as exc:

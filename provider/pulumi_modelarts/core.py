@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from . import diffing
 from . import lifecycle as lc
 from .errors import (
+    APIError,
     BadRequestError,
     InvalidInputsError,
     JobNotFoundError,
@@ -29,8 +30,9 @@ from .errors import (
     ProvisioningError,
     WaitFailed,
     WaitTimedOut,
+    redact,
 )
-from .phases import Phase, SecondaryPhase, is_stopped, is_terminable
+from .phases import Phase, SecondaryPhase, is_failure, is_stopped, is_terminable
 from .progress import Progress
 from .settings import resolve_settings
 from .wait import Condition, until
@@ -62,6 +64,13 @@ CLIENT_MAX_ATTEMPTS = 10
 # How long delete waits for a terminated job to leave Terminating (real time, whatever the poll knob says).
 DELETE_WAIT_SECONDS = 300.0
 DECLARED_INPUTS = "declared_inputs"
+# The failure report of a job that ended Failed or Abnormal: the last lines of the failing task's log and the
+# newest error events, each line shortened, so the error stays readable. Fetched with few attempts: the
+# report is a courtesy and must not hold up (or fail) the error it belongs to.
+REPORT_LOG_LINES = 20
+REPORT_EVENTS = 5
+REPORT_LINE_CHARS = 200
+REPORT_ATTEMPTS = 2
 
 
 class Failure(NamedTuple):
@@ -336,16 +345,79 @@ def _give_up(
                 terminated = None
                 progress.say(f"terminating {label} failed: {exc}")
     status = job.status.model_dump(mode="json", exclude_none=True)
-    return ProvisioningError(
-        lc.describe_failure(
-            name=job.name,
-            job_id=job_id,
-            status=status,
-            reason=reason,
-            terminated=terminated,
-            wait_for=wait_for,
-        )
+    text = lc.describe_failure(
+        name=job.name,
+        job_id=job_id,
+        status=status,
+        reason=reason,
+        terminated=terminated,
+        wait_for=wait_for,
     )
+    if is_failure(job.phase, job.secondary_phase):
+        text += "\n" + "\n".join(_failure_report(client, job, job_id))
+    return ProvisioningError(text)
+
+
+def _failure_report(client: ModelArtsClient, job: TrainingJob, job_id: str) -> list[str]:
+    """Why the job failed, as far as the service can tell: its failing task's log tail and error events.
+
+    Never raises: a log not generated yet or already cleared (ModelArts.2776/2777/2818/2819, HTTP 204), a
+    timeout or any other trouble turns into a line saying what was not available.
+    """
+    from .models import environments_map
+
+    # The log is the job's own output: it may print a credential or an environment variable's value.
+    environments = environments_map(job.algorithm.environments) if job.algorithm is not None else {}
+    hidden = [*environments.values()]
+
+    def clean(line: str) -> str:
+        # Indentation stays (a traceback reads by it); only the length is bounded.
+        text = client.scrub(redact(line, hidden)).rstrip().replace("\t", "    ")
+        return text if len(text) <= REPORT_LINE_CHARS else text[: REPORT_LINE_CHARS - 1] + "…"
+
+    lines: list[str] = []
+    task = _failing_task(job)
+    if task is None:
+        lines.append("  the job's log was not available (the service named no task)")
+    else:
+        try:
+            preview = client.get_log_preview(job_id, task, attempts=REPORT_ATTEMPTS)
+            content = preview.content if preview is not None else None
+            tail = [line for line in (content or "").splitlines() if line.strip()][-REPORT_LOG_LINES:]
+            if tail:
+                lines.append(f"  last {len(tail)} log lines of task {task}:")
+                lines.extend(f"    | {clean(line)}" for line in tail)
+            else:
+                lines.append(f"  the log of task {task} was not available (the service has none yet)")
+        except Exception as exc:  # the report must never replace the failure it explains
+            lines.append(f"  the log of task {task} was not available ({clean(_brief(exc))})")
+    try:
+        events = client.list_events(job_id, level="Error", limit=REPORT_EVENTS, attempts=REPORT_ATTEMPTS)
+        shown = events.events[:REPORT_EVENTS]
+        if shown:
+            lines.append(f"  recent error events ({len(shown)}):")
+            for event in shown:
+                where = " ".join(part for part in (event.time, event.source) if part)
+                message = event.message or "(no message)"
+                lines.append(f"    {clean(f'{where}: {message}' if where else message)}")
+    except Exception as exc:  # as above
+        lines.append(f"  the job's events were not available ({clean(_brief(exc))})")
+    return lines
+
+
+def _failing_task(job: TrainingJob) -> str | None:
+    """The task whose log explains the failure: the first with a non-zero exit code, else the first task."""
+    for entry in job.status.task_statuses:
+        if entry.task and entry.exit_code not in (None, 0):
+            return entry.task
+    named = [t for t in job.status.tasks if t] or [e.task for e in job.status.task_statuses if e.task]
+    return named[0] if named else None
+
+
+def _brief(exc: BaseException) -> str:
+    if isinstance(exc, APIError) and exc.error_code:
+        return f"{exc.error_code}: {exc.error_msg or exc.describe_kind()}"
+    return str(exc) or type(exc).__name__
 
 
 # ---------------------------------------------------------------------------------------------------------

@@ -60,3 +60,29 @@ def test_get_of_a_job_that_does_not_exist_fails_up_naming_the_id(
     assert result.returncode != 0, output
     assert f"training job {missing} does not exist, so it cannot be read" in output, output
     assert GRPC_PREFIX not in output and "Traceback" not in output, output
+
+
+def test_a_failed_up_says_why_the_job_failed(tmp_path: Path, emulator: EmulatorProcess) -> None:
+    program = (
+        "from pulumi_modelarts import TrainingJob\n"
+        "TrainingJob('trainer',\n"
+        "    metadata={'annotations': {'emulator/fail-after-seconds': '0.2',\n"
+        "        'emulator/running-seconds': '5', 'emulator/exit-code': '137',\n"
+        "        'emulator/failure-message': 'CUDA out of memory'}},\n"
+        "    algorithm={'engine': {'image_url': 'org/trainer:1.0'}, 'command': 'python train.py'},\n"
+        "    spec={'resource': {'flavor_id': 'modelarts.vm.cpu.2u', 'node_count': 1}},\n"
+        "    wait_for='completed')\n"
+    )
+    stack = make_stack(tmp_path, emulator, program)
+    result = stack.up(check=False)
+    output = result.stdout + result.stderr
+    assert result.returncode != 0, output
+    assert "ended Failed." in output and "exit code 137" in output, output
+    assert "log lines of task worker-0:" in output, output
+    assert "| RuntimeError: CUDA out of memory" in output, output
+    assert "recent error events (2):" in output, output
+    assert "Training job failed: CUDA out of memory" in output, output
+    assert "|   File " in output, output  # the log keeps its indentation
+    assert GRPC_PREFIX not in output, output
+    assert [line for line in output.splitlines() if "Traceback" in line and "| Traceback" not in line] == []
+    assert emulator.secret_key not in output and emulator.access_key not in output
