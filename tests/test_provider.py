@@ -489,6 +489,34 @@ def test_settings_from_configure(
     assert vars(prov) == {}
 
 
+def test_check_reports_missing_settings_once_configured(
+    prov: TrainingJobProvider, emulator: EmulatorProcess
+) -> None:
+    news = job_inputs(wait_for="none")
+    # Not configured by an engine (a test, a tool): settings are judged when they are used.
+    assert prov.check({}, news).failures == []
+    config = {
+        "modelarts:endpoint": emulator.url,
+        "modelarts:accessKey": emulator.access_key,
+        "modelarts:secretKey": emulator.secret_key,
+        "modelarts:project_id": "proj-typed-wrongly",
+    }
+    emulator.reset_stats()
+    prov.configure(ConfigureRequest(Config(config, "project")))
+    failures = [(f.property, f.reason) for f in prov.check({}, news).failures]
+    assert len(failures) == 1 and failures[0][0] == ""
+    reason = failures[0][1]
+    assert "Missing: the project id" in reason
+    assert "did you mean modelarts:projectId?" in reason
+    for value in config.values():
+        assert value not in reason
+    assert emulator.stats()["requests"] == 0
+    prov.configure(
+        ConfigureRequest(Config({**config, "modelarts:projectId": emulator.project_id}, "project"))
+    )
+    assert prov.check({}, news).failures == []
+
+
 def test_api_errors_are_one_clear_message_without_credentials(
     prov: TrainingJobProvider, emu: EmulatorProcess, monkeypatch: pytest.MonkeyPatch
 ) -> None:

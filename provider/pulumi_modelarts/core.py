@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -34,7 +34,7 @@ from .errors import (
 )
 from .phases import Phase, SecondaryPhase, is_failure, is_stopped, is_terminable
 from .progress import Progress
-from .settings import resolve_settings
+from .settings import resolve_settings, settings_problem
 from .wait import Condition, until
 
 if TYPE_CHECKING:
@@ -113,15 +113,30 @@ def open_client(
 # check
 
 
-def check(olds: Mapping[str, Any] | None, news: Mapping[str, Any]) -> Checked:
+def check(
+    olds: Mapping[str, Any] | None,
+    news: Mapping[str, Any],
+    *,
+    config: Mapping[str, str] | None = None,
+    environ: Mapping[str, str] | None = None,
+    misplaced: Iterable[str] = (),
+) -> Checked:
     """Validate and normalise the new inputs (olds: the inputs accepted last time, if any). Never raises.
 
-    Values not known yet (preview) are accepted; problems they might resolve are not reported.
+    Values not known yet (preview) are accepted; problems they might resolve are not reported. With config
+    (the stack config the front-end was given; environ defaults to the process environment), the settings
+    are checked too, by the rules every call applies, and named near-miss config keys (``misplaced``) are
+    pointed out; no API call is made.
     """
     try:
-        return _check(olds if isinstance(olds, Mapping) else {}, news)
+        checked = _check(olds if isinstance(olds, Mapping) else {}, news)
     except Exception as exc:  # check must answer, never crash, whatever it is given
         return Checked(dict(news), [Failure("", f"the inputs could not be checked: {exc}")])
+    if config is not None:
+        problem = settings_problem(config, os.environ if environ is None else environ, misplaced)
+        if problem is not None:
+            checked.failures.append(Failure("", problem))
+    return checked
 
 
 def _check(olds: Mapping[str, Any], news: Mapping[str, Any]) -> Checked:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import functools
 import sys
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
 from pulumi.dynamic import (
@@ -39,7 +39,7 @@ from pulumi.dynamic import (
 
 from .errors import ModelArtsError, ProvisioningError
 from .progress import StderrProgress, engine_address
-from .settings import CONFIG_NAMESPACE, SOURCES
+from .settings import CONFIG_NAMESPACE, SOURCES, near_miss_keys
 
 __all__ = ["ProvisioningError", "TrainingJobProvider", "current_config", "set_config", "stderr_progress"]
 
@@ -50,10 +50,19 @@ _HOST_METHODS = frozenset({"Check", "Diff", "Create", "Read", "Update", "Delete"
 
 _CONFIG_LOCK = threading.Lock()
 _CONFIG: dict[str, str] = {}
+# Set by the engine's configure: only then is the stack config known, so only then can check judge settings.
+_CONFIGURED = False
+_MISPLACED: list[str] = []  # near-miss config keys that are set (names only)
 
 
-def set_config(config: Mapping[str, object]) -> None:
-    """Remember the ``modelarts:*`` stack config for this process (called by ``configure``)."""
+def set_config(
+    config: Mapping[str, object], *, configured: bool = False, misplaced: Iterable[str] = ()
+) -> None:
+    """Remember the ``modelarts:*`` stack config for this process (called by ``configure``).
+
+    configured: the config is the stack's own (from the engine), so check may report missing settings.
+    """
+    global _CONFIGURED
     kept = {
         str(k): str(v)
         for k, v in config.items()
@@ -62,11 +71,18 @@ def set_config(config: Mapping[str, object]) -> None:
     with _CONFIG_LOCK:
         _CONFIG.clear()
         _CONFIG.update(kept)
+        _CONFIGURED = configured
+        _MISPLACED[:] = sorted(misplaced)
 
 
 def current_config() -> dict[str, str]:
     with _CONFIG_LOCK:
         return dict(_CONFIG)
+
+
+def _settings_to_check() -> tuple[dict[str, str] | None, list[str]]:
+    with _CONFIG_LOCK:
+        return (dict(_CONFIG) if _CONFIGURED else None), list(_MISPLACED)
 
 
 def stderr_progress() -> StderrProgress:
@@ -130,12 +146,16 @@ class TrainingJobProvider(ResourceProvider):
 
     def configure(self, req: ConfigureRequest) -> None:
         keys = [f"{CONFIG_NAMESPACE}:{key}" for key, _env in SOURCES.values()]
-        set_config({key: req.config.get(key) for key in keys})
+        # The config can only be asked key by key: ask for the known near misses, to name them in hints.
+        misplaced = [key for key in near_miss_keys() if req.config.get(key) is not None]
+        set_config({key: req.config.get(key) for key in keys}, configured=True, misplaced=misplaced)
 
     def check(self, _olds: dict[str, Any], news: dict[str, Any]) -> CheckResult:
         from . import core
 
-        checked = core.check(_olds, news)
+        # Outside the provider host (no configure), settings come from wherever the caller resolves them.
+        config, misplaced = _settings_to_check()
+        checked = core.check(_olds, news, config=config, misplaced=misplaced)
         return CheckResult(checked.inputs, [check_failure(f.path, f.reason) for f in checked.failures])
 
     @_reported

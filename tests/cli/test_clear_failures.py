@@ -86,3 +86,24 @@ def test_a_failed_up_says_why_the_job_failed(tmp_path: Path, emulator: EmulatorP
     assert GRPC_PREFIX not in output, output
     assert [line for line in output.splitlines() if "Traceback" in line and "| Traceback" not in line] == []
     assert emulator.secret_key not in output and emulator.access_key not in output
+
+
+def test_preview_checks_the_settings_and_hints_at_near_miss_keys(
+    tmp_path: Path, emulator: EmulatorProcess
+) -> None:
+    stack = make_stack(tmp_path, emulator, jobs_program(1, wait_for="none"), env={"HW_PROJECT_ID": ""})
+    stack.config("modelarts:project_id", emulator.project_id)
+    emulator.reset_stats()
+    result = stack.preview(check=False)
+    output = result.stdout + result.stderr
+    assert result.returncode != 0, output
+    assert "resource 'job-0' has a problem: ModelArts settings are incomplete or unusable." in output, output
+    assert "Missing: the project id (looked in config modelarts:projectId, $HW_PROJECT_ID" in output, output
+    hint = "config modelarts:project_id is set but not read: did you mean modelarts:projectId?"
+    assert hint in output, output
+    assert emulator.project_id not in output and emulator.secret_key not in output, output
+    assert GRPC_PREFIX not in output and "Traceback" not in output, output
+    assert emulator.stats()["requests"] == 0, "checking settings must not call the API"
+
+    stack.config("modelarts:projectId", emulator.project_id)
+    stack.preview()
