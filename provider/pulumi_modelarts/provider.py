@@ -21,6 +21,7 @@ httpx and the wire models) loads on the first call, in the provider host.
 from __future__ import annotations
 
 import functools
+import inspect
 import sys
 import threading
 from collections.abc import Callable, Iterable, Mapping
@@ -107,13 +108,13 @@ def _servicer_context() -> Any:
     The host does not hand its context to providers, so it is found on the stack: the nearest frame of a
     servicer method (Create, Read, ...) of the host module that has a ``context`` with ``abort``.
     """
-    frame = sys._getframe(1)
+    frame = inspect.currentframe()
     while frame is not None:
         spec = frame.f_globals.get("__spec__")
         if getattr(spec, "name", None) == _HOST_MODULE and frame.f_code.co_name in _HOST_METHODS:
             context = frame.f_locals.get("context")
             return context if callable(getattr(context, "abort", None)) else None
-        frame = frame.f_back  # type: ignore[assignment]
+        frame = frame.f_back
     return None
 
 
