@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from pulumi.output import Unknown
 
+from check_failures import path_and_reason
 from pulumi_modelarts.diffing import INPUT_FIELDS
 from pulumi_modelarts.models import validate_create_request
 from pulumi_modelarts.provider import TrainingJobProvider
@@ -68,7 +69,7 @@ top_level = st.dictionaries(st.sampled_from([*INPUT_FIELDS, "zzz", "spex"]), jun
 
 def run_check(olds: dict[str, Any], news: dict[str, Any]) -> tuple[dict[str, Any], list[tuple[str, str]]]:
     result = TrainingJobProvider().check(olds, {**news, "__provider": "p"})
-    failures = [(f.property, f.reason) for f in result.failures]
+    failures = [path_and_reason(f) for f in result.failures]
     for prop, reason in failures:
         assert "could not be checked" not in reason, f"check crashed inside: {reason} for {news!r}"
         assert isinstance(reason, str) and reason.strip()

@@ -26,7 +26,7 @@ SCRIPT = textwrap.dedent(
     olds, news = json.loads(sys.argv[1]), json.loads(sys.argv[2])
     result = TrainingJobProvider().check(olds, news)
     print(json.dumps({
-        "failures": [[f.property, f.reason] for f in result.failures],
+        "failures": [[f.property or f.reason.split(": ", 1)[0], f.reason] for f in result.failures],
         "models_loaded": "pulumi_modelarts.models" in sys.modules,
         "inputs": result.inputs,
     }))

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import pickle
 import socket
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import httpx
 import pytest
 
 from httpserver import Recorded, Reply, ScriptedServer, json_reply
@@ -254,6 +256,13 @@ def test_error_kinds(
     assert_no_secrets(text, repr(error))
 
 
+def test_error_text_has_one_full_stop_before_the_suggested_fix() -> None:
+    ended = APIError(400, "ModelArts.2755", "algorithm does not exist.", "Check the algorithm id.")
+    assert "algorithm does not exist. Suggested fix: Check the algorithm id." in str(ended)
+    bare = APIError(400, "ModelArts.2755", "algorithm does not exist", "Check the algorithm id.")
+    assert "algorithm does not exist. Suggested fix: Check the algorithm id." in str(bare)
+
+
 def test_authentication_errors_are_never_retried(
     server: ScriptedServer, make_client: Any, fake_time: FakeTime
 ) -> None:
@@ -351,6 +360,75 @@ def test_connection_refused_is_a_transport_error(fake_time: FakeTime) -> None:
     with client, pytest.raises(TransportError, match="could not connect"):
         client.get_job("j-1")
     assert len(fake_time.sleeps) == 1
+
+
+def test_a_refused_connection_is_retried_once_and_names_the_endpoint(fake_time: FakeTime) -> None:
+    # Nothing listening is not a flaky service: ten attempts with growing pauses would take minutes.
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    logs: list[str] = []
+    client = ModelArtsClient(
+        endpoint=f"http://127.0.0.1:{port}",
+        project_id=PROJECT,
+        auth=AkSkAuth(AK, SK),
+        max_attempts=10,
+        sleep=fake_time.sleep,
+        clock=fake_time.clock,
+        log=logs.append,
+    )
+    with client, pytest.raises(TransportError) as caught:
+        client.get_job("j-1")
+    assert caught.value.attempts == 2
+    assert len(fake_time.sleeps) == 1 and fake_time.sleeps[0] <= 1.0
+    assert str(caught.value) == (
+        f"get training job 'j-1' failed after 2 attempts: no answer from ModelArts at "
+        f"http://127.0.0.1:{port} (could not connect: connection refused)"
+    )
+    assert logs and "attempt 2 of 2" in logs[0]
+    assert_no_secrets(str(caught.value), *logs)
+    assert pickle.loads(pickle.dumps(caught.value)).args == caught.value.args
+
+
+def test_a_host_name_that_does_not_resolve_is_retried_once(fake_time: FakeTime) -> None:
+    def unresolvable(request: httpx.Request) -> httpx.Response:
+        try:
+            raise socket.gaierror(-2, "Name or service not known")
+        except socket.gaierror as exc:
+            raise httpx.ConnectError(str(exc), request=request) from exc
+
+    client = ModelArtsClient(
+        endpoint="https://modelarts.nowhere-1.example.com",
+        project_id=PROJECT,
+        auth=AkSkAuth(AK, SK),
+        max_attempts=10,
+        transport=httpx.MockTransport(unresolvable),
+        sleep=fake_time.sleep,
+        clock=fake_time.clock,
+    )
+    with client, pytest.raises(TransportError) as caught:
+        client.get_job("j-1")
+    assert caught.value.attempts == 2
+    assert "no answer from ModelArts at https://modelarts.nowhere-1.example.com" in str(caught.value)
+    assert "the host name could not be resolved" in str(caught.value)
+
+
+def test_other_connect_failures_keep_the_full_retry_budget(fake_time: FakeTime) -> None:
+    def reset(request: httpx.Request) -> httpx.Response:
+        raise httpx.ConnectError("connection reset during the handshake", request=request)
+
+    client = ModelArtsClient(
+        endpoint="https://modelarts.cn-north-4.myhuaweicloud.com",
+        project_id=PROJECT,
+        auth=AkSkAuth(AK, SK),
+        max_attempts=4,
+        transport=httpx.MockTransport(reset),
+        sleep=fake_time.sleep,
+        clock=fake_time.clock,
+    )
+    with client, pytest.raises(TransportError) as caught:
+        client.get_job("j-1")
+    assert caught.value.attempts == 4
 
 
 def test_read_timeouts_are_retried_then_reported(server: ScriptedServer, make_client: Any) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 import pytest
@@ -75,3 +76,28 @@ def test_wrong_secret_is_refused_once(emulator: EmulatorProcess) -> None:
         client.get_job("anything")
     assert "not-the-secret" not in str(caught.value)
     assert emulator.stats()["requests"] == 1
+
+
+def test_log_preview_and_events(emulator_factory: Callable[..., EmulatorProcess]) -> None:
+    emulator = emulator_factory(creating_seconds=30)
+    with client_for(emulator) as client:
+        job_id = client.create_job(request("logs-and-events")).metadata.id
+        assert job_id
+        # Not running yet: the service has no log (HTTP 204), which is not an error.
+        assert client.get_log_preview(job_id, "worker-0") is None
+        events = client.list_events(job_id, limit=5)
+        assert [e.message for e in events.events] == ["Training job logs-and-events created."]
+        assert events.events[0].level == "Info" and events.events[0].source == "Job"
+        assert client.list_events(job_id, level="Error", limit=5).events == []
+
+    quick = emulator_factory(running_seconds=0.2)
+    with client_for(quick) as client:
+        job_id = client.create_job(request("logged")).metadata.id
+        assert job_id
+        deadline = time.monotonic() + 20
+        while client.get_job(job_id).phase != "Completed" and time.monotonic() < deadline:
+            time.sleep(0.05)
+        preview = client.get_log_preview(job_id, "worker-0")
+        assert preview is not None and preview.content
+        assert "training completed, exit code 0" in preview.content
+        assert preview.current_size == preview.full_size == len(preview.content.encode())

@@ -204,7 +204,9 @@ def test_a_job_whose_creation_failed_ends_the_wait() -> None:
     assert text.splitlines()[0] == f"training job core-job (id {JOB_ID}) ended Abnormal (creation failed)."
     assert "secondary phase CreateFailed" in text and "image pull failed" in text
     assert "nothing is left running" in text
-    assert [r.method for r in server.requests] == ["POST", "GET", "GET"]  # nothing to terminate
+    # Nothing to terminate (the failure report's log and events reads aside).
+    job_calls = [r for r in server.requests if "/logs/" not in r.path and "/events" not in r.path]
+    assert [r.method for r in job_calls] == ["POST", "GET", "GET"]
     assert said.asked == 0
 
 
@@ -270,3 +272,86 @@ def test_delete_gives_up_on_a_job_stuck_terminating(monkeypatch: pytest.MonkeyPa
         r"run `pulumi destroy` \(or `pulumi up`\) again to finish deleting it",
         str(info.value),
     )
+
+
+def test_delete_of_a_completed_job_is_quiet(emulator: EmulatorProcess, client: ModelArtsClient) -> None:
+    created = core.create(inputs({"emulator/running-seconds": "0"}, wait_for="completed"), client, Recorder())
+    assert phase_of(emulator, created.id) == "Completed"
+    said = Recorder()
+    core.delete(created.id, client, said)
+    assert said.lines == []
+    assert phase_of(emulator, created.id) == "Completed"
+
+
+# ------------------------------------------------------------------------------------------- failure report
+
+FAILING = {
+    "emulator/fail-after-seconds": "0.1",
+    "emulator/running-seconds": "5",
+    "emulator/exit-code": "137",
+    "emulator/failure-message": "CUDA out of memory",
+}
+
+
+def failed_create(client: ModelArtsClient, annotations: Mapping[str, str], **overrides: Any) -> str:
+    with pytest.raises(ProvisioningError) as info:
+        core.create(inputs({**FAILING, **annotations}, wait_for="completed", **overrides), client, Recorder())
+    return str(info.value)
+
+
+def test_a_failed_job_reports_its_log_tail_and_error_events(
+    emulator: EmulatorProcess, client: ModelArtsClient
+) -> None:
+    # The log echoes the access key and an environment variable's value: neither may reach the error.
+    tail = "\n".join(
+        [*(f"epoch {i}" for i in range(30)), f"key={emulator.access_key} token=s3cr3t-value", "x" * 500]
+    )
+    algorithm = {
+        "engine": {"image_url": "org/img:1"},
+        "command": "python train.py",
+        "environments": {"TOKEN": "s3cr3t-value"},
+    }
+    text = failed_create(client, {"emulator/log-tail": tail}, algorithm=algorithm)
+    assert "ended Failed" in text and "exit code 137" in text
+    lines = text.splitlines()
+    start = lines.index("  last 20 log lines of task worker-0:")
+    logged = lines[start + 1 : start + 21]
+    assert logged[0] == "    | epoch 12" and logged[-3] == "    | epoch 29"
+    assert logged[-2] == "    | key=*** token=***"
+    assert logged[-1].startswith("    | xxx") and len(logged[-1]) <= 6 + core.REPORT_LINE_CHARS
+    events = lines.index("  recent error events (2):")
+    assert "Job: Training job failed: CUDA out of memory" in lines[events + 1]
+    assert "Task: Task worker-0 exited with code 137: CUDA out of memory" in lines[events + 2]
+    assert emulator.access_key not in text and "s3cr3t-value" not in text
+
+
+def test_a_failure_report_says_when_the_log_is_gone(
+    emulator: EmulatorProcess, client: ModelArtsClient
+) -> None:
+    text = failed_create(client, {"emulator/logs-cleared-after-seconds": "0"})
+    assert "  the log of task worker-0 was not available (ModelArts.2819: " in text
+    assert "  recent error events (2):" in text
+    assert "nothing is left running" in text
+
+
+def test_a_failure_report_never_fails_the_error(
+    emulator: EmulatorProcess, client: ModelArtsClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*_args: Any, **_kwargs: Any) -> Any:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(client, "get_log_preview", broken)
+    monkeypatch.setattr(client, "list_events", broken)
+    text = failed_create(client, {})
+    assert "ended Failed" in text
+    assert "  the log of task worker-0 was not available (boom)" in text
+    assert "  the job's events were not available (boom)" in text
+
+
+def test_a_stopped_or_timed_out_job_has_no_failure_report(
+    emulator: EmulatorProcess, client: ModelArtsClient
+) -> None:
+    with pytest.raises(ProvisioningError) as info:
+        pending = inputs({"emulator/stay-pending": "true"}, wait_for="running", wait_timeout=0.3)
+        core.create(pending, client, Recorder())
+    assert "log" not in str(info.value) and "events" not in str(info.value)

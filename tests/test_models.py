@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel, ValidationError
 
+from check_failures import path_and_reason
 from pulumi_modelarts import models as m
 
 DATA = Path(__file__).parent / "data" / "seed_examples"
@@ -1176,5 +1177,5 @@ def test_a_realistic_job_with_new_fields_passes_the_provider_check() -> None:
     # The same job with two mistakes in new fields: each is named by its path, before any API call.
     news["spec"]["volumes"] = [{"obs": {}}]
     news["algorithm"]["engine"].pop("engine_version")
-    failures = {f.property: f.reason for f in TrainingJobProvider().check({}, news).failures}
+    failures = dict(path_and_reason(f) for f in TrainingJobProvider().check({}, news).failures)
     assert set(failures) == {"spec.volumes[0].obs.obs_path", "algorithm.engine.install_sys_packages"}

@@ -111,6 +111,8 @@ def test_our_request_fields_beyond_the_sdk_are_the_documented_ones() -> None:
         ("CreateTrainingJobResponse", m.TrainingJob),
         ("StopTrainingJobResponse", m.TrainingJob),
         ("ListTrainingJobsResponse", m.SearchResponse),
+        ("ShowTrainingJobLogsPreviewResponse", m.LogPreview),
+        ("ListTrainingJobEventsResponse", m.JobEvents),
     ],
 )
 def test_every_sdk_answer_field_is_a_response_field(answer: str, model: type[BaseModel]) -> None:

@@ -17,10 +17,11 @@ from hypothesis import strategies as st
 from pulumi.dynamic import Config, ConfigureRequest
 from pulumi.output import Unknown
 
+from check_failures import path_and_reason
 from modelarts_emulator.testing import EmulatorProcess
 from pulumi_modelarts import provider as provider_module
 from pulumi_modelarts import wait as wait_module
-from pulumi_modelarts.errors import SettingsError
+from pulumi_modelarts.errors import JobNotFoundError, SettingsError
 from pulumi_modelarts.progress import StderrProgress
 from pulumi_modelarts.provider import ProvisioningError, TrainingJobProvider
 
@@ -124,7 +125,7 @@ def wait_phase(emu: EmulatorProcess, job_id: str, phases: set[str], timeout: flo
 
 
 def failures_of(prov: TrainingJobProvider, news: dict[str, Any]) -> dict[str, str]:
-    return {f.property: f.reason for f in prov.check({}, news).failures}
+    return dict(path_and_reason(f) for f in prov.check({}, news).failures)
 
 
 def test_check_reports_problems_with_paths(prov: TrainingJobProvider) -> None:
@@ -143,6 +144,15 @@ def test_check_reports_problems_with_paths(prov: TrainingJobProvider) -> None:
     assert "not a duration" in found["wait_timeout"]
     assert found["replace_when_failed"] == "must be true or false"
     assert "unknown property" in found["bogus"]
+
+
+def test_check_failures_are_shaped_for_the_engine(prov: TrainingJobProvider) -> None:
+    # The engine looks a failure's property up as a top-level input (a nested path prints "{<nil>}"), so
+    # only top-level keys keep the property form; a nested path leads the reason of a resource failure.
+    news = job_inputs(spec={"resource": {"flavor_id": "f", "node_count": 0}}, wait_for="started")
+    failures = {(f.property, f.reason) for f in prov.check({}, news).failures}
+    assert ("", "spec.resource.node_count: must be at least 1") in failures
+    assert any(prop == "wait_for" and reason.startswith("must be one of") for prop, reason in failures)
 
 
 def test_check_bad_names_and_timeouts(prov: TrainingJobProvider) -> None:
@@ -182,7 +192,7 @@ def test_check_tolerates_unknowns_and_still_validates_the_rest(prov: TrainingJob
     assert isinstance(result.inputs["spec"]["resource"]["flavor_id"], Unknown)
 
     news["algorithm"]["outputs"] = [{"name": "model"}]  # missing remote: still reported
-    assert [f.property for f in prov.check({}, news).failures] == ["algorithm.outputs[0].remote"]
+    assert [path_and_reason(f)[0] for f in prov.check({}, news).failures] == ["algorithm.outputs[0].remote"]
 
     whole = prov.check({}, job_inputs(algorithm=Unknown(), spec=Unknown(), metadata=Unknown()))
     assert whole.failures == []
@@ -429,6 +439,19 @@ def test_delete_running_job_terminates_it(prov: TrainingJobProvider, emu: Emulat
     assert live(emu, created.id)["status"]["phase"] == "Terminated"
 
 
+def test_get_of_a_job_that_does_not_exist_is_an_error_naming_the_id(
+    prov: TrainingJobProvider, emu: EmulatorProcess
+) -> None:
+    # What TrainingJob.get sends: the registered properties, every output unset. A refresh sends the stored
+    # outputs and a vanished job is dropped quietly (test_read_of_vanished_job_returns_empty_id).
+    missing = "00000000-0000-0000-0000-000000000000"
+    registered = {"__provider": "p", "phase": None, "metadata": None, "status": None}
+    with pytest.raises(JobNotFoundError) as info:
+        prov.read(missing, registered)
+    assert str(info.value).startswith(f"training job {missing} does not exist, so it cannot be read")
+    assert "TrainingJob.get" in str(info.value)
+
+
 def test_delete_completed_and_vanished_jobs_quietly(prov: TrainingJobProvider, emu: EmulatorProcess) -> None:
     done = prov.create(checked(prov, job_inputs(wait_for="completed")))
     emu.reset_stats()
@@ -464,6 +487,34 @@ def test_settings_from_configure(
     assert live(emulator, created.id)["metadata"]["name"] == inputs["metadata"]["name"]
     # The provider object itself never holds them.
     assert vars(prov) == {}
+
+
+def test_check_reports_missing_settings_once_configured(
+    prov: TrainingJobProvider, emulator: EmulatorProcess
+) -> None:
+    news = job_inputs(wait_for="none")
+    # Not configured by an engine (a test, a tool): settings are judged when they are used.
+    assert prov.check({}, news).failures == []
+    config = {
+        "modelarts:endpoint": emulator.url,
+        "modelarts:accessKey": emulator.access_key,
+        "modelarts:secretKey": emulator.secret_key,
+        "modelarts:project_id": "proj-typed-wrongly",
+    }
+    emulator.reset_stats()
+    prov.configure(ConfigureRequest(Config(config, "project")))
+    failures = [(f.property, f.reason) for f in prov.check({}, news).failures]
+    assert len(failures) == 1 and failures[0][0] == ""
+    reason = failures[0][1]
+    assert "Missing: the project id" in reason
+    assert "did you mean modelarts:projectId?" in reason
+    for value in config.values():
+        assert value not in reason
+    assert emulator.stats()["requests"] == 0
+    prov.configure(
+        ConfigureRequest(Config({**config, "modelarts:projectId": emulator.project_id}, "project"))
+    )
+    assert prov.check({}, news).failures == []
 
 
 def test_api_errors_are_one_clear_message_without_credentials(
@@ -520,6 +571,20 @@ def test_get_training_jobs_pages_and_filters(prov: TrainingJobProvider, emu: Emu
     assert len(only) == 1 and only[0]["metadata"]["name"].startswith("look1-")
     assert get_training_jobs(phase=["Failed"]) == []
     assert len(get_training_jobs(created_after=0)) == 3
+
+
+def test_get_training_jobs_takes_phases_in_any_case_and_refuses_unknown_ones(
+    prov: TrainingJobProvider, emu: EmulatorProcess
+) -> None:
+    from pulumi_modelarts import get_training_jobs
+
+    created = prov.create(checked(prov, job_inputs(wait_for="running", name_prefix="phased")))
+    assert [j["metadata"]["id"] for j in get_training_jobs(phase="running")] == [created.id]
+    assert [j["metadata"]["id"] for j in get_training_jobs(phase=["RUNNING", "failed"])] == [created.id]
+    emu.reset_stats()
+    with pytest.raises(ValueError, match=r"unknown training job phase 'runing'; expected one of .*Running"):
+        get_training_jobs(phase="runing")
+    assert emu.stats()["requests"] == 0
 
 
 def test_create_terminates_the_job_when_the_wait_fails_unexpectedly(

@@ -12,7 +12,14 @@ from httpserver import ScriptedServer, json_reply
 from pulumi_modelarts.auth import AkSkAuth, TokenAuth
 from pulumi_modelarts.client import ModelArtsClient
 from pulumi_modelarts.errors import SettingsError
-from pulumi_modelarts.settings import SOURCES, Settings, endpoint_for_region, resolve_settings
+from pulumi_modelarts.settings import (
+    SOURCES,
+    Settings,
+    endpoint_for_region,
+    near_miss_keys,
+    resolve_settings,
+    settings_problem,
+)
 
 AK = "AKSETTINGS0123456789"
 SK = "SkSettingsSecret0123456789abcdef"
@@ -203,3 +210,41 @@ def test_settings_client_with_a_token(server: ScriptedServer) -> None:
 def test_settings_can_be_built_directly() -> None:
     direct = Settings(project_id="p", endpoint="https://x.example", auth_token=TOKEN)
     assert direct.region is None and direct.auth_kind == "token"
+
+
+def test_near_miss_keys_point_at_the_key_that_is_read() -> None:
+    misses = near_miss_keys()
+    assert misses["modelarts:project_id"] == "modelarts:projectId"
+    assert misses["modelarts:projectid"] == "modelarts:projectId"
+    assert misses["modelarts:ProjectId"] == "modelarts:projectId"
+    assert misses["modelarts:access_key"] == "modelarts:accessKey"
+    assert misses["modelarts:AK"] == "modelarts:accessKey"
+    assert misses["modelarts:HW_SECRET_KEY"] == "modelarts:secretKey"
+    assert misses["huaweicloud:region"] == "modelarts:region"
+    assert misses["ModelArts:endpoint"] == "modelarts:endpoint"
+    # The keys that are read are never near misses of anything.
+    assert not {f"modelarts:{key}" for key, _ in SOURCES.values()} & set(misses)
+
+
+def test_settings_problem_names_what_is_missing_and_near_misses_without_values() -> None:
+    complete = {
+        "modelarts:projectId": "proj-1",
+        "modelarts:region": "cn-north-4",
+        "modelarts:accessKey": "AKVALUE123",
+        "modelarts:secretKey": "SKVALUE456",
+    }
+    assert settings_problem(complete, {}) is None
+    assert (
+        settings_problem({}, {"HW_PROJECT_ID": "p", "HW_REGION_NAME": "cn-north-4", "HW_AUTH_TOKEN": "t"})
+        is None
+    )
+    incomplete = {k: v for k, v in complete.items() if k != "modelarts:projectId"}
+    problem = settings_problem(incomplete, {}, ["modelarts:project_id"])
+    assert problem is not None
+    assert problem.startswith("ModelArts settings are incomplete or unusable. Missing: the project id")
+    assert problem.endswith(
+        "config modelarts:project_id is set but not read: did you mean modelarts:projectId?"
+    )
+    assert "AKVALUE123" not in problem and "SKVALUE456" not in problem
+    plain_http = settings_problem({**complete, "modelarts:endpoint": "http://modelarts.example.com"}, {})
+    assert plain_http is not None and "only https is allowed" in plain_http

@@ -10,7 +10,9 @@ may have reached the service but no answer came back (connection dropped or read
 5xx came back (a gateway can time out after the backend committed) - the client first searches for a job with
 exactly that name created since the call began, and returns it if found; only otherwise does it post again.
 Failures that happen before the request leaves (connection refused, connect timeout) and throttling are not
-ambiguous and are simply retried.
+ambiguous and are simply retried. A refused connection or a host name that does not resolve is retried only
+once, after a short pause: it means nothing listens at the endpoint (a wrong port or host, a stopped
+emulator), which ten attempts with growing pauses would not change. Every transport error names the endpoint.
 """
 
 from __future__ import annotations
@@ -18,13 +20,14 @@ from __future__ import annotations
 import json
 import os
 import random
+import socket
 import ssl
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 import httpx
 import pydantic
@@ -41,6 +44,8 @@ from .errors import (
 )
 from .models import (
     CreateTrainingJobRequest,
+    JobEvents,
+    LogPreview,
     SearchFilter,
     SearchRequest,
     SearchResponse,
@@ -58,6 +63,9 @@ MAX_PAGES = 2000
 # Largest answer body read; a training job is a few kB and a page of 50 is well under a megabyte.
 MAX_BODY_BYTES = 16 * 1024 * 1024
 EXCERPT_CHARS = 200
+# Attempts for a refused connection or an unresolvable host name: one quick retry covers a gateway restarting,
+# more would only make a wrong endpoint slow to report.
+UNREACHABLE_ATTEMPTS = 2
 JSON_CONTENT_TYPE = "application/json;charset=UTF-8"
 USER_AGENT = "pulumi-modelarts/0.1"
 
@@ -91,12 +99,29 @@ class _Answer:
 
 
 class _NoAnswer(Exception):
-    """One attempt got no HTTP answer. `ambiguous`: the request may have reached the service."""
+    """One attempt got no HTTP answer. `ambiguous`: the request may have reached the service.
 
-    def __init__(self, reason: str, *, ambiguous: bool) -> None:
+    `unreachable`: nothing answered at the endpoint at all (connection refused, host name not found).
+    """
+
+    def __init__(self, reason: str, *, ambiguous: bool, unreachable: bool = False) -> None:
         super().__init__(reason)
         self.reason = reason
         self.ambiguous = ambiguous
+        self.unreachable = unreachable
+
+
+def _connect_failure(exc: BaseException) -> _NoAnswer:
+    """What a failed connect means, from the OS error httpx wraps (refused and DNS failures end retries)."""
+    cause: BaseException | None = exc
+    while cause is not None and not isinstance(cause, OSError):
+        cause = cause.__cause__ or cause.__context__
+    if isinstance(cause, socket.gaierror):
+        reason = "could not connect: the host name could not be resolved"
+        return _NoAnswer(reason, ambiguous=False, unreachable=True)
+    if isinstance(cause, ConnectionRefusedError):
+        return _NoAnswer("could not connect: connection refused", ambiguous=False, unreachable=True)
+    return _NoAnswer(f"could not connect ({type(exc).__name__})", ambiguous=False)
 
 
 def _job_path_segment(value: str, what: str) -> str:
@@ -263,6 +288,34 @@ class ModelArtsClient:
         path = f"/v2/{self._project_segment}/training-jobs/{_job_path_segment(job_id, 'job id')}"
         self._answer("DELETE", path, None, operation=operation, body_required=False)
 
+    def get_log_preview(self, job_id: str, task: str, *, attempts: int | None = None) -> LogPreview | None:
+        """The latest part of a task's log; None when the service has none yet (HTTP 204).
+
+        attempts: fewer attempts than the client's own, for a caller that only wants it if it comes quickly.
+        """
+        operation = f"read the log of task {task!r} of training job {job_id!r}"
+        path = (
+            f"/v2/{self._project_segment}/training-jobs/{_job_path_segment(job_id, 'job id')}"
+            f"/tasks/{_job_path_segment(task, 'task')}/logs/preview"
+        )
+        answer = self._answer("GET", path, None, operation=operation, body_required=False, attempts=attempts)
+        if answer.payload is None:
+            return None
+        return self._parse(LogPreview, answer, operation)
+
+    def list_events(
+        self, job_id: str, *, level: str | None = None, limit: int = 50, attempts: int | None = None
+    ) -> JobEvents:
+        """The newest events of a job (one page of at most `limit`, 1..100), optionally of one level only."""
+        operation = f"list the events of training job {job_id!r}"
+        query = {"limit": str(limit), **({"level": level} if level else {})}
+        path = (
+            f"/v2/{self._project_segment}/training-jobs/{_job_path_segment(job_id, 'job id')}/events"
+            f"?{urlencode(query)}"
+        )
+        answer = self._answer("GET", path, None, operation=operation, attempts=attempts)
+        return self._parse(JobEvents, answer, operation)
+
     def search_jobs(self, request: SearchRequest) -> SearchResponse:
         operation = "search training jobs"
         path = f"/v2/{self._project_segment}/training-job-searches"
@@ -355,8 +408,11 @@ class ModelArtsClient:
         *,
         operation: str,
         body_required: bool = True,
+        attempts: int | None = None,
     ) -> _Answer:
-        answer = self._call(method, path, body, operation=operation, body_required=body_required)
+        answer = self._call(
+            method, path, body, operation=operation, body_required=body_required, attempts=attempts
+        )
         assert isinstance(answer, _Answer)
         return answer
 
@@ -369,6 +425,7 @@ class ModelArtsClient:
         operation: str,
         body_required: bool = True,
         recover: Callable[[], TrainingJob | None] | None = None,
+        attempts: int | None = None,
     ) -> _Answer | TrainingJob:
         started = self._clock()
         content = None if body is None else json.dumps(body, ensure_ascii=False).encode("utf-8")
@@ -377,12 +434,17 @@ class ModelArtsClient:
             attempt += 1
             needs_recovery = False
             retry_after: float | None = None
+            attempts_left = max(1, min(self.max_attempts, attempts or self.max_attempts))
             try:
                 return self._once(method, path, content, operation=operation, body_required=body_required)
             except _NoAnswer as exc:
-                failure: Exception = TransportError(operation, exc.reason, attempts=attempt)
+                failure: Exception = TransportError(
+                    operation, exc.reason, attempts=attempt, endpoint=self.endpoint
+                )
                 needs_recovery = exc.ambiguous
                 reason = exc.reason
+                if exc.unreachable:
+                    attempts_left = min(attempts_left, UNREACHABLE_ATTEMPTS)
             except ThrottledError as exc:
                 failure, reason, retry_after = exc, "throttled", exc.retry_after
             except ServerError as exc:
@@ -390,9 +452,7 @@ class ModelArtsClient:
                 needs_recovery = True
             recovering = needs_recovery and recover is not None
             delay = self._backoff(attempt, retry_after)
-            exhausted = (
-                attempt >= self.max_attempts or self._clock() - started + delay > self.max_retry_seconds
-            )
+            exhausted = attempt >= attempts_left or self._clock() - started + delay > self.max_retry_seconds
             if exhausted and not recovering:
                 raise failure
             if exhausted:
@@ -400,12 +460,12 @@ class ModelArtsClient:
             elif recovering:
                 self._say(
                     f"{operation}: {reason}; the request may have been applied, so looking for the job "
-                    f"in {delay:.1f}s before retrying (attempt {attempt + 1} of {self.max_attempts})"
+                    f"in {delay:.1f}s before retrying (attempt {attempt + 1} of {attempts_left})"
                 )
             else:
                 self._say(
                     f"{operation}: {reason}; retrying in {delay:.1f}s "
-                    f"(attempt {attempt + 1} of {self.max_attempts})"
+                    f"(attempt {attempt + 1} of {attempts_left})"
                 )
             self._sleep(delay)
             if recovering and recover is not None:
@@ -456,7 +516,9 @@ class ModelArtsClient:
                 # counting free each call's request and response at once instead of leaving about 40 objects
                 # per call for the cyclic garbage collector.
                 response.stream = _CLOSED_STREAM
-        except (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout) as exc:
+        except httpx.ConnectError as exc:
+            raise _connect_failure(exc) from None
+        except (httpx.ConnectTimeout, httpx.PoolTimeout) as exc:
             raise _NoAnswer(f"could not connect ({type(exc).__name__})", ambiguous=False) from None
         except httpx.TimeoutException as exc:
             raise _NoAnswer(

@@ -13,25 +13,28 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from . import diffing
 from . import lifecycle as lc
 from .errors import (
+    APIError,
     BadRequestError,
     InvalidInputsError,
+    JobNotFoundError,
     JobVanished,
     ModelArtsError,
     NotFoundError,
     ProvisioningError,
     WaitFailed,
     WaitTimedOut,
+    redact,
 )
-from .phases import Phase, SecondaryPhase, is_stopped, is_terminable
+from .phases import Phase, SecondaryPhase, is_failure, is_stopped, is_terminable
 from .progress import Progress
-from .settings import resolve_settings
+from .settings import resolve_settings, settings_problem
 from .wait import Condition, until
 
 if TYPE_CHECKING:
@@ -61,6 +64,13 @@ CLIENT_MAX_ATTEMPTS = 10
 # How long delete waits for a terminated job to leave Terminating (real time, whatever the poll knob says).
 DELETE_WAIT_SECONDS = 300.0
 DECLARED_INPUTS = "declared_inputs"
+# The failure report of a job that ended Failed or Abnormal: the last lines of the failing task's log and the
+# newest error events, each line shortened, so the error stays readable. Fetched with few attempts: the
+# report is a courtesy and must not hold up (or fail) the error it belongs to.
+REPORT_LOG_LINES = 20
+REPORT_EVENTS = 5
+REPORT_LINE_CHARS = 200
+REPORT_ATTEMPTS = 2
 
 
 class Failure(NamedTuple):
@@ -103,15 +113,30 @@ def open_client(
 # check
 
 
-def check(olds: Mapping[str, Any] | None, news: Mapping[str, Any]) -> Checked:
+def check(
+    olds: Mapping[str, Any] | None,
+    news: Mapping[str, Any],
+    *,
+    config: Mapping[str, str] | None = None,
+    environ: Mapping[str, str] | None = None,
+    misplaced: Iterable[str] = (),
+) -> Checked:
     """Validate and normalise the new inputs (olds: the inputs accepted last time, if any). Never raises.
 
-    Values not known yet (preview) are accepted; problems they might resolve are not reported.
+    Values not known yet (preview) are accepted; problems they might resolve are not reported. With config
+    (the stack config the front-end was given; environ defaults to the process environment), the settings
+    are checked too, by the rules every call applies, and named near-miss config keys (``misplaced``) are
+    pointed out; no API call is made.
     """
     try:
-        return _check(olds if isinstance(olds, Mapping) else {}, news)
+        checked = _check(olds if isinstance(olds, Mapping) else {}, news)
     except Exception as exc:  # check must answer, never crash, whatever it is given
         return Checked(dict(news), [Failure("", f"the inputs could not be checked: {exc}")])
+    if config is not None:
+        problem = settings_problem(config, os.environ if environ is None else environ, misplaced)
+        if problem is not None:
+            checked.failures.append(Failure("", problem))
+    return checked
 
 
 def _check(olds: Mapping[str, Any], news: Mapping[str, Any]) -> Checked:
@@ -335,16 +360,79 @@ def _give_up(
                 terminated = None
                 progress.say(f"terminating {label} failed: {exc}")
     status = job.status.model_dump(mode="json", exclude_none=True)
-    return ProvisioningError(
-        lc.describe_failure(
-            name=job.name,
-            job_id=job_id,
-            status=status,
-            reason=reason,
-            terminated=terminated,
-            wait_for=wait_for,
-        )
+    text = lc.describe_failure(
+        name=job.name,
+        job_id=job_id,
+        status=status,
+        reason=reason,
+        terminated=terminated,
+        wait_for=wait_for,
     )
+    if is_failure(job.phase, job.secondary_phase):
+        text += "\n" + "\n".join(_failure_report(client, job, job_id))
+    return ProvisioningError(text)
+
+
+def _failure_report(client: ModelArtsClient, job: TrainingJob, job_id: str) -> list[str]:
+    """Why the job failed, as far as the service can tell: its failing task's log tail and error events.
+
+    Never raises: a log not generated yet or already cleared (ModelArts.2776/2777/2818/2819, HTTP 204), a
+    timeout or any other trouble turns into a line saying what was not available.
+    """
+    from .models import environments_map
+
+    # The log is the job's own output: it may print a credential or an environment variable's value.
+    environments = environments_map(job.algorithm.environments) if job.algorithm is not None else {}
+    hidden = [*environments.values()]
+
+    def clean(line: str) -> str:
+        # Indentation stays (a traceback reads by it); only the length is bounded.
+        text = client.scrub(redact(line, hidden)).rstrip().replace("\t", "    ")
+        return text if len(text) <= REPORT_LINE_CHARS else text[: REPORT_LINE_CHARS - 1] + "…"
+
+    lines: list[str] = []
+    task = _failing_task(job)
+    if task is None:
+        lines.append("  the job's log was not available (the service named no task)")
+    else:
+        try:
+            preview = client.get_log_preview(job_id, task, attempts=REPORT_ATTEMPTS)
+            content = preview.content if preview is not None else None
+            tail = [line for line in (content or "").splitlines() if line.strip()][-REPORT_LOG_LINES:]
+            if tail:
+                lines.append(f"  last {len(tail)} log lines of task {task}:")
+                lines.extend(f"    | {clean(line)}" for line in tail)
+            else:
+                lines.append(f"  the log of task {task} was not available (the service has none yet)")
+        except Exception as exc:  # the report must never replace the failure it explains
+            lines.append(f"  the log of task {task} was not available ({clean(_brief(exc))})")
+    try:
+        events = client.list_events(job_id, level="Error", limit=REPORT_EVENTS, attempts=REPORT_ATTEMPTS)
+        shown = events.events[:REPORT_EVENTS]
+        if shown:
+            lines.append(f"  recent error events ({len(shown)}):")
+            for event in shown:
+                where = " ".join(part for part in (event.time, event.source) if part)
+                message = event.message or "(no message)"
+                lines.append(f"    {clean(f'{where}: {message}' if where else message)}")
+    except Exception as exc:  # as above
+        lines.append(f"  the job's events were not available ({clean(_brief(exc))})")
+    return lines
+
+
+def _failing_task(job: TrainingJob) -> str | None:
+    """The task whose log explains the failure: the first with a non-zero exit code, else the first task."""
+    for entry in job.status.task_statuses:
+        if entry.task and entry.exit_code not in (None, 0):
+            return entry.task
+    named = [t for t in job.status.tasks if t] or [e.task for e in job.status.task_statuses if e.task]
+    return named[0] if named else None
+
+
+def _brief(exc: BaseException) -> str:
+    if isinstance(exc, APIError) and exc.error_code:
+        return f"{exc.error_code}: {exc.error_msg or exc.describe_kind()}"
+    return str(exc) or type(exc).__name__
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -352,12 +440,25 @@ def _give_up(
 
 
 def read(
-    job_id: str, old_outputs: Mapping[str, Any], client: ModelArtsClient, progress: Progress
+    job_id: str,
+    old_outputs: Mapping[str, Any],
+    client: ModelArtsClient,
+    progress: Progress,
+    *,
+    must_exist: bool = False,
 ) -> JobState | None:
-    """The job as it is now, keeping the declared inputs of the stored outputs; None when it is gone."""
+    """The job as it is now, keeping the declared inputs of the stored outputs; None when it is gone.
+
+    must_exist: the job is being looked up by id (not refreshed), so a missing job is an error, not news.
+    """
     try:
         job: TrainingJob = client.get_job(job_id)
-    except NotFoundError:
+    except NotFoundError as exc:
+        if must_exist:
+            raise JobNotFoundError(
+                f"training job {job_id} does not exist, so it cannot be read; check the id given to "
+                f"TrainingJob.get ({exc})"
+            ) from None
         progress.say(f"training job {job_id} no longer exists")
         return None
     return JobState(job.job_id or job_id, job_outputs(job, _declared(old_outputs)))
@@ -411,8 +512,8 @@ def delete(job_id: str, client: ModelArtsClient, progress: Progress) -> None:
                 return
             if is_terminable(job.phase):
                 raise
-    else:
-        progress.say(f"{label} is {job.phase or 'in an unknown phase'}; nothing to stop")
+    elif job.phase != Phase.TERMINATING:
+        return  # it has already ended (completed, failed, terminated): nothing to stop or wait for
     start = time.monotonic()
     try:
         # Right after terminate the service may still report the old phase; Terminating comes next.

@@ -70,7 +70,8 @@ class APIError(ModelArtsError):
         if self.error_msg:
             text += f": {shorten(self.error_msg)}"
         if self.error_solution:
-            text += f". Suggested fix: {shorten(self.error_solution)}"
+            # The service's messages often end with a full stop already; one is enough.
+            text += f"{'' if text.endswith('.') else '.'} Suggested fix: {shorten(self.error_solution)}"
         if self.request_id:
             text += f" [request id {self.request_id}]"
         return text
@@ -173,19 +174,26 @@ def api_error_class(status_code: int, error_code: str | None) -> type[APIError]:
 class TransportError(ModelArtsError):
     """The request did not get an answer: connection refused or dropped, DNS failure, or a timeout."""
 
-    def __init__(self, operation: str, reason: str, *, attempts: int = 1) -> None:
+    def __init__(
+        self, operation: str, reason: str, *, attempts: int = 1, endpoint: str | None = None
+    ) -> None:
         self.operation = operation
         self.reason = reason
         self.attempts = attempts
+        # The endpoint URL carries no credential: settings refuse user info in it.
+        self.endpoint = endpoint
         tries = f" after {attempts} attempts" if attempts > 1 else ""
-        super().__init__(f"{operation} failed{tries}: no answer from ModelArts ({reason})")
+        where = f" at {endpoint}" if endpoint else ""
+        super().__init__(f"{operation} failed{tries}: no answer from ModelArts{where} ({reason})")
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_rebuild_transport_error, (self.operation, self.reason, self.attempts))
+        return (_rebuild_transport_error, (self.operation, self.reason, self.attempts, self.endpoint))
 
 
-def _rebuild_transport_error(operation: str, reason: str, attempts: int) -> TransportError:
-    return TransportError(operation, reason, attempts=attempts)
+def _rebuild_transport_error(
+    operation: str, reason: str, attempts: int, endpoint: str | None = None
+) -> TransportError:
+    return TransportError(operation, reason, attempts=attempts, endpoint=endpoint)
 
 
 class InvalidResponseError(ModelArtsError):
@@ -240,6 +248,10 @@ class InvalidInputsError(ModelArtsError, ValueError):
         self.failures = list(failures)
         details = "; ".join(f"{path}: {reason}" for path, reason in self.failures)
         super().__init__(f"the training job inputs are not valid: {details}")
+
+
+class JobNotFoundError(ModelArtsError, LookupError):
+    """A job looked up by id (``TrainingJob.get``) does not exist."""
 
 
 class ProvisioningError(ModelArtsError):

@@ -92,11 +92,14 @@ __all__ = [
     "JobActionRequest",
     "JobConfig",
     "JobEndpoints",
+    "JobEvent",
+    "JobEvents",
     "JobMetadata",
     "JobStatus",
     "LogExportConfig",
     "LogExportPath",
     "LogExportPathResponse",
+    "LogPreview",
     "MemoryInfo",
     "MetadataResponse",
     "MetricsExec",
@@ -2152,6 +2155,35 @@ class SearchResponse(ResponseModel):
     ai_project: str | None = None
     train_type: str | None = None
     items: Annotated[list[TrainingJob], BeforeValidator(_none_as_empty_list)] = Field(default_factory=list)
+
+
+class LogPreview(ResponseModel):
+    """A task's log as the preview returns it: the latest ``content`` (at most 5 MB), sizes in bytes."""
+
+    content: str | None = None
+    current_size: int | None = None
+    full_size: int | None = None
+
+
+class JobEvent(ResponseModel):
+    """One event of a job: ``level`` Info, Warning or Error; ``source`` Job, Task or K8S; ``time`` as text."""
+
+    message: str | None = None
+    level: str | None = None
+    time: str | None = None
+    source: str | None = None
+
+
+class JobEvents(ResponseModel):
+    """One page of a job's events, newest first unless ``order`` says otherwise."""
+
+    total: int | None = None
+    limit: int | None = None
+    offset: int | None = None
+    order: str | None = None
+    start_time: str | None = None
+    end_time: str | None = None
+    events: Annotated[list[JobEvent], BeforeValidator(_none_as_empty_list)] = Field(default_factory=list)
 
 
 class ErrorBody(ResponseModel):

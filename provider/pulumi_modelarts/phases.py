@@ -21,6 +21,7 @@ __all__ = [
     "is_stopped",
     "is_terminable",
     "is_terminal",
+    "parse_phase",
 ]
 
 
@@ -85,3 +86,17 @@ def is_failure(phase: str | None, secondary_phase: str | None = None) -> bool:
 def is_stopped(phase: str | None) -> bool:
     """True when the job is being or has been terminated."""
     return phase in STOPPED_PHASES
+
+
+def parse_phase(value: object) -> str:
+    """The level-1 phase named by value in any case ("running" -> "Running"); ValueError listing the phases.
+
+    The search API matches phases exactly, so a phase in the wrong case would silently match nothing.
+    """
+    if isinstance(value, str):
+        wanted = value.strip().lower()
+        for phase in Phase.ALL:
+            if phase.lower() == wanted:
+                return phase
+    choices = ", ".join(sorted(Phase.ALL))
+    raise ValueError(f"unknown training job phase {value!r}; expected one of {choices} (any case)")

@@ -8,16 +8,24 @@ state is that holder, guarded by a lock.
 
 Progress goes to stderr, which the Pulumi CLI shows as diagnostics.
 
+What the engine prints is shaped here, at the edge: a check failure on a nested path
+("spec.resource.node_count") goes out as a failure of the resource with the path leading the reason, since the
+engine would look the path up as a top-level key and print its value as ``{<nil>}``; and this package's errors
+reach the engine as the gRPC status details themselves, without the "Exception calling application:" grpc puts
+before an escaped exception.
+
 The Pulumi program imports this module only to name the provider class; ``core`` (and through it pydantic,
 httpx and the wire models) loads on the first call, in the provider host.
 """
 
 from __future__ import annotations
 
+import functools
+import inspect
 import sys
 import threading
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, TypeVar
 
 from pulumi.dynamic import (
     CheckFailure,
@@ -30,18 +38,32 @@ from pulumi.dynamic import (
     UpdateResult,
 )
 
-from .errors import ProvisioningError
+from .errors import ModelArtsError, ProvisioningError
 from .progress import StderrProgress, engine_address
-from .settings import CONFIG_NAMESPACE, SOURCES
+from .settings import CONFIG_NAMESPACE, SOURCES, near_miss_keys
 
 __all__ = ["ProvisioningError", "TrainingJobProvider", "current_config", "set_config", "stderr_progress"]
 
+_R = TypeVar("_R")
+# The dynamic provider host runs as `python -m pulumi.dynamic`; its servicer methods hold the gRPC context.
+_HOST_MODULE = "pulumi.dynamic.__main__"
+_HOST_METHODS = frozenset({"Check", "Diff", "Create", "Read", "Update", "Delete"})
+
 _CONFIG_LOCK = threading.Lock()
 _CONFIG: dict[str, str] = {}
+# Set by the engine's configure: only then is the stack config known, so only then can check judge settings.
+_CONFIGURED = False
+_MISPLACED: list[str] = []  # near-miss config keys that are set (names only)
 
 
-def set_config(config: Mapping[str, object]) -> None:
-    """Remember the ``modelarts:*`` stack config for this process (called by ``configure``)."""
+def set_config(
+    config: Mapping[str, object], *, configured: bool = False, misplaced: Iterable[str] = ()
+) -> None:
+    """Remember the ``modelarts:*`` stack config for this process (called by ``configure``).
+
+    configured: the config is the stack's own (from the engine), so check may report missing settings.
+    """
+    global _CONFIGURED
     kept = {
         str(k): str(v)
         for k, v in config.items()
@@ -50,11 +72,18 @@ def set_config(config: Mapping[str, object]) -> None:
     with _CONFIG_LOCK:
         _CONFIG.clear()
         _CONFIG.update(kept)
+        _CONFIGURED = configured
+        _MISPLACED[:] = sorted(misplaced)
 
 
 def current_config() -> dict[str, str]:
     with _CONFIG_LOCK:
         return dict(_CONFIG)
+
+
+def _settings_to_check() -> tuple[dict[str, str] | None, list[str]]:
+    with _CONFIG_LOCK:
+        return (dict(_CONFIG) if _CONFIGURED else None), list(_MISPLACED)
 
 
 def stderr_progress() -> StderrProgress:
@@ -66,19 +95,71 @@ def stderr_progress() -> StderrProgress:
     return StderrProgress(engine_address(sys.argv[1:]) if hosted else None)
 
 
+def check_failure(path: str, reason: str) -> CheckFailure:
+    """A failure as the engine should print it: the property form only for top-level keys."""
+    if path and ("." in path or "[" in path):
+        return CheckFailure("", f"{path}: {reason}")
+    return CheckFailure(path, reason)
+
+
+def _servicer_context() -> Any:
+    """The gRPC context of the dynamic host's servicer method this thread is running, or None.
+
+    The host does not hand its context to providers, so it is found on the stack: the nearest frame of a
+    servicer method (Create, Read, ...) of the host module that has a ``context`` with ``abort``.
+    """
+    frame = inspect.currentframe()
+    while frame is not None:
+        spec = frame.f_globals.get("__spec__")
+        if getattr(spec, "name", None) == _HOST_MODULE and frame.f_code.co_name in _HOST_METHODS:
+            context = frame.f_locals.get("context")
+            return context if callable(getattr(context, "abort", None)) else None
+        frame = frame.f_back
+    return None
+
+
+def _reported(method: Callable[..., _R]) -> Callable[..., _R]:
+    """Let this package's errors reach the engine as written.
+
+    An exception escaping a servicer method reaches the engine as "Exception calling application: <text>"
+    (grpc's wrapper); ``context.abort`` sets the status details without it. Outside the host (tests, other
+    callers), or for an unexpected exception (a bug, whose traceback grpc logs), it is raised as is.
+    """
+
+    @functools.wraps(method)
+    def wrapper(*args: Any, **kwargs: Any) -> _R:
+        try:
+            return method(*args, **kwargs)
+        except ModelArtsError as exc:
+            context = _servicer_context()
+            if context is None:
+                raise
+            import grpc  # type: ignore[import-untyped]
+
+            context.abort(grpc.StatusCode.UNKNOWN, str(exc))  # raises
+            raise
+
+    return wrapper
+
+
 class TrainingJobProvider(ResourceProvider):
     """CRUD for ModelArts training jobs. Stateless: safe to pickle, safe to share between threads."""
 
     def configure(self, req: ConfigureRequest) -> None:
         keys = [f"{CONFIG_NAMESPACE}:{key}" for key, _env in SOURCES.values()]
-        set_config({key: req.config.get(key) for key in keys})
+        # The config can only be asked key by key: ask for the known near misses, to name them in hints.
+        misplaced = [key for key in near_miss_keys() if req.config.get(key) is not None]
+        set_config({key: req.config.get(key) for key in keys}, configured=True, misplaced=misplaced)
 
     def check(self, _olds: dict[str, Any], news: dict[str, Any]) -> CheckResult:
         from . import core
 
-        checked = core.check(_olds, news)
-        return CheckResult(checked.inputs, [CheckFailure(f.path, f.reason) for f in checked.failures])
+        # Outside the provider host (no configure), settings come from wherever the caller resolves them.
+        config, misplaced = _settings_to_check()
+        checked = core.check(_olds, news, config=config, misplaced=misplaced)
+        return CheckResult(checked.inputs, [check_failure(f.path, f.reason) for f in checked.failures])
 
+    @_reported
     def diff(self, _id: str, _olds: dict[str, Any], _news: dict[str, Any]) -> DiffResult:
         from . import core
 
@@ -89,6 +170,7 @@ class TrainingJobProvider(ResourceProvider):
             delete_before_replace=decision.delete_before_replace,
         )
 
+    @_reported
     def create(self, props: dict[str, Any]) -> CreateResult:
         from . import core
 
@@ -97,15 +179,20 @@ class TrainingJobProvider(ResourceProvider):
             created = core.create(props, client, said)
         return CreateResult(created.id, created.outputs)
 
+    @_reported
     def read(self, id_: str, props: dict[str, Any]) -> ReadResult:
         from . import core
 
         said = stderr_progress()
+        # A refresh sends the outputs stored last time (a phase among them); TrainingJob.get sends only what
+        # the program registered, with every output unset. Only a job that was stored may have vanished.
+        lookup = not isinstance(props.get("phase"), str)
         with core.open_client(current_config(), said) as client:
-            found = core.read(id_, props, client, said)
+            found = core.read(id_, props, client, said, must_exist=lookup)
         # An empty id tells the engine the job is gone: refresh drops it from the state.
         return ReadResult(found.id, found.outputs) if found is not None else ReadResult("", {})
 
+    @_reported
     def update(self, _id: str, _olds: dict[str, Any], _news: dict[str, Any]) -> UpdateResult:
         from . import core
 
@@ -114,6 +201,7 @@ class TrainingJobProvider(ResourceProvider):
             updated = core.update(_id, _olds, _news, client, said)
         return UpdateResult(updated.outputs)
 
+    @_reported
     def delete(self, _id: str, _props: dict[str, Any]) -> None:
         from . import core
 

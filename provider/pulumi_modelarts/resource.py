@@ -270,20 +270,22 @@ def get_training_jobs(
 ) -> list[dict[str, Any]]:
     """Training jobs of the project, newest first, as plain dicts (all pages of the search API).
 
-    name matches as a substring ("like"); phase is one phase or a list; created_after/created_before are
+    name matches as a substring ("like"); phase is one phase or a list, in any case ("running" or "Running";
+    an unknown phase raises ValueError); created_after/created_before are
     datetimes (naive = UTC) or epoch milliseconds. Settings come from ``pulumi.Config("modelarts")`` and the
     environment, as for the resource. Environment variables and endpoint tokens are left out of the result,
     which is not secret.
     """
     from .client import ModelArtsClient
     from .models import SearchFilter
+    from .phases import parse_phase
     from .settings import resolve_settings
 
     filters: list[SearchFilter] = []
     if name:
         filters.append(SearchFilter(key="name", operator="like", value=[name]))
     if phase:
-        phases = [phase] if isinstance(phase, str) else list(phase)
+        phases = [parse_phase(p) for p in ([phase] if isinstance(phase, str) else list(phase))]
         filters.append(SearchFilter(key="phase", operator="in", value=phases))
     if kind:
         filters.append(SearchFilter(key="kind", operator="in", value=[kind]))

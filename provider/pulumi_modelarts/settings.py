@@ -18,7 +18,7 @@ from __future__ import annotations
 import ipaddress
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NoReturn
 from urllib.parse import urlsplit
@@ -40,6 +40,19 @@ SOURCES: dict[str, tuple[str, tuple[str, ...]]] = {
     "security_token": ("securityToken", ("HW_SECURITY_TOKEN", "HUAWEICLOUD_SDK_SECURITY_TOKEN")),
     "auth_token": ("authToken", ("HW_AUTH_TOKEN",)),
 }
+
+# Other names people give a setting (besides case and snake_case forms of the key and its environment names).
+_ALIASES: dict[str, tuple[str, ...]] = {
+    "region": ("region_name", "regionName"),
+    "project_id": ("project", "projectID"),
+    "endpoint": ("url", "endpointUrl", "endpoint_url"),
+    "access_key": ("ak", "accessKeyId", "access_key_id"),
+    "secret_key": ("sk", "secretAccessKey", "secret_access_key"),
+    "security_token": ("sessionToken", "session_token"),
+    "auth_token": ("token", "iamToken", "iam_token"),
+}
+# Namespaces a key meant for this package lands in by mistake ("huaweicloud" is the Huawei Cloud provider's).
+_NEAR_NAMESPACES = (CONFIG_NAMESPACE, "huaweicloud", "ModelArts", "modelArts", "model-arts", "model_arts")
 
 DEFAULT_ENDPOINT_PATTERN = "https://modelarts.{region}.myhuaweicloud.com"
 # Regions whose endpoint does not follow the default pattern (from the official SDK's region table).
@@ -172,6 +185,49 @@ def _lookup(
         if value is not None and value.strip():
             return value.strip(), places
     return None, places
+
+
+def near_miss_keys() -> dict[str, str]:
+    """Config keys that look meant for a setting but are not read, each with the key that is read.
+
+    Names only: whether one of them is set is a question a caller asks its config, never about a value.
+    """
+    misses: dict[str, str] = {}
+    for setting, (key, env_names) in SOURCES.items():
+        right = f"{CONFIG_NAMESPACE}:{key}"
+        snake = re.sub(r"(?<!^)([A-Z])", r"_\1", key).lower()
+        forms = {key, snake, snake.replace("_", "-"), key.lower(), key.upper(), snake.upper()}
+        forms |= {key[0].upper() + key[1:], *env_names, *_ALIASES.get(setting, ())}
+        forms |= {alias.upper() for alias in _ALIASES.get(setting, ())}
+        for namespace in _NEAR_NAMESPACES:
+            for form in sorted(forms):
+                wrong = f"{namespace}:{form}"
+                if wrong != right:
+                    misses.setdefault(wrong, right)
+    return misses
+
+
+def settings_problem(
+    config: Mapping[str, str], environ: Mapping[str, str], misplaced: Iterable[str] = ()
+) -> str | None:
+    """What ``resolve_settings`` would refuse, as text, plus hints for near-miss keys; None when usable.
+
+    For checking before anything is sent (preview): no API call, and no value appears in the text.
+    misplaced: near-miss config keys (see ``near_miss_keys``) that are set.
+    """
+    try:
+        resolve_settings(config, environ)
+    except SettingsError as exc:
+        text = str(exc)
+    else:
+        return None
+    misses = near_miss_keys()
+    hints = [
+        f"config {wrong} is set but not read: did you mean {misses[wrong]}?"
+        for wrong in sorted(set(misplaced))
+        if wrong in misses
+    ]
+    return " ".join([text, *hints])
 
 
 def resolve_settings(

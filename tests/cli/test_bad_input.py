@@ -101,12 +101,16 @@ def test_bad_inputs_fail_preview_by_field(tmp_path: Path, emulator: EmulatorProc
     problems = []
     for name, returncode, output in results:
         field = CASES[name][1]
+        # A top-level input is named as the property; a nested path leads the reason of the resource's
+        # failure (the engine would print a nested path's value as "{<nil>}").
         message = re.search(
             rf"resource '{re.escape(name)}': property (\S+) value .*? has a problem: (.+)", output
-        )
+        ) or re.search(rf"resource '{re.escape(name)}' has a problem: (\S+): (.+)", output)
         if returncode == 0 or "Traceback" in output or message is None or field not in message.group(1):
             problems.append(f"--- {name}: expected a failure naming {field}\n{output}")
         elif message is not None:
             print(f"{name}: {message.group(1)}: {message.group(2)}")
     assert not problems, "\n".join(problems)
+    nil = [name for name, _, output in results if "<nil>" in output]
+    assert not nil, f"a failure printed a value as <nil>: {nil}"
     assert emulator.stats()["requests"] == 0, "checking inputs must not call the API"
