@@ -22,6 +22,11 @@ COMPILED = (
     "Go SDK builds (",
     "Python SDK (pulumi_modelarts_native) builds, imports beside pulumi_modelarts and type-checks",
 )
+# The example programs compile against the repository's own sdk/ only.
+EXAMPLES_COMPILED = (
+    "TypeScript example (examples/native-typescript) compiles in ",
+    "Go example (examples/native-go) builds in ",
+)
 
 _missing = [tool for tool in ("go", "npm") if shutil.which(tool) is None]
 pytestmark = [
@@ -52,7 +57,7 @@ def test_committed_sdk_is_what_the_committed_schema_generates() -> None:
         return
     result = _sdk("--check")
     assert result.returncode == 0, result.stderr
-    for line in COMPILED:
+    for line in (*COMPILED, *EXAMPLES_COMPILED):
         assert line in result.stderr
 
 
