@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import json
 import re
+import signal
 import sys
 import textwrap
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -18,7 +20,7 @@ import httpx
 
 from modelarts_emulator.testing import EmulatorProcess
 
-from .cli_helpers import all_jobs, live
+from .cli_helpers import all_jobs, live, popen
 from .pulumi_cli import Stack, pulumi_env
 from .story import job_args
 
@@ -208,3 +210,21 @@ def test_progress_shows_under_the_job_and_an_out_of_band_terminate_is_seen(
     [resource] = native_resources(stack)
     assert resource["outputs"]["phase"] in ("Terminating", "Terminated")
     stack.destroy()
+
+
+def test_ctrl_c_stops_the_wait_and_terminates_the_job_it_started(
+    tmp_path: Path, emulator: EmulatorProcess
+) -> None:
+    args = job_args(annotations={"emulator/stay-pending": "true"}, wait_for="running", wait_timeout="30m")
+    stack = native_stack(tmp_path, emulator, {"stuck": args})
+    proc = popen(stack, "up", "--yes", "--skip-preview")
+    deadline = time.monotonic() + 120
+    while not all_jobs(emulator):
+        assert time.monotonic() < deadline and proc.poll() is None, "no job was created"
+        time.sleep(0.2)
+    time.sleep(1.0)  # the create is now in its wait
+    proc.send_signal(signal.SIGINT)  # what Ctrl-C sends to the CLI
+    out, _ = proc.communicate(timeout=120)
+    assert proc.returncode != 0, out
+    assert "when the deployment was cancelled" in out and "the job was terminated" in out, out
+    assert live(all_jobs(emulator)) == []
