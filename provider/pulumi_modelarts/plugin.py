@@ -258,6 +258,7 @@ class ModelArtsProvider(Provider):
 
     def __init__(self, engine: str | None = None, workers: int = WORKERS) -> None:
         self._log = EngineLog(engine)
+        self.workers = workers
         self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="modelarts")
         self._config: dict[str, str] = {}
         self._config_lock = threading.Lock()
@@ -266,7 +267,8 @@ class ModelArtsProvider(Provider):
     async def _run(self, call: Callable[[], T]) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._executor, call)
 
-    def _settings(self) -> dict[str, str]:
+    def config(self) -> dict[str, str]:
+        """The provider configuration as ``configure`` last received it (``modelarts:<key>`` -> value)."""
         with self._config_lock:
             return dict(self._config)
 
@@ -346,7 +348,7 @@ class ModelArtsProvider(Provider):
         limit = request.timeout if request.timeout and request.timeout > 0 else None
 
         def call() -> core.JobState:
-            with core.open_client(self._settings(), progress) as client:
+            with core.open_client(self.config(), progress) as client:
                 return core.create(inputs, client, progress, limit=limit, stop=self._stop)
 
         created = await self._run(call)
@@ -359,7 +361,7 @@ class ModelArtsProvider(Provider):
         progress = self._log.progress(request.urn)
 
         def call() -> core.JobState | None:
-            with core.open_client(self._settings(), progress) as client:
+            with core.open_client(self.config(), progress) as client:
                 return core.read(request.resource_id, olds, client, progress)
 
         found = await self._run(call)
@@ -381,7 +383,7 @@ class ModelArtsProvider(Provider):
         progress = self._log.progress(request.urn)
 
         def call() -> core.JobState:
-            with core.open_client(self._settings(), progress) as client:
+            with core.open_client(self.config(), progress) as client:
                 return core.update(request.resource_id, olds, news, client, progress)
 
         updated = await self._run(call)
@@ -393,7 +395,7 @@ class ModelArtsProvider(Provider):
         progress = self._log.progress(request.urn)
 
         def call() -> None:
-            with core.open_client(self._settings(), progress) as client:
+            with core.open_client(self.config(), progress) as client:
                 core.delete(request.resource_id, client, progress)
 
         await self._run(call)
@@ -404,7 +406,7 @@ class ModelArtsProvider(Provider):
         args = plain_map(request.args)
 
         def call() -> list[dict[str, Any]]:
-            return find_jobs(self._settings(), args)
+            return find_jobs(self.config(), args)
 
         jobs = await self._run(call)
         return InvokeResponse(return_value={"jobs": to_property(jobs)})
