@@ -21,6 +21,7 @@ arguments) and the environment, resolved afresh for every operation, exactly as 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib.resources
 import sys
 import threading
@@ -470,13 +471,67 @@ def _version() -> str:
         return "0.0.0"
 
 
+# Pulumi's own gRPC settings for plugins: a large stack's messages exceed gRPC's 4 MB default, and a request
+# may wait long for a busy event loop before it is handled.
+MAX_MESSAGE_BYTES = 400 * 1024 * 1024
+MAX_UNREQUESTED_SECONDS = 30 * 60
+RPCS = ("CheckConfig", "Configure", "Check", "Diff", "Create", "Read", "Update", "Delete", "Invoke")
+
+
+def _servicer_class() -> type:
+    """Pulumi's servicer, with an operation's error answered as its own text: by default gRPC prefixes it with
+    "Unexpected <class ...>" and logs a traceback the engine then shows too."""
+    import grpc
+    from pulumi.provider.experimental.server import ProviderServicer
+
+    from .errors import ModelArtsError
+
+    def answering(name: str) -> Callable[..., Any]:
+        inherited = getattr(ProviderServicer, name)
+
+        async def rpc_method(self: Any, request: Any, context: Any) -> Any:
+            try:
+                return await inherited(self, request, context)
+            except ModelArtsError as exc:
+                await context.abort(grpc.StatusCode.UNKNOWN, str(exc))
+            except Exception as exc:
+                await context.abort(grpc.StatusCode.UNKNOWN, f"{type(exc).__name__}: {exc}")
+
+        return rpc_method
+
+    return type("ModelArtsServicer", (ProviderServicer,), {name: answering(name) for name in RPCS})
+
+
 def main() -> None:
-    """Entry point of ``pulumi-resource-modelarts``: serve the provider to the engine that started it."""
-    import logging
+    """Entry point of ``pulumi-resource-modelarts``: serve the provider to the engine that started it.
 
-    from pulumi.provider.experimental.server import main as serve
+    What ``pulumi.provider.experimental.server.main`` does (a gRPC server on a free loopback port, the port on
+    stdout), with the servicer above and the engine's address also given to the provider, whose progress
+    lines go to the engine's log service.
+    """
+    import grpc
+    from pulumi.runtime.proto import provider_pb2_grpc
 
-    # grpc logs an operation's error with its traceback; the engine already shows the error's text.
-    logging.getLogger("grpc").setLevel(logging.CRITICAL)
     args = sys.argv[1:]
-    serve(args, _version(), ModelArtsProvider(engine_address(args)))
+    engine = engine_address(args)
+    if engine is None:
+        sys.exit("pulumi-resource-modelarts is a Pulumi plugin: the Pulumi engine starts it")
+    provider = ModelArtsProvider(engine)
+
+    async def serve() -> None:
+        options = [
+            ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
+            ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
+            ("grpc.server_max_unrequested_time_in_server", MAX_UNREQUESTED_SECONDS),
+        ]
+        server = grpc.aio.server(options=options)
+        servicer = _servicer_class()(args, _version(), provider, engine_address=engine)
+        provider_pb2_grpc.add_ResourceProviderServicer_to_server(servicer, server)
+        port = server.add_insecure_port("127.0.0.1:0")
+        await server.start()
+        sys.stdout.write(f"{port}\n")
+        sys.stdout.flush()
+        await server.wait_for_termination()
+
+    with contextlib.suppress(KeyboardInterrupt):  # the engine stops its plugins; nothing to report
+        asyncio.run(serve())
