@@ -6,6 +6,7 @@ Against the emulator (a real server process) and, for answers it cannot give on 
 from __future__ import annotations
 
 import re
+import threading
 import time
 from collections.abc import Iterator, Mapping
 from typing import Any
@@ -162,6 +163,41 @@ def test_a_timed_out_create_terminates_its_job_while_the_engine_listens(
     assert "the job was terminated" in str(info.value)
     assert said.asked == 1
     assert any(line.endswith("; terminating it") for line in said.lines)
+    assert operations(emulator).get("terminate") == 1
+
+
+def test_a_front_end_limit_bounds_the_wait_below_wait_timeout(
+    emulator: EmulatorProcess, client: ModelArtsClient
+) -> None:
+    said = Recorder(listening=True)
+    started = time.monotonic()
+    with pytest.raises(ProvisioningError) as info:
+        core.create(
+            inputs({"emulator/stay-pending": "true"}, wait_for="running", wait_timeout="30m"),
+            client,
+            said,
+            limit=0.3,
+        )
+    assert time.monotonic() - started < 20
+    assert "(customTimeouts)" in str(info.value) and "the job was terminated" in str(info.value)
+    assert operations(emulator).get("terminate") == 1
+
+
+def test_a_cancelled_create_stops_waiting_and_terminates_its_job(
+    emulator: EmulatorProcess, client: ModelArtsClient
+) -> None:
+    said = Recorder(listening=True)
+    stop = threading.Event()
+    threading.Timer(0.3, stop.set).start()
+    with pytest.raises(ProvisioningError) as info:
+        core.create(
+            inputs({"emulator/stay-pending": "true"}, wait_for="running", wait_timeout="30m"),
+            client,
+            said,
+            stop=stop,
+        )
+    text = str(info.value)
+    assert "when the deployment was cancelled" in text and "the job was terminated" in text
     assert operations(emulator).get("terminate") == 1
 
 

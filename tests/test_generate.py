@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import importlib.machinery
 import importlib.util
+import json
 import shutil
 import subprocess
 import sys
 import types
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -24,6 +26,7 @@ GENERATED = [
     "provider/pulumi_modelarts/resource.py",
     "provider/pulumi_modelarts/__init__.py",
     "README.md",
+    "provider/pulumi_modelarts/schema.json",
 ]
 
 
@@ -40,7 +43,7 @@ def load_generator() -> types.ModuleType:
 @pytest.fixture
 def copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[types.ModuleType, Path]:
     """The generator pointed at a copy of the generated files."""
-    for relative in GENERATED:
+    for relative in [*GENERATED, "pyproject.toml"]:  # the schema takes its version from pyproject.toml
         (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / relative, tmp_path / relative)
     generator = load_generator()
@@ -130,3 +133,63 @@ def test_input_groups_cover_every_input_once() -> None:
     assert sorted(groups) == sorted(fields.INPUT_FIELDS)
     assert len(set(groups)) == len(groups)
     assert set(fields.JOB_FIELDS) == set(models.wire_fields(models.CreateTrainingJobRequest))
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The Pulumi package schema
+
+
+def _schema() -> dict[str, Any]:
+    return json.loads((ROOT / "provider" / "pulumi_modelarts" / "schema.json").read_text(encoding="utf-8"))
+
+
+def _resolve(schema: dict[str, Any], spec: dict[str, Any]) -> dict[str, Any]:
+    ref = spec.get("$ref", "")
+    assert ref.startswith("#/types/"), spec
+    return dict(schema["types"][ref.removeprefix("#/types/")])
+
+
+def test_schema_inputs_are_the_wire_names_with_descriptions_and_secrets() -> None:
+    schema = _schema()
+    job = schema["resources"]["modelarts:index:TrainingJob"]
+    assert list(job["inputProperties"]) == list(fields.INPUT_FIELDS)
+    assert all(spec["description"] for spec in job["inputProperties"].values())
+    algorithm = _resolve(schema, job["inputProperties"]["algorithm"])
+    environments = algorithm["properties"]["environments"]
+    assert environments["secret"] is True and environments["additionalProperties"] == {"type": "string"}
+    resource = _resolve(schema, _resolve(schema, job["inputProperties"]["spec"])["properties"]["resource"])
+    assert "flavor_id" in resource["properties"] and resource["properties"]["node_count"]["type"] == "integer"
+    engine = _resolve(schema, algorithm["properties"]["engine"])
+    assert "image_url" in engine["properties"]  # wire names verbatim, not camelCased
+    parameter = schema["types"]["modelarts:index:TrainingJobParameter"]
+    assert "name" in parameter["required"]
+
+
+def test_schema_outputs_are_typed_by_the_response_models() -> None:
+    schema = _schema()
+    job = schema["resources"]["modelarts:index:TrainingJob"]
+    outputs = job["properties"]
+    assert list(outputs) == list(fields.OUTPUT_FIELDS)
+    for name in ("metadata", "status", "algorithm", "spec", "endpoints"):
+        assert "$ref" in outputs[name], name
+    status = _resolve(schema, outputs["status"])
+    assert status["properties"]["phase"]["type"] == "string"
+    assert status["properties"]["duration"]["type"] == "integer"
+    assert "$ref" in outputs["tasks"]["items"]
+    assert {k for k, v in outputs.items() if v.get("secret")} == set(fields.SECRET_OUTPUTS)
+
+
+def test_schema_config_comes_from_the_settings_sources() -> None:
+    from pulumi_modelarts.settings import SOURCES
+
+    schema = _schema()
+    variables = schema["config"]["variables"]
+    assert list(variables) == [key for key, _env in SOURCES.values()]
+    assert {k for k, v in variables.items() if v.get("secret")} == {"secretKey", "securityToken", "authToken"}
+    for key, environment in SOURCES.values():
+        assert all(f"`{name}`" in variables[key]["description"] for name in environment)
+    assert schema["provider"]["inputProperties"] == variables
+    function = schema["functions"]["modelarts:index:getTrainingJobs"]
+    assert function["outputs"]["required"] == ["jobs"]
+    assert schema["language"]["python"]["packageName"] == "pulumi_modelarts_native"
+    assert schema["meta"]["supportPack"] is True

@@ -14,6 +14,7 @@ from pulumi_modelarts.errors import (
     ModelArtsError,
     NotFoundError,
     ServerError,
+    WaitCancelled,
     WaitError,
     WaitFailed,
     WaitTimedOut,
@@ -195,3 +196,36 @@ def test_until_reads_the_knob_when_given_no_delays(monkeypatch: pytest.MonkeyPat
     until(job("Pending"), Service(job("Pending"), job("Running")).fetch, done=[RUNNING], timeout=60,
           clock=clock, sleep=clock.sleep)  # fmt: skip
     assert clock.sleeps == [0.5, 0.75]
+
+
+def test_a_set_stop_event_ends_the_wait_before_the_next_poll() -> None:
+    import threading
+
+    stop = threading.Event()
+    stop.set()
+    service = Service(job("Pending"))
+    with pytest.raises(WaitCancelled) as info:
+        until(
+            job("Pending"),
+            service.fetch,
+            done=[Condition("running", lambda j: j.phase == "Running")],
+            timeout=600,
+            stop=stop,
+        )
+    assert service.calls == 0
+    assert info.value.job.phase == "Pending"
+
+
+def test_an_unset_stop_event_lets_the_wait_finish() -> None:
+    import threading
+
+    service = Service(job("Pending"), job("Running"))
+    found = until(
+        job("Creating"),
+        service.fetch,
+        done=[Condition("running", lambda j: j.phase == "Running")],
+        timeout=600,
+        delays=itertools.repeat(0.0),
+        stop=threading.Event(),
+    )
+    assert found.phase == "Running" and service.calls == 2

@@ -12,6 +12,7 @@ Importing this module is cheap: pydantic, httpx and the wire models load on the 
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -28,6 +29,7 @@ from .errors import (
     ModelArtsError,
     NotFoundError,
     ProvisioningError,
+    WaitCancelled,
     WaitFailed,
     WaitTimedOut,
     redact,
@@ -225,21 +227,40 @@ def plan(
 # create
 
 
-def create(inputs: Mapping[str, Any], client: ModelArtsClient, progress: Progress) -> JobState:
+def create(
+    inputs: Mapping[str, Any],
+    client: ModelArtsClient,
+    progress: Progress,
+    *,
+    limit: float | None = None,
+    stop: threading.Event | None = None,
+) -> JobState:
     """Create the job and wait as wait_for says; a job that does not get there is stopped before raising.
 
+    limit (seconds) caps the wait below wait_timeout (a front-end's own timeout, e.g. Pulumi's
+    customTimeouts); setting stop (a cancelled deployment) ends the wait as a failed one.
     Raises InvalidInputsError before any call, ProvisioningError when the wait fails (its text says whether
     anything is left running), or the client's errors when the create itself fails.
     """
     inputs = diffing.normalise_inputs(inputs)
     wait_for, timeout = _wait_settings(inputs)
+    bound = _Bound(timeout, "wait_timeout")
+    if limit is not None and 0 < limit < timeout:
+        bound = _Bound(limit, "customTimeouts")
     request = _create_request(inputs)
     job: TrainingJob = client.create_job(request)
     job_id = job.job_id or ""
     progress.say(f"{_label(job)} created, phase {job.phase or 'unknown'}")
     if wait_for is not lc.WaitFor.NONE:
-        job = _wait_created(client, job, job_id, wait_for, timeout, progress)
+        job = _wait_created(client, job, job_id, wait_for, bound, progress, stop)
     return JobState(job_id, job_outputs(job, inputs))
+
+
+class _Bound(NamedTuple):
+    """How long a wait may take and which setting said so (named when the wait times out)."""
+
+    seconds: float
+    source: str
 
 
 def _create_request(inputs: Mapping[str, Any]) -> CreateTrainingJobRequest:
@@ -267,8 +288,9 @@ def _wait_created(
     job: TrainingJob,
     job_id: str,
     wait_for: lc.WaitFor,
-    timeout: float,
+    bound: _Bound,
     progress: Progress,
+    stop: threading.Event | None,
 ) -> TrainingJob:
     name = job.name
     last = job  # the job as last fetched: what a lost watch reports and decides on
@@ -293,8 +315,9 @@ def _wait_created(
             fetch,
             done=[Condition(wait_for.value, reached)],
             fail=[Condition(f"can no longer reach {wait_for.value}", lost)],
-            timeout=timeout,
+            timeout=bound.seconds,
             on_change=changed,
+            stop=stop,
         )
     except WaitFailed as exc:
         ended = exc.job
@@ -307,8 +330,14 @@ def _wait_created(
         raise _give_up(client, ended, job_id, reason, wait_for, progress) from None
     except WaitTimedOut as exc:
         reason = (
-            f"did not reach {wait_for.value} within {lc.format_elapsed(timeout)} "
-            f"(wait_timeout); it was still {exc.job.phase or 'unknown'}"
+            f"did not reach {wait_for.value} within {lc.format_elapsed(bound.seconds)} "
+            f"({bound.source}); it was still {exc.job.phase or 'unknown'}"
+        )
+        raise _give_up(client, exc.job, job_id, reason, wait_for, progress) from None
+    except WaitCancelled as exc:
+        reason = (
+            f"was still {exc.job.phase or 'unknown'} when the deployment was cancelled, before it reached "
+            f"{wait_for.value}"
         )
         raise _give_up(client, exc.job, job_id, reason, wait_for, progress) from None
     except JobVanished:

@@ -289,6 +289,13 @@ class WaitTimedOut(WaitError):
         self.timeout = timeout
 
 
+class WaitCancelled(WaitError):
+    """The wait was stopped from outside (the deployment was cancelled) before the job met a condition."""
+
+    def __init__(self, job: TrainingJob, elapsed: float) -> None:
+        super().__init__(f"training job {job.job_id or job.name}: the wait was cancelled", job, elapsed)
+
+
 class JobVanished(WaitError):
     """The job no longer exists (the service answered not found while it was watched)."""
 

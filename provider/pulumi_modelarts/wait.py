@@ -7,8 +7,9 @@
 
 The conditions are tested on the job as given, then on each fresh copy ``fetch`` returns; the first failing
 condition raises ``WaitFailed`` naming it, the first met ``done`` condition returns the job. Past the timeout
-``WaitTimedOut`` is raised; a job the service no longer knows raises ``JobVanished``. Any other error of
-``fetch`` propagates unchanged: the caller decides what a lost watch means.
+``WaitTimedOut`` is raised; a job the service no longer knows raises ``JobVanished``; once the ``stop`` event
+is set (a cancelled deployment) ``WaitCancelled`` is raised without waiting for the next poll. Any other error
+of ``fetch`` propagates unchanged: the caller decides what a lost watch means.
 
 Pauses between polls start at ``PULUMI_MODELARTS_POLL_SECONDS`` (default 1 s) and grow by half each time up to
 fifteen times that value (15 s by default). Tests set it to a few hundredths.
@@ -17,12 +18,13 @@ fifteen times that value (15 s by default). Tests set it to a few hundredths.
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .errors import JobVanished, NotFoundError, WaitFailed, WaitTimedOut
+from .errors import JobVanished, NotFoundError, WaitCancelled, WaitFailed, WaitTimedOut
 from .lifecycle import backoff
 
 if TYPE_CHECKING:
@@ -66,8 +68,10 @@ def until(
     on_change: Callable[[TrainingJob, float], None] | None = None,
     clock: Callable[[], float] = time.monotonic,
     sleep: Callable[[float], None] = time.sleep,
+    stop: threading.Event | None = None,
 ) -> TrainingJob:
-    """The job once a ``done`` condition holds; raises WaitFailed, WaitTimedOut or JobVanished otherwise.
+    """The job once a ``done`` condition holds; raises WaitFailed, WaitTimedOut, WaitCancelled or JobVanished
+    otherwise.
 
     on_change(job, elapsed seconds) is called whenever a fetched job's phase differs from the last one seen.
     """
@@ -88,7 +92,11 @@ def until(
         now = clock()
         if now >= deadline:
             raise WaitTimedOut(job, " or ".join(c.name for c in done), timeout, now - start)
-        sleep(max(0.0, min(next(pauses), deadline - now)))
+        pause = max(0.0, min(next(pauses), deadline - now))
+        if stop is None:
+            sleep(pause)
+        elif stop.is_set() or stop.wait(pause):
+            raise WaitCancelled(job, clock() - start)
         try:
             job = fetch()
         except NotFoundError:

@@ -1,0 +1,18 @@
+// One custom-image training job through the native modelarts provider; exports its id and phase.
+import * as pulumi from "@pulumi/pulumi";
+import * as modelarts from "@pulumi-modelarts/modelarts";
+
+const job = new modelarts.TrainingJob("train", {
+    metadata: { description: "nightly training" },
+    algorithm: {
+        engine: { image_url: "org/train:1.0" },
+        command: "python train.py",
+        environments: { EPOCHS: "10" },
+    },
+    spec: { resource: { flavor_id: "modelarts.vm.cpu.8u", node_count: 1 } },
+    wait_for: "running",
+}, { customTimeouts: { create: "20m" } });
+
+export const id = job.id;
+export const phase = job.phase;
+export const running = modelarts.getTrainingJobsOutput({ phases: ["Running"] }).jobs.apply(jobs => jobs.length);

@@ -1,0 +1,537 @@
+"""The native provider plugin, ``pulumi-resource-modelarts``: Pulumi's provider protocol over ``core``.
+
+The engine starts this executable and talks gRPC to it (``pulumi.provider.experimental``). Every method turns
+``PropertyValue``s into the plain dicts ``core`` works on, calls it, and turns the answer back:
+
+- numbers arrive as floats (whole ones become ints again), values not known yet (preview) become the same
+  unknown marker the dynamic provider sees, and secrets are unwrapped on the way in and marked again on the
+  way out (where the inputs had them, and on the outputs that are always secret);
+- create, read, update and delete run ``core`` on threads of this module's own executor, sized for many jobs
+  waiting at once (``asyncio.to_thread`` would use the default executor, a handful of threads on a small
+  machine, and quietly cap the number of concurrent waits);
+- progress lines go to the engine's log service with the resource's URN, so the CLI shows them under the job;
+- a create's wait is bounded by ``customTimeouts`` when given (the request's timeout) and ends when the engine
+  cancels the deployment (Ctrl-C): the job is then terminated while the engine still listens, as for any
+  failed wait.
+
+Settings come from the provider configuration (``modelarts:*`` stack config or an explicit provider's
+arguments) and the environment, resolved afresh for every operation, exactly as for the dynamic provider.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib.resources
+import sys
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
+from pulumi.provider.experimental.property_value import Computed, PropertyValue
+from pulumi.provider.experimental.provider import (
+    CheckFailure,
+    CheckRequest,
+    CheckResponse,
+    ConfigureRequest,
+    ConfigureResponse,
+    CreateRequest,
+    CreateResponse,
+    DeleteRequest,
+    DiffRequest,
+    DiffResponse,
+    GetSchemaRequest,
+    GetSchemaResponse,
+    InvokeRequest,
+    InvokeResponse,
+    PropertyDiff,
+    PropertyDiffKind,
+    Provider,
+    ReadRequest,
+    ReadResponse,
+    UpdateRequest,
+    UpdateResponse,
+)
+from pulumi.runtime import rpc
+
+from .fields import SECRET_OUTPUTS, SETTINGS_FIELDS
+from .progress import engine_address, engine_reachable
+from .settings import CONFIG_NAMESPACE, SOURCES
+
+__all__ = ["ModelArtsProvider", "main", "to_plain", "to_property"]
+
+RESOURCE_TYPE = "modelarts:index:TrainingJob"
+FUNCTION_TYPE = "modelarts:index:getTrainingJobs"
+# One thread per operation in flight; a create waiting for Running holds its thread for the whole wait.
+# The engine runs at most --parallel operations at once (default 4 x cores); this leaves room above that.
+WORKERS = 256
+T = TypeVar("T")
+
+
+# ---------------------------------------------------------------------------------------------------------
+# PropertyValue <-> plain data
+
+
+def to_plain(value: PropertyValue) -> Any:
+    """Plain data from a PropertyValue: secrets opened, whole floats as ints, unknowns as the marker."""
+    inner = value.value
+    if isinstance(inner, Computed):
+        return rpc.UNKNOWN
+    if isinstance(inner, bool) or inner is None or isinstance(inner, str):
+        return inner
+    if isinstance(inner, float):
+        return int(inner) if inner.is_integer() else inner
+    if isinstance(inner, Mapping):
+        return {str(k): to_plain(v) for k, v in inner.items() if isinstance(v, PropertyValue)}
+    if isinstance(inner, Sequence):
+        return [to_plain(v) for v in inner if isinstance(v, PropertyValue)]
+    raise ValueError(f"unsupported value of type {type(inner).__name__}")
+
+
+def plain_map(values: Mapping[str, PropertyValue]) -> dict[str, Any]:
+    return {k: to_plain(v) for k, v in values.items()}
+
+
+def to_property(value: Any, like: PropertyValue | None = None, *, secret: bool = False) -> PropertyValue:
+    """A PropertyValue from plain data; where ``like`` (the value it came from) was secret, so is this."""
+    secret = secret or (like is not None and like.is_secret)
+    template = like.value if like is not None else None
+    if isinstance(value, str) and value == rpc.UNKNOWN:
+        converted = PropertyValue.computed()
+    elif value is None or isinstance(value, (bool, str)):
+        converted = PropertyValue(value)
+    elif isinstance(value, (int, float)):
+        converted = PropertyValue(float(value))
+    elif isinstance(value, Mapping):
+        olds = template if isinstance(template, Mapping) else {}
+        converted = PropertyValue({str(k): to_property(v, olds.get(str(k))) for k, v in value.items()})
+    elif isinstance(value, (list, tuple)):
+        items = template if isinstance(template, tuple) else ()
+        converted = PropertyValue(
+            [to_property(v, items[i] if i < len(items) else None) for i, v in enumerate(value)]
+        )
+    else:
+        raise ValueError(f"unsupported value of type {type(value).__name__}")
+    return converted.with_secret(True) if secret else converted
+
+
+def property_map(
+    values: Mapping[str, Any], like: Mapping[str, PropertyValue] | None = None, secret: Sequence[str] = ()
+) -> dict[str, PropertyValue]:
+    like = like or {}
+    return {k: to_property(v, like.get(k), secret=k in secret) for k, v in values.items()}
+
+
+def outputs_map(outputs: Mapping[str, Any], inputs: Mapping[str, PropertyValue]) -> dict[str, PropertyValue]:
+    """The resource's outputs; those always secret are marked, and so is any output whose input was secret."""
+    return property_map(outputs, {k: v for k, v in inputs.items() if v.is_secret}, SECRET_OUTPUTS)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Progress to the engine
+
+
+class EngineLog:
+    """Progress lines on the engine's log service, each under a resource; and whether the engine listens."""
+
+    def __init__(self, address: str | None) -> None:
+        self.address = address
+        self._lock = threading.Lock()
+        self._stub: Any = None
+        self._channel: Any = None
+
+    def _engine(self) -> Any:
+        with self._lock:
+            if self._stub is None and self.address is not None:
+                import grpc  # type: ignore[import-untyped]  # (no stubs; one call used)
+                from pulumi.runtime.proto import engine_pb2_grpc
+
+                self._channel = grpc.insecure_channel(self.address)
+                self._stub = engine_pb2_grpc.EngineStub(self._channel)
+            return self._stub
+
+    def log(self, urn: str, line: str) -> None:
+        from pulumi.runtime.proto import engine_pb2
+
+        try:
+            engine = self._engine()
+            if engine is None:
+                sys.stderr.write(f"modelarts: {line}\n")
+                return
+            engine.Log(engine_pb2.LogRequest(severity=engine_pb2.INFO, message=line, urn=urn), timeout=10)
+        except Exception:  # progress is informative only: a lost line must never fail an operation
+            pass
+
+    def listening(self) -> bool:
+        return self.address is None or engine_reachable(self.address)
+
+    def progress(self, urn: str) -> ResourceProgress:
+        return ResourceProgress(self, urn)
+
+
+class ResourceProgress:
+    """``core``'s Progress for one resource."""
+
+    def __init__(self, log: EngineLog, urn: str) -> None:
+        self._log = log
+        self._urn = urn
+
+    def say(self, line: str) -> None:
+        self._log.log(self._urn, line)
+
+    def engine_listening(self) -> bool:
+        return self._log.listening()
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Import: the job as found, as declared inputs
+
+
+def declared_from_job(job: Mapping[str, Any]) -> dict[str, Any]:
+    """What a job found by id (``pulumi import``) says about its declared inputs: the request fields only."""
+    from .models import CreateTrainingJobRequest
+
+    projected: dict[str, Any] = _project(job, CreateTrainingJobRequest)
+    return projected
+
+
+def _project(data: Any, model: Any) -> Any:
+    from pydantic import BaseModel
+
+    if not (isinstance(model, type) and issubclass(model, BaseModel)) or not isinstance(data, Mapping):
+        return data
+    kept: dict[str, Any] = {}
+    for name, info in model.model_fields.items():
+        key = info.alias or name
+        extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
+        if key not in data or extra.get("service_set"):
+            continue
+        kept[key] = _project_value(data[key], info.annotation)
+    return kept
+
+
+def _project_value(value: Any, annotation: Any) -> Any:
+    model = _model_of(annotation)
+    if model is None:
+        return value
+    if isinstance(value, list):
+        return [_project(v, model) for v in value]
+    return _project(value, model)
+
+
+def _model_of(annotation: Any) -> Any:
+    """The request model an annotation holds (through Optional, Annotated, list and dict), or None."""
+    import types
+    from typing import Annotated, Union, get_args, get_origin
+
+    from pydantic import BaseModel
+
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    origin = get_origin(annotation)
+    if origin is Annotated:
+        return _model_of(get_args(annotation)[0])
+    if origin in (Union, types.UnionType, list):
+        for arg in get_args(annotation):
+            found = _model_of(arg)
+            if found is not None:
+                return found
+    return None
+
+
+def restrict(found: Any, declared: Any) -> Any:
+    """found, keeping only what declared also says: an adopted job's extra service-filled fields are not
+    differences from a program that leaves them out."""
+    if isinstance(found, Mapping) and isinstance(declared, Mapping):
+        return {k: restrict(v, declared[k]) for k, v in found.items() if k in declared}
+    if isinstance(found, list) and isinstance(declared, list) and len(found) == len(declared):
+        return [restrict(f, d) for f, d in zip(found, declared, strict=True)]
+    return found
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The provider
+
+
+class ModelArtsProvider(Provider):
+    """The ``modelarts`` package: the TrainingJob resource and the getTrainingJobs function."""
+
+    def __init__(self, engine: str | None = None, workers: int = WORKERS) -> None:
+        self._log = EngineLog(engine)
+        self.workers = workers
+        self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="modelarts")
+        self._config: dict[str, str] = {}
+        self._config_lock = threading.Lock()
+        self._stop = threading.Event()
+
+    async def _run(self, call: Callable[[], T]) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._executor, call)
+
+    def config(self) -> dict[str, str]:
+        """The provider configuration as ``configure`` last received it (``modelarts:<key>`` -> value)."""
+        with self._config_lock:
+            return dict(self._config)
+
+    async def get_schema(self, request: GetSchemaRequest) -> GetSchemaResponse:
+        schema = importlib.resources.files("pulumi_modelarts").joinpath("schema.json")
+        return GetSchemaResponse(schema.read_text(encoding="utf-8"))
+
+    async def check_config(self, request: CheckRequest) -> CheckResponse:
+        # Settings are resolved (with the environment's fallbacks) when an operation needs them.
+        return CheckResponse(inputs=dict(request.new_inputs), failures=[])
+
+    async def configure(self, request: ConfigureRequest) -> ConfigureResponse:
+        keys = {key for key, _env in SOURCES.values()}
+        config: dict[str, str] = {}
+        for full, text in request.variables.items():
+            namespace, _, key = full.partition(":")
+            if namespace == CONFIG_NAMESPACE and key in keys and text:
+                config[f"{CONFIG_NAMESPACE}:{key}"] = text
+        for key, value in request.args.items():
+            plain = to_plain(value)
+            if key in keys and isinstance(plain, str) and plain and plain != rpc.UNKNOWN:
+                config[f"{CONFIG_NAMESPACE}:{key}"] = plain
+        with self._config_lock:
+            self._config = config
+        return ConfigureResponse(accept_secrets=True, supports_preview=False)
+
+    async def check(self, request: CheckRequest) -> CheckResponse:
+        from . import core
+
+        news = plain_map(request.new_inputs)
+        if news.get("name_prefix") is None:
+            news["name_prefix"] = request.name  # as the dynamic resource does: the resource name
+        checked = core.check(plain_map(request.old_inputs), news)
+        failures = [
+            # The engine shows a nested property as {<nil>}: nested paths lead the reason instead.
+            CheckFailure(f.path, f.reason)
+            if f.path and "." not in f.path and "[" not in f.path
+            else CheckFailure("", f"{f.path}: {f.reason}" if f.path else f.reason)
+            for f in checked.failures
+        ]
+        return CheckResponse(inputs=property_map(checked.inputs, request.new_inputs), failures=failures)
+
+    async def diff(self, request: DiffRequest) -> DiffResponse:
+        from . import core, diffing
+
+        olds = plain_map(request.old_state)
+        news = diffing.normalise_inputs(plain_map(request.new_inputs))
+        declared = olds.get(core.DECLARED_INPUTS)
+        if not isinstance(declared, Mapping):
+            # Adopted by `pulumi import`: compare what the program declares with the job as it was found.
+            found = declared_from_job(olds)
+            adopted = restrict(found, news)
+            adopted.update({k: news[k] for k in SETTINGS_FIELDS if k in news})
+            declared = diffing.normalise_inputs(adopted)
+            olds = {**olds, core.DECLARED_INPUTS: declared}
+        progress = self._log.progress(request.urn)
+        decision = core.plan(request.resource_id, olds, news, progress)
+        detailed: dict[str, PropertyDiff] = {}
+        for name in decision.replaces:
+            detailed[name] = PropertyDiff(_kind(declared, news, name, replace=True), name != "status")
+        if decision.description_changed:
+            detailed["metadata.description"] = PropertyDiff(PropertyDiffKind.UPDATE, True)
+        for name in decision.settings_changed:
+            detailed[name] = PropertyDiff(_kind(declared, news, name, replace=False), True)
+        return DiffResponse(
+            changes=decision.changes,
+            replaces=list(decision.replaces),
+            delete_before_replace=decision.delete_before_replace,
+            detailed_diff=detailed,
+        )
+
+    async def create(self, request: CreateRequest) -> CreateResponse:
+        from . import core
+
+        inputs = plain_map(request.properties)
+        progress = self._log.progress(request.urn)
+        limit = request.timeout if request.timeout and request.timeout > 0 else None
+
+        def call() -> core.JobState:
+            with core.open_client(self.config(), progress) as client:
+                return core.create(inputs, client, progress, limit=limit, stop=self._stop)
+
+        created = await self._run(call)
+        return CreateResponse(created.id, outputs_map(created.outputs, request.properties))
+
+    async def read(self, request: ReadRequest) -> ReadResponse:
+        from . import core
+
+        olds = plain_map(request.properties)
+        progress = self._log.progress(request.urn)
+
+        def call() -> core.JobState | None:
+            with core.open_client(self.config(), progress) as client:
+                return core.read(request.resource_id, olds, client, progress)
+
+        found = await self._run(call)
+        if found is None:
+            return ReadResponse(resource_id="", properties={}, inputs={})  # gone: refresh drops it
+        inputs: Mapping[str, PropertyValue] = request.inputs
+        if not inputs:
+            # `pulumi import`: the inputs are what the job says about itself.
+            inputs = property_map(declared_from_job(found.outputs))
+        return ReadResponse(
+            resource_id=found.id, properties=outputs_map(found.outputs, inputs), inputs=dict(inputs)
+        )
+
+    async def update(self, request: UpdateRequest) -> UpdateResponse:
+        from . import core
+
+        olds = plain_map(request.olds)
+        news = plain_map(request.news)
+        progress = self._log.progress(request.urn)
+
+        def call() -> core.JobState:
+            with core.open_client(self.config(), progress) as client:
+                return core.update(request.resource_id, olds, news, client, progress)
+
+        updated = await self._run(call)
+        return UpdateResponse(outputs_map(updated.outputs, request.news))
+
+    async def delete(self, request: DeleteRequest) -> None:
+        from . import core
+
+        progress = self._log.progress(request.urn)
+
+        def call() -> None:
+            with core.open_client(self.config(), progress) as client:
+                core.delete(request.resource_id, client, progress)
+
+        await self._run(call)
+
+    async def invoke(self, request: InvokeRequest) -> InvokeResponse:
+        if request.tok != FUNCTION_TYPE:
+            raise ValueError(f"unknown function {request.tok}")
+        args = plain_map(request.args)
+
+        def call() -> list[dict[str, Any]]:
+            return find_jobs(self.config(), args)
+
+        jobs = await self._run(call)
+        return InvokeResponse(return_value={"jobs": to_property(jobs)})
+
+    async def cancel(self) -> None:
+        # Waits in progress end now (their jobs are terminated while the engine listens); later ones at once.
+        self._stop.set()
+
+
+def find_jobs(config: Mapping[str, str], args: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """getTrainingJobs: every page of the search, newest first unless told otherwise; environment variables
+    and endpoint tokens left out (the result is not secret)."""
+    import os
+
+    from .client import ModelArtsClient
+    from .models import SearchFilter
+    from .settings import resolve_settings
+
+    filters: list[SearchFilter] = []
+    if args.get("name"):
+        filters.append(SearchFilter(key="name", operator="like", value=[str(args["name"])]))
+    if args.get("phases"):
+        filters.append(SearchFilter(key="phase", operator="in", value=[str(p) for p in args["phases"]]))
+    if args.get("kind"):
+        filters.append(SearchFilter(key="kind", operator="in", value=[str(args["kind"])]))
+    after, before = args.get("created_after"), args.get("created_before")
+    if after is not None or before is not None:
+        bounds = [str(int(v)) if v is not None else "" for v in (after, before)]
+        filters.append(SearchFilter(key="create_time", operator="between", value=bounds))
+    settings = resolve_settings(config, os.environ)
+    jobs: list[dict[str, Any]] = []
+    with ModelArtsClient.from_settings(settings) as client:
+        for job in client.iter_jobs(
+            filters, sort_by=str(args.get("sort_by") or "create_time"), order=str(args.get("order") or "desc")
+        ):
+            data = job.model_dump(mode="json", exclude_none=True)
+            if isinstance(data.get("algorithm"), dict):
+                data["algorithm"].pop("environments", None)
+            data.pop("endpoints", None)
+            jobs.append(data)
+    return jobs
+
+
+def _kind(
+    declared: Mapping[str, Any], news: Mapping[str, Any], name: str, *, replace: bool
+) -> PropertyDiffKind:
+    had, has = declared.get(name) is not None, news.get(name) is not None
+    if name == "status" or (had and has):
+        return PropertyDiffKind.UPDATE_REPLACE if replace else PropertyDiffKind.UPDATE
+    if has:
+        return PropertyDiffKind.ADD_REPLACE if replace else PropertyDiffKind.ADD
+    return PropertyDiffKind.DELETE_REPLACE if replace else PropertyDiffKind.DELETE
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("pulumi-modelarts")
+    except PackageNotFoundError:
+        return "0.0.0"
+
+
+# Pulumi's own gRPC settings for plugins: a large stack's messages exceed gRPC's 4 MB default, and a request
+# may wait long for a busy event loop before it is handled.
+MAX_MESSAGE_BYTES = 400 * 1024 * 1024
+MAX_UNREQUESTED_SECONDS = 30 * 60
+RPCS = ("CheckConfig", "Configure", "Check", "Diff", "Create", "Read", "Update", "Delete", "Invoke")
+
+
+def _servicer_class() -> type:
+    """Pulumi's servicer, with an operation's error answered as its own text: by default gRPC prefixes it with
+    "Unexpected <class ...>" and logs a traceback the engine then shows too."""
+    import grpc
+    from pulumi.provider.experimental.server import ProviderServicer
+
+    from .errors import ModelArtsError
+
+    def answering(name: str) -> Callable[..., Any]:
+        inherited = getattr(ProviderServicer, name)
+
+        async def rpc_method(self: Any, request: Any, context: Any) -> Any:
+            try:
+                return await inherited(self, request, context)
+            except ModelArtsError as exc:
+                await context.abort(grpc.StatusCode.UNKNOWN, str(exc))
+            except Exception as exc:
+                await context.abort(grpc.StatusCode.UNKNOWN, f"{type(exc).__name__}: {exc}")
+
+        return rpc_method
+
+    return type("ModelArtsServicer", (ProviderServicer,), {name: answering(name) for name in RPCS})
+
+
+def main() -> None:
+    """Entry point of ``pulumi-resource-modelarts``: serve the provider to the engine that started it.
+
+    What ``pulumi.provider.experimental.server.main`` does (a gRPC server on a free loopback port, the port on
+    stdout), with the servicer above and the engine's address also given to the provider, whose progress
+    lines go to the engine's log service.
+    """
+    import grpc
+    from pulumi.runtime.proto import provider_pb2_grpc
+
+    args = sys.argv[1:]
+    engine = engine_address(args)
+    if engine is None:
+        sys.exit("pulumi-resource-modelarts is a Pulumi plugin: the Pulumi engine starts it")
+    provider = ModelArtsProvider(engine)
+
+    async def serve() -> None:
+        options = [
+            ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
+            ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
+            ("grpc.server_max_unrequested_time_in_server", MAX_UNREQUESTED_SECONDS),
+        ]
+        server = grpc.aio.server(options=options)
+        servicer = _servicer_class()(args, _version(), provider, engine_address=engine)
+        provider_pb2_grpc.add_ResourceProviderServicer_to_server(servicer, server)
+        port = server.add_insecure_port("127.0.0.1:0")
+        await server.start()
+        sys.stdout.write(f"{port}\n")
+        sys.stdout.flush()
+        await server.wait_for_termination()
+
+    with contextlib.suppress(KeyboardInterrupt):  # the engine stops its plugins; nothing to report
+        asyncio.run(serve())

@@ -1,0 +1,2 @@
+// Huawei Cloud ModelArts training jobs as Pulumi resources.
+package modelarts

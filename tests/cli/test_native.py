@@ -1,0 +1,231 @@
+"""The native provider (`pulumi-resource-modelarts`) through the real `pulumi` CLI, against the emulator.
+
+The program uses the generated Python SDK (`pulumi_modelarts_native`); the project's Pulumi.yaml points the
+engine at the plugin installed beside the Python interpreter (`plugins: providers`), as the README says.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import signal
+import sys
+import textwrap
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from modelarts_emulator.testing import EmulatorProcess
+
+from .cli_helpers import all_jobs, live, popen
+from .pulumi_cli import Stack, pulumi_env
+from .story import job_args
+
+NATIVE_TYPE = "modelarts:index:TrainingJob"
+PLUGIN_DIR = Path(sys.executable).parent
+
+PROGRAM = '''\
+"""Jobs declared in jobs.json, through the native provider's SDK."""
+
+import json
+from pathlib import Path
+
+import pulumi
+
+from pulumi_modelarts_native import TrainingJob
+
+declared = json.loads((Path(__file__).parent / "jobs.json").read_text())
+for name, args in declared.get("jobs", {}).items():
+    create = args.pop("custom_timeouts", None)
+    opts = pulumi.ResourceOptions(custom_timeouts=pulumi.CustomTimeouts(create=create)) if create else None
+    job = TrainingJob(name, **args, opts=opts)
+    pulumi.export(name, {"id": job.id, "name": job.name, "phase": job.phase})
+'''
+
+
+def native_stack(tmp_path: Path, emu: EmulatorProcess, jobs: dict[str, Any]) -> Stack:
+    workdir = tmp_path / "prog"
+    workdir.mkdir(parents=True, exist_ok=True)
+    (workdir / "Pulumi.yaml").write_text(
+        textwrap.dedent(
+            f"""\
+            name: native
+            runtime: python
+            plugins:
+              providers:
+                - name: modelarts
+                  path: {PLUGIN_DIR}
+            """
+        )
+    )
+    (workdir / "__main__.py").write_text(PROGRAM)
+    write_jobs(workdir, jobs)
+    env = pulumi_env(tmp_path, {**emu.provider_env(), "PULUMI_MODELARTS_POLL_SECONDS": "0.05"})
+    return Stack(workdir, tmp_path, env=env).init()
+
+
+def write_jobs(workdir: Path, jobs: dict[str, Any]) -> None:
+    (workdir / "jobs.json").write_text(json.dumps({"jobs": jobs}))
+
+
+def native_resources(stack: Stack) -> list[dict[str, Any]]:
+    return stack.resources(NATIVE_TYPE)
+
+
+def changes(preview: str) -> str:
+    found = re.search(r"Resources:\n(.*?)(?:\n\n|\Z)", preview, re.S)
+    return found.group(1) if found else preview
+
+
+def test_story_through_the_native_provider(tmp_path: Path, emulator: EmulatorProcess) -> None:
+    stack = native_stack(tmp_path, emulator, {"train": job_args(wait_for="running")})
+    up = stack.up()
+    assert "warning" not in up.stdout.lower() + up.stderr.lower(), up.stdout + up.stderr
+    outputs = stack.outputs()
+    job_id = outputs["train"]["id"]
+    assert outputs["train"]["phase"] == "Running"
+    assert [j["metadata"]["id"] for j in live(all_jobs(emulator))] == [job_id]
+
+    # no change: an empty preview; refresh finds no drift
+    preview = stack.preview("--diff")
+    assert "2 unchanged" in preview.stdout and " to " not in changes(preview.stdout), preview.stdout
+    refresh = stack.refresh()
+    assert "2 unchanged" in refresh.stdout and " to " not in changes(refresh.stdout), refresh.stdout
+
+    # description: an in-place update of that one property
+    write_jobs(stack.workdir, {"train": job_args("weekly training", wait_for="running")})
+    preview = stack.preview("--diff")
+    assert "~ 1 to update" in preview.stdout, preview.stdout
+    assert '~ description: "nightly training" => "weekly training"' in preview.stdout, preview.stdout
+    stack.up()
+    assert stack.outputs()["train"]["id"] == job_id
+
+    # image: a replacement, the property that forces it named
+    write_jobs(
+        stack.workdir, {"train": job_args("weekly training", image="org/train:2.0", wait_for="running")}
+    )
+    preview = stack.preview("--diff")
+    assert "+-1 to replace" in preview.stdout and "TrainingJob: (replace)" in preview.stdout, preview.stdout
+    assert '~ image_url: "org/train:1.0" => "org/train:2.0"' in preview.stdout, preview.stdout
+    stack.up()
+    new_id = stack.outputs()["train"]["id"]
+    assert new_id != job_id
+    assert [j["metadata"]["id"] for j in live(all_jobs(emulator))] == [new_id]
+
+    # no credential anywhere in the state
+    state = json.dumps(stack.export(show_secrets=True))
+    for secret in emulator.provider_env().values():
+        if len(secret) >= 16 and not secret.startswith("http"):
+            assert secret not in state
+
+    # destroy stops the job
+    stack.destroy()
+    assert live(all_jobs(emulator)) == []
+    assert native_resources(stack) == []
+
+
+def test_bad_inputs_fail_preview_with_the_field_named_and_no_api_call(
+    tmp_path: Path, emulator: EmulatorProcess
+) -> None:
+    args = job_args()
+    args["spec"] = {"resource": {"node_count": 0, "flavor_id": "modelarts.vm.cpu.8u"}}
+    args["wait_for"] = "sometime"
+    stack = native_stack(tmp_path, emulator, {"bad": args})
+    emulator.reset_stats()
+    preview = stack.preview(check=False)
+    text = preview.stdout + preview.stderr
+    assert preview.returncode != 0
+    assert "spec.resource.node_count" in text and "wait_for" in text, text
+    assert "{<nil>}" not in text
+    assert emulator.stats()["by_operation"] == {}
+
+
+def test_many_jobs_wait_for_running_at_once(
+    tmp_path: Path, emulator_factory: Callable[..., EmulatorProcess]
+) -> None:
+    count = 12
+    emu = emulator_factory(pending_seconds=3)
+    jobs = {f"job-{i}": job_args(wait_for="running") for i in range(count)}
+    stack = native_stack(tmp_path, emu, jobs)
+    stack.up("--parallel", "32")
+    found = all_jobs(emu)
+    assert len(found) == count and all(o["phase"] == "Running" for o in stack.outputs().values())
+    # Every create was sent before the first job reached Running: all the waits overlapped.
+    last_created = max(int(j["metadata"]["create_time"]) for j in found)
+    first_running = min(int(j["status"]["start_time"]) for j in found)
+    assert last_created < first_running, (last_created, first_running)
+    stack.destroy()
+
+
+def test_import_adopts_a_job_and_the_next_preview_is_empty(tmp_path: Path, emulator: EmulatorProcess) -> None:
+    args = job_args(wait_for="running")
+    with httpx.Client(auth=emulator.auth(), timeout=10) as http:
+        body = {k: v for k, v in args.items() if k != "wait_for"}
+        body["metadata"] = {**body["metadata"], "name": "adopted-job"}
+        body = {"kind": "job", **body}
+        answer = http.post(emulator.api_url("/training-jobs"), json=body)
+        answer.raise_for_status()
+        job_id = answer.json()["metadata"]["id"]
+    stack = native_stack(tmp_path, emulator, {})
+    stack.run("import", NATIVE_TYPE, "adopted", job_id, "--generate-code=false", "--protect=false", "--yes")
+    [resource] = native_resources(stack)
+    assert resource["id"] == job_id
+    write_jobs(stack.workdir, {"adopted": {**args, "metadata": {**args["metadata"], "name": "adopted-job"}}})
+    preview = stack.preview("--diff")
+    assert " to " not in changes(preview.stdout), preview.stdout
+    stack.destroy()
+    assert live(all_jobs(emulator)) == []
+
+
+def test_custom_timeouts_bound_the_wait_and_the_job_is_terminated(
+    tmp_path: Path, emulator: EmulatorProcess
+) -> None:
+    args = job_args(annotations={"emulator/stay-pending": "true"}, wait_for="running", wait_timeout="30m")
+    stack = native_stack(tmp_path, emulator, {"slow": {**args, "custom_timeouts": "3s"}})
+    up = stack.up(check=False)
+    text = up.stdout + up.stderr
+    assert up.returncode != 0
+    assert "(customTimeouts)" in text, text
+    assert "Unexpected <class" not in text and "Traceback" not in text, text  # the error's own words only
+    assert "the job was terminated" in text, text
+    assert live(all_jobs(emulator)) == []
+    assert native_resources(stack) == []
+
+
+def test_progress_shows_under_the_job_and_an_out_of_band_terminate_is_seen(
+    tmp_path: Path, emulator: EmulatorProcess
+) -> None:
+    stack = native_stack(tmp_path, emulator, {"train": job_args(wait_for="running")})
+    up = stack.up()
+    # The engine groups a resource's log lines under it in the diagnostics.
+    assert re.search(r"modelarts:index:TrainingJob \(train\):\n(\s+.*\n)*?\s+.*created, phase", up.stdout), (
+        up.stdout
+    )
+    job_id = stack.outputs()["train"]["id"]
+    with httpx.Client(auth=emulator.auth(), timeout=10) as http:
+        http.post(emulator.api_url(f"/training-jobs/{job_id}/actions"), json={"action_type": "terminate"})
+    stack.refresh()
+    [resource] = native_resources(stack)
+    assert resource["outputs"]["phase"] in ("Terminating", "Terminated")
+    stack.destroy()
+
+
+def test_ctrl_c_stops_the_wait_and_terminates_the_job_it_started(
+    tmp_path: Path, emulator: EmulatorProcess
+) -> None:
+    args = job_args(annotations={"emulator/stay-pending": "true"}, wait_for="running", wait_timeout="30m")
+    stack = native_stack(tmp_path, emulator, {"stuck": args})
+    proc = popen(stack, "up", "--yes", "--skip-preview")
+    deadline = time.monotonic() + 120
+    while not all_jobs(emulator):
+        assert time.monotonic() < deadline and proc.poll() is None, "no job was created"
+        time.sleep(0.2)
+    time.sleep(1.0)  # the create is now in its wait
+    proc.send_signal(signal.SIGINT)  # what Ctrl-C sends to the CLI
+    out, _ = proc.communicate(timeout=120)
+    assert proc.returncode != 0, out
+    assert "when the deployment was cancelled" in out and "the job was terminated" in out, out
+    assert live(all_jobs(emulator)) == []

@@ -1,0 +1,196 @@
+"""The native provider's translation layer, called directly: values in and out, check failures, diff kinds,
+configuration, the executor, and the provider against the emulator without the engine."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+from pulumi.provider.experimental.property_value import Computed, PropertyValue
+from pulumi.provider.experimental.provider import (
+    CheckRequest,
+    ConfigureRequest,
+    CreateRequest,
+    DeleteRequest,
+    DiffRequest,
+    GetSchemaRequest,
+    InvokeRequest,
+    PropertyDiffKind,
+    ReadRequest,
+)
+from pulumi.runtime import rpc
+
+from modelarts_emulator.testing import EmulatorProcess
+from pulumi_modelarts import plugin, wait
+
+URN = "urn:pulumi:dev::proj::modelarts:index:TrainingJob::train"
+
+
+def pv(value: Any, secret: bool = False) -> PropertyValue:
+    return plugin.to_property(value, secret=secret)
+
+
+def inputs(**overrides: Any) -> dict[str, Any]:
+    base: dict[str, Any] = {
+        "metadata": {"description": "nightly"},
+        "algorithm": {"engine": {"image_url": "org/img:1"}, "command": "python train.py"},
+        "spec": {"resource": {"flavor_id": "modelarts.vm.cpu.2u", "node_count": 1}},
+    }
+    base.update(overrides)
+    return base
+
+
+def run(coro: Any) -> Any:
+    return asyncio.run(coro)
+
+
+def test_values_round_trip_with_whole_numbers_secrets_and_unknowns() -> None:
+    value = PropertyValue(
+        {
+            "n": PropertyValue(2.0),
+            "x": PropertyValue(0.5),
+            "env": PropertyValue({"K": PropertyValue("v")}, is_secret=True),
+            "later": PropertyValue.computed(),
+            "items": PropertyValue([PropertyValue(True), PropertyValue(None)]),
+        }
+    )
+    plain = plugin.to_plain(value)
+    assert plain == {"n": 2, "x": 0.5, "env": {"K": "v"}, "later": rpc.UNKNOWN, "items": [True, None]}
+    assert isinstance(plain["n"], int)
+    back = plugin.to_property(plain, value)
+    assert back.value["env"].is_secret and not back.value["n"].is_secret
+    assert back.value["n"].value == 2.0 and isinstance(back.value["n"].value, float)
+    assert isinstance(back.value["later"].value, Computed)
+
+
+def test_secret_outputs_are_marked() -> None:
+    outs = plugin.outputs_map({"phase": "Running", "environments": {"A": "b"}, "endpoints": {}}, {})
+    assert outs["environments"].is_secret and outs["endpoints"].is_secret and not outs["phase"].is_secret
+
+
+def test_check_names_top_level_properties_and_leads_nested_reasons_with_the_path() -> None:
+    provider = plugin.ModelArtsProvider()
+    news = inputs(wait_for="sometime", spec={"resource": {"flavor_id": "f", "node_count": 0}})
+    answer = run(provider.check(CheckRequest(URN, {}, plugin.property_map(news), b"")))
+    assert [f.reason for f in answer.failures if f.property == "wait_for"]
+    nested = [f for f in answer.failures if f.reason.startswith("spec.resource.node_count: ")]
+    assert nested and nested[0].property == ""
+    assert answer.inputs["name_prefix"].value == "train"  # the resource name, as the dynamic resource does
+    assert answer.inputs["metadata"].value["name"].value.startswith("train-")
+
+
+def test_check_keeps_secrets_where_the_inputs_had_them() -> None:
+    provider = plugin.ModelArtsProvider()
+    news = plugin.property_map(inputs())
+    algorithm = dict(news["algorithm"].value)
+    algorithm["environments"] = PropertyValue({"TOKEN": PropertyValue("s3cr3t")}, is_secret=True)
+    news["algorithm"] = PropertyValue(algorithm)
+    answer = run(provider.check(CheckRequest(URN, {}, news, b"")))
+    assert answer.failures == []
+    assert answer.inputs["algorithm"].value["environments"].is_secret
+    assert not answer.inputs["algorithm"].is_secret
+
+
+def _state(declared: dict[str, Any]) -> dict[str, PropertyValue]:
+    return plugin.property_map({"phase": "Running", "metadata": {"id": "j"}, "declared_inputs": declared})
+
+
+def test_diff_names_each_property_and_its_kind() -> None:
+    provider = plugin.ModelArtsProvider()
+    old = {**inputs(), "metadata": {"name": "train-abc123", "description": "nightly"}, "wait_for": "running"}
+    new = {
+        **inputs(),
+        "metadata": {"name": "train-abc123", "description": "weekly"},
+        "triggers": "v2",
+    }
+    answer = run(provider.diff(DiffRequest(URN, "j", _state(old), plugin.property_map(new), [])))
+    assert answer.changes is True and answer.delete_before_replace is True
+    assert answer.replaces == ["triggers"]
+    kinds = {k: v.kind for k, v in answer.detailed_diff.items()}
+    assert kinds == {
+        "triggers": PropertyDiffKind.ADD_REPLACE,
+        "metadata.description": PropertyDiffKind.UPDATE,
+        "wait_for": PropertyDiffKind.DELETE,
+    }
+
+
+def test_diff_of_identical_inputs_is_no_change() -> None:
+    provider = plugin.ModelArtsProvider()
+    same = {**inputs(), "metadata": {"name": "train-abc123", "description": "nightly"}}
+    answer = run(provider.diff(DiffRequest(URN, "j", _state(same), plugin.property_map(same), [])))
+    assert answer.changes is False and answer.detailed_diff == {}
+
+
+def test_an_imported_job_differs_only_where_the_program_says_otherwise() -> None:
+    found = {
+        "kind": "job",
+        "metadata": {"id": "j", "name": "adopted", "description": "d", "create_time": 1},
+        "algorithm": {"engine": {"image_url": "org/img:1", "engine_name": "custom"}, "command": "run"},
+        "spec": {"resource": {"flavor_id": "f", "node_count": 1}},
+        "phase": "Running",
+    }
+    provider = plugin.ModelArtsProvider()
+    declared = {
+        "metadata": {"name": "adopted", "description": "d"},
+        "algorithm": {"engine": {"image_url": "org/img:1"}, "command": "run"},
+        "spec": {"resource": {"flavor_id": "f", "node_count": 1}},
+        "name_prefix": "adopted",
+    }
+    state = plugin.property_map(found)
+    same = run(provider.diff(DiffRequest(URN, "j", state, plugin.property_map(declared), [])))
+    assert same.changes is False
+    other = {**declared, "algorithm": {"engine": {"image_url": "org/img:2"}, "command": "run"}}
+    changed = run(provider.diff(DiffRequest(URN, "j", state, plugin.property_map(other), [])))
+    assert changed.replaces == ["algorithm"]
+    projected = plugin.declared_from_job(found)
+    assert "phase" not in projected and projected["algorithm"]["engine"]["engine_name"] == "custom"
+
+
+def test_configure_takes_the_namespace_and_explicit_arguments() -> None:
+    provider = plugin.ModelArtsProvider()
+    request = ConfigureRequest(
+        {"modelarts:region": "cn-north-4", "other:region": "x"},
+        {"secretKey": PropertyValue("sk", is_secret=True), "projectId": PropertyValue.computed()},
+        True,
+        False,
+    )
+    answer = run(provider.configure(request))
+    assert answer.accept_secrets is True
+    assert provider.config() == {"modelarts:region": "cn-north-4", "modelarts:secretKey": "sk"}
+
+
+def test_the_schema_served_is_the_generated_one() -> None:
+    provider = plugin.ModelArtsProvider()
+    schema = json.loads(run(provider.get_schema(GetSchemaRequest(0))).schema)
+    assert schema["name"] == "modelarts" and "modelarts:index:TrainingJob" in schema["resources"]
+
+
+def test_the_executor_holds_many_waits_at_once() -> None:
+    # asyncio.to_thread's default executor would hold min(32, cores + 4): six on a two-core machine.
+    provider = plugin.ModelArtsProvider()
+    assert provider.workers >= 64 and plugin.WORKERS >= 64
+
+
+def test_create_read_invoke_and_delete_against_the_emulator(
+    emulator: EmulatorProcess, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for key, value in emulator.provider_env().items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.setenv(wait.POLL_SECONDS_ENV, "0.02")
+    provider = plugin.ModelArtsProvider()
+    checked = run(provider.check(CheckRequest(URN, {}, plugin.property_map(inputs(wait_for="running")), b"")))
+    created = run(provider.create(CreateRequest(URN, checked.inputs, 0.0, False)))
+    assert created.resource_id and created.properties["phase"].value in ("Running", "Completed")
+    assert created.properties["declared_inputs"].is_secret
+    read = run(provider.read(ReadRequest(URN, created.resource_id, created.properties, checked.inputs)))
+    assert read.resource_id == created.resource_id and read.inputs == checked.inputs
+    found = run(provider.invoke(InvokeRequest("modelarts:index:getTrainingJobs", {})))
+    assert [j.value["metadata"].value["id"].value for j in found.return_value["jobs"].value] == [
+        created.resource_id
+    ]
+    run(provider.delete(DeleteRequest(URN, created.resource_id, created.properties, 0.0)))
+    gone = run(provider.read(ReadRequest(URN, created.resource_id, created.properties, checked.inputs)))
+    # The service keeps a stopped job: delete ended it, and read shows it stopped.
+    assert gone.resource_id == created.resource_id and gone.properties["phase"].value == "Terminated"
