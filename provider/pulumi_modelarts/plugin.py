@@ -57,7 +57,7 @@ from pulumi.runtime import rpc
 
 from .fields import SECRET_OUTPUTS, SETTINGS_FIELDS
 from .progress import engine_address, engine_reachable
-from .settings import CONFIG_NAMESPACE, SOURCES
+from .settings import CONFIG_NAMESPACE, SOURCES, near_miss_keys
 
 __all__ = ["ModelArtsProvider", "main", "to_plain", "to_property"]
 
@@ -262,6 +262,9 @@ class ModelArtsProvider(Provider):
         self.workers = workers
         self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="modelarts")
         self._config: dict[str, str] = {}
+        # Until the engine configures the provider there is no stack config to check settings against.
+        self._configured = False
+        self._misplaced: list[str] = []  # near-miss config keys that are set (names only)
         self._config_lock = threading.Lock()
         self._stop = threading.Event()
 
@@ -292,8 +295,15 @@ class ModelArtsProvider(Provider):
             plain = to_plain(value)
             if key in keys and isinstance(plain, str) and plain and plain != rpc.UNKNOWN:
                 config[f"{CONFIG_NAMESPACE}:{key}"] = plain
+        misses = near_miss_keys()
+        # The engine hands the package's config both as "modelarts:key" variables and as bare-key args.
+        given = {full for full, text in request.variables.items() if text}
+        given |= {f"{CONFIG_NAMESPACE}:{key}" for key, value in request.args.items() if to_plain(value)}
+        misplaced = sorted(full for full in given if full in misses)
         with self._config_lock:
             self._config = config
+            self._configured = True
+            self._misplaced = misplaced
         return ConfigureResponse(accept_secrets=True, supports_preview=False)
 
     async def check(self, request: CheckRequest) -> CheckResponse:
@@ -302,7 +312,11 @@ class ModelArtsProvider(Provider):
         news = plain_map(request.new_inputs)
         if news.get("name_prefix") is None:
             news["name_prefix"] = request.name  # as the dynamic resource does: the resource name
-        checked = core.check(plain_map(request.old_inputs), news)
+        with self._config_lock:
+            config = dict(self._config) if self._configured else None
+            misplaced = list(self._misplaced)
+        # Settings are checked at preview too (no API call, no value in any message), as the dynamic one does.
+        checked = core.check(plain_map(request.old_inputs), news, config=config, misplaced=misplaced)
         failures = [
             # The engine shows a nested property as {<nil>}: nested paths lead the reason instead.
             CheckFailure(f.path, f.reason)
@@ -361,9 +375,12 @@ class ModelArtsProvider(Provider):
         olds = plain_map(request.properties)
         progress = self._log.progress(request.urn)
 
+        # No stored outputs: an import or a lookup by id, for which a missing job is an error, not news.
+        lookup = not olds
+
         def call() -> core.JobState | None:
             with core.open_client(self.config(), progress) as client:
-                return core.read(request.resource_id, olds, client, progress)
+                return core.read(request.resource_id, olds, client, progress, must_exist=lookup)
 
         found = await self._run(call)
         if found is None:

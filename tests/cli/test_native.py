@@ -229,3 +229,30 @@ def test_ctrl_c_stops_the_wait_and_terminates_the_job_it_started(
     assert proc.returncode != 0, out
     assert "when the deployment was cancelled" in out and "the job was terminated" in out, out
     assert live(all_jobs(emulator)) == []
+
+
+def test_preview_checks_the_settings_and_hints_at_near_miss_keys(
+    tmp_path: Path, emulator: EmulatorProcess
+) -> None:
+    stack = native_stack(tmp_path, emulator, {"job": job_args()})
+    stack.env["HW_PROJECT_ID"] = ""
+    stack.run("config", "set", "modelarts:project_id", emulator.project_id)
+    emulator.reset_stats()
+    preview = stack.preview(check=False)
+    text = preview.stdout + preview.stderr
+    assert preview.returncode != 0
+    assert "ModelArts settings are incomplete or unusable." in text, text
+    assert "did you mean modelarts:projectId?" in text, text
+    assert emulator.project_id not in text  # names only, never a value
+    assert emulator.stats()["by_operation"] == {}
+
+
+def test_importing_a_missing_job_fails_naming_the_id(tmp_path: Path, emulator: EmulatorProcess) -> None:
+    stack = native_stack(tmp_path, emulator, {})
+    missing = "00000000-0000-0000-0000-000000000000"
+    imported = stack.run(
+        "import", NATIVE_TYPE, "ghost", missing, "--generate-code=false", "--yes", check=False
+    )
+    assert imported.returncode != 0
+    assert f"training job {missing} does not exist" in imported.stdout + imported.stderr
+    assert native_resources(stack) == []
