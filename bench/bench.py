@@ -23,12 +23,13 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from tests.cli.pulumi_cli import Stack, find_pulumi, pulumi_env, write_project
+from tests.support import emulator_env
+
+from modelarts_emulator.testing import EmulatorProcess, start_emulator
+
 REPO = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(REPO), str(REPO / "provider"), str(REPO / "emulator")]
 
-from tests.cli.pulumi_cli import Stack, find_pulumi, pulumi_env, write_project  # noqa: E402
-
-from modelarts_emulator.testing import EmulatorProcess, start_emulator  # noqa: E402
 
 LATENCY_MS = 50
 PROVIDER_CONCURRENCY = 4  # pulumi.dynamic's provider host serves four calls at once
@@ -119,10 +120,6 @@ def total(calls: dict[str, int]) -> int:
     return sum(calls.values())
 
 
-def emulator_env(emu: EmulatorProcess) -> dict[str, str]:
-    return {**emu.provider_env(), "PULUMI_MODELARTS_POLL_SECONDS": POLL_SECONDS}
-
-
 class Bench:
     """The two stacks (provider and floor) in one private backend, and the commands timed on them."""
 
@@ -139,7 +136,7 @@ class Bench:
     def run(
         self, kind: str, *args: str, jobs: int, emu: EmulatorProcess | None = None, **extra: str
     ) -> float:
-        env = {**emulator_env(emu or self.emu), "BENCH_JOBS": str(jobs), **extra}
+        env = {**emulator_env(emu or self.emu, POLL_SECONDS), "BENCH_JOBS": str(jobs), **extra}
         started = time.perf_counter()
         self.stacks[kind].run(*args, **env)
         return time.perf_counter() - started

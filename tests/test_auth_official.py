@@ -25,7 +25,6 @@ from huaweicloudsdkcore.signer.signer import Signer
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from httpserver import Reply, ScriptedServer
 from pulumi_modelarts.auth import (
     DATE_FORMAT,
     DATE_HEADER,
@@ -35,6 +34,8 @@ from pulumi_modelarts.auth import (
     query_pairs,
     wire_query,
 )
+
+from .httpserver import Reply, ScriptedServer
 
 AK = "HPUAEXAMPLEACCESSKEY"
 SK = "sEcReT/Example+Secret=Key0123456789abcdefgh"

@@ -18,10 +18,11 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from pulumi.output import Unknown
 
-from check_failures import path_and_reason
 from pulumi_modelarts.diffing import INPUT_FIELDS
 from pulumi_modelarts.models import validate_create_request
 from pulumi_modelarts.provider import TrainingJobProvider
+
+from .check_failures import path_and_reason
 
 _F = TypeVar("_F", bound=Callable[..., None])
 

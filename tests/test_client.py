@@ -12,7 +12,6 @@ from typing import Any
 import httpx
 import pytest
 
-from httpserver import Recorded, Reply, ScriptedServer, json_reply
 from pulumi_modelarts.auth import AkSkAuth, TokenAuth, parse_authorization
 from pulumi_modelarts.client import ModelArtsClient
 from pulumi_modelarts.errors import (
@@ -27,6 +26,8 @@ from pulumi_modelarts.errors import (
     TransportError,
 )
 from pulumi_modelarts.models import CreateTrainingJobRequest, SearchFilter, SearchRequest
+
+from .httpserver import Recorded, Reply, ScriptedServer, json_reply
 
 AK = "AKEXAMPLE0123456789"
 SK = "SkExampleSecretValue0123456789abcdef"

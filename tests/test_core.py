@@ -14,13 +14,14 @@ from typing import Any
 import httpx
 import pytest
 
-from httpserver import ScriptedServer, json_reply
 from modelarts_emulator.testing import EmulatorProcess
 from pulumi_modelarts import core
 from pulumi_modelarts import wait as wait_module
 from pulumi_modelarts.auth import AkSkAuth
 from pulumi_modelarts.client import ModelArtsClient
 from pulumi_modelarts.errors import InvalidInputsError, ProvisioningError
+
+from .httpserver import ScriptedServer, json_reply
 
 PROJECT = "0123456789abcdef0123456789abcdef"
 JOB_ID = "11111111-2222-3333-4444-555555555555"

@@ -15,6 +15,8 @@ import pytest
 from modelarts_emulator.testing import EmulatorProcess, start_emulator
 from pulumi_modelarts import auth
 
+from .support import poll
+
 Factory = Callable[..., EmulatorProcess]
 
 # The first example request of the create page (free flavor, algorithm by id).
@@ -93,13 +95,12 @@ def search(http: httpx.Client, emu: EmulatorProcess, **body: Any) -> httpx.Respo
 def wait_phase(
     http: httpx.Client, emu: EmulatorProcess, job_id: str, phase: str, timeout: float = 5
 ) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout
-    while True:
-        job = get(http, emu, job_id)
-        if job["status"]["phase"] == phase or time.monotonic() > deadline:
-            assert job["status"]["phase"] == phase, job["status"]
-            return job
-        time.sleep(0.05)
+    return poll(
+        lambda: get(http, emu, job_id),
+        lambda job: bool(job["status"]["phase"] == phase),
+        timeout=timeout,
+        what=f"job {job_id} {phase}",
+    )
 
 
 def assert_error(response: httpx.Response, status: int, code: str, *words: str) -> dict[str, Any]:

@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
-from test_emulator_official_sdk import sdk_client, wait_phase
+
+from .test_emulator_official_sdk import sdk_client, wait_phase
 
 sdk_core = pytest.importorskip("huaweicloudsdkcore")
 from huaweicloudsdkcore.exceptions.exceptions import ClientRequestException  # noqa: E402

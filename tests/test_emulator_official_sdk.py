@@ -8,13 +8,14 @@ and the service's error answers are checked through the SDK's own response and e
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
+
+from .support import poll
 
 sdk_core = pytest.importorskip("huaweicloudsdkcore")
 from huaweicloudsdkcore.auth.credentials import BasicCredentials  # noqa: E402
@@ -86,13 +87,12 @@ def sdk(emulator_factory: Callable[..., EmulatorProcess]) -> tuple[EmulatorProce
 
 
 def wait_phase(client: Any, job_id: str, phase: str, timeout: float = 5) -> Any:
-    deadline = time.monotonic() + timeout
-    while True:
-        job = client.show_training_job_details(m.ShowTrainingJobDetailsRequest(training_job_id=job_id))
-        if job.status.phase == phase or time.monotonic() > deadline:
-            assert job.status.phase == phase
-            return job
-        time.sleep(0.05)
+    return poll(
+        lambda: client.show_training_job_details(m.ShowTrainingJobDetailsRequest(training_job_id=job_id)),
+        lambda job: bool(job.status.phase == phase),
+        timeout=timeout,
+        what=f"job {job_id} {phase}",
+    )
 
 
 def test_both_create_examples_and_details(sdk: tuple[EmulatorProcess, Any]) -> None:

@@ -18,7 +18,8 @@ import httpx
 import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
-from test_emulator_official_sdk import FREE_FLAVOR_EXAMPLE, sdk_client, wait_phase
+
+from .test_emulator_official_sdk import FREE_FLAVOR_EXAMPLE, sdk_client, wait_phase
 
 sdk_core = pytest.importorskip("huaweicloudsdkcore")
 from huaweicloudsdkcore.exceptions.exceptions import ClientRequestException  # noqa: E402

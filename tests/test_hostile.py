@@ -12,12 +12,13 @@ from typing import Any
 
 import pytest
 
-from httpserver import Reply, ScriptedServer, json_reply
 from pulumi_modelarts import client as client_module
 from pulumi_modelarts import provider as provider_module
 from pulumi_modelarts import wait as wait_module
 from pulumi_modelarts.errors import InvalidResponseError, ModelArtsError
 from pulumi_modelarts.provider import TrainingJobProvider
+
+from .httpserver import Reply, ScriptedServer, json_reply
 
 PROJECT = "0123456789abcdef0123456789abcdef"
 SECRET = "hostile-secret-key-VALUE"

@@ -13,8 +13,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel, ValidationError
 
-from check_failures import path_and_reason
 from pulumi_modelarts import models as m
+
+from .check_failures import path_and_reason
 
 DATA = Path(__file__).parent / "data" / "seed_examples"
 SEEDS = Path("/work/shared/seeds")

@@ -17,13 +17,15 @@ from hypothesis import strategies as st
 from pulumi.dynamic import Config, ConfigureRequest
 from pulumi.output import Unknown
 
-from check_failures import path_and_reason
 from modelarts_emulator.testing import EmulatorProcess
 from pulumi_modelarts import provider as provider_module
 from pulumi_modelarts import wait as wait_module
 from pulumi_modelarts.errors import JobNotFoundError, SettingsError
 from pulumi_modelarts.progress import StderrProgress
 from pulumi_modelarts.provider import ProvisioningError, TrainingJobProvider
+
+from .check_failures import path_and_reason
+from .support import poll
 
 ENV_NAMES = (
     "HW_REGION_NAME",
@@ -111,14 +113,12 @@ def live(emu: EmulatorProcess, job_id: str) -> dict[str, Any]:
 
 
 def wait_phase(emu: EmulatorProcess, job_id: str, phases: set[str], timeout: float = 10.0) -> str:
-    import time
-
-    end = time.monotonic() + timeout
-    while True:
-        phase = str(live(emu, job_id)["status"]["phase"])
-        if phase in phases or time.monotonic() > end:
-            return phase
-        time.sleep(0.05)
+    return poll(
+        lambda: str(live(emu, job_id)["status"]["phase"]),
+        lambda phase: phase in phases,
+        timeout=timeout,
+        what=f"job {job_id} in {sorted(phases)}",
+    )
 
 
 # ------------------------------------------------------------------------------------------------ check

@@ -15,13 +15,14 @@ from pathlib import Path
 import httpx
 import pytest
 
-from cli.cli_helpers import jobs_program, make_stack
-from httpserver import ScriptedServer, json_reply
 from modelarts_emulator.__main__ import READY_PREFIX
 from modelarts_emulator.testing import EmulatorProcess
 from pulumi_modelarts import auth
 from pulumi_modelarts.client import ModelArtsClient
 from pulumi_modelarts.errors import AuthenticationError, SettingsError
+
+from .cli.cli_helpers import jobs_program, make_stack
+from .httpserver import ScriptedServer, json_reply
 
 SECRET = "S3cr3t-Only-Here-7f9d2c"
 ACCESS = "SECURITYTESTAK0000000"

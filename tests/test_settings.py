@@ -8,7 +8,6 @@ from collections.abc import Iterator
 
 import pytest
 
-from httpserver import ScriptedServer, json_reply
 from pulumi_modelarts.auth import AkSkAuth, TokenAuth
 from pulumi_modelarts.client import ModelArtsClient
 from pulumi_modelarts.errors import SettingsError
@@ -20,6 +19,8 @@ from pulumi_modelarts.settings import (
     resolve_settings,
     settings_problem,
 )
+
+from .httpserver import ScriptedServer, json_reply
 
 AK = "AKSETTINGS0123456789"
 SK = "SkSettingsSecret0123456789abcdef"

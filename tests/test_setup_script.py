@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from cli.pulumi_cli import REPO, TOOLS_BIN
+from .cli.pulumi_cli import REPO, TOOLS_BIN
 
 pytestmark = pytest.mark.cli
 

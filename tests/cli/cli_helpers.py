@@ -13,7 +13,8 @@ import httpx
 
 from modelarts_emulator.testing import EmulatorProcess
 
-from .pulumi_cli import Stack, find_pulumi, pulumi_env, write_project
+from ..support import emulator_env
+from .pulumi_cli import Stack, find_pulumi, new_stack
 
 JOB_TYPE_SUFFIX = "modelarts:TrainingJob"
 
@@ -44,10 +45,6 @@ def jobs_program(count: int, *, wait_for: str = "running", extra: str = "") -> s
     )
 
 
-def emulator_env(emu: EmulatorProcess, poll: str = "0.05") -> dict[str, str]:
-    return {**emu.provider_env(), "PULUMI_MODELARTS_POLL_SECONDS": poll}
-
-
 def make_stack(
     tmp_path: Path,
     emu: EmulatorProcess | None,
@@ -56,10 +53,8 @@ def make_stack(
     name: str = "rel",
     env: dict[str, str] | None = None,
 ) -> Stack:
-    workdir = tmp_path / "prog"
-    write_project(workdir, name, program)
-    extra = {**(emulator_env(emu) if emu is not None else {}), **(env or {})}
-    return Stack(workdir, tmp_path, env=pulumi_env(tmp_path, extra)).init()
+    extra = {**(emulator_env(emu, "0.05") if emu is not None else {}), **(env or {})}
+    return new_stack(tmp_path / "prog", tmp_path, name, program, extra)
 
 
 def all_jobs(emu: EmulatorProcess) -> list[dict[str, Any]]:

@@ -116,7 +116,22 @@ class Stack:
         return [r for r in deployment.get("resources", []) if r["type"].endswith(type_suffix)]
 
 
-def write_project(workdir: Path, name: str, program: str) -> None:
+def write_project(workdir: Path, name: str, program: str, project_yaml: str = "") -> None:
+    """A Python project: Pulumi.yaml (plus project_yaml, e.g. a plugins section) and its __main__.py."""
     workdir.mkdir(parents=True, exist_ok=True)
-    (workdir / "Pulumi.yaml").write_text(f"name: {name}\nruntime: python\n")
+    (workdir / "Pulumi.yaml").write_text(f"name: {name}\nruntime: python\n{project_yaml}")
     (workdir / "__main__.py").write_text(program)
+
+
+def new_stack(
+    workdir: Path,
+    state_dir: Path,
+    name: str,
+    program: str,
+    extra_env: Mapping[str, str] | None = None,
+    *,
+    project_yaml: str = "",
+) -> Stack:
+    """A project written to workdir, with a new stack in a private backend under state_dir."""
+    write_project(workdir, name, program, project_yaml)
+    return Stack(workdir, state_dir, env=pulumi_env(state_dir, extra_env)).init()

@@ -7,7 +7,6 @@ and looks at the emulator (through the client or the raw API) and at the state (
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,7 +16,8 @@ from modelarts_emulator.testing import EmulatorProcess
 from pulumi_modelarts.client import ModelArtsClient
 from pulumi_modelarts.models import TrainingJob as WireJob
 
-from .pulumi_cli import Stack, pulumi_env
+from ..support import emulator_env, poll
+from .pulumi_cli import Stack, new_stack
 
 # Every job in jobs.json becomes a TrainingJob exporting {id, name, phase}; every entry of "existing" is
 # looked up read-only with TrainingJob.get and exported the same way.
@@ -75,10 +75,6 @@ def job_args(
     }
 
 
-def emulator_env(emu: EmulatorProcess) -> dict[str, str]:
-    return emu.provider_env()
-
-
 def emulator_client(emu: EmulatorProcess) -> ModelArtsClient:
     return ModelArtsClient(endpoint=emu.url, project_id=emu.project_id, auth=emu.auth(), timeout=10)
 
@@ -106,25 +102,14 @@ def new_story(
     tmp_path: Path, emu: EmulatorProcess, *, credentials_in_env: bool = True, name: str = "story"
 ) -> StoryStack:
     workdir = tmp_path / "project"
-    workdir.mkdir()
-    (workdir / "Pulumi.yaml").write_text(f"name: {name}\nruntime: python\n")
-    (workdir / "__main__.py").write_text(PROGRAM)
     extra = {**POLL_ENV, **(emulator_env(emu) if credentials_in_env else {})}
-    stack = Stack(workdir, tmp_path / "state", env=pulumi_env(tmp_path / "state", extra)).init()
-    return StoryStack(stack, workdir)
+    return StoryStack(new_stack(workdir, tmp_path / "state", name, PROGRAM, extra), workdir)
 
 
 def wait_until(
     client: ModelArtsClient, job_id: str, check: Callable[[WireJob], bool], timeout: float = 10
 ) -> WireJob:
-    deadline = time.monotonic() + timeout
-    while True:
-        job = client.get_job(job_id)
-        if check(job):
-            return job
-        if time.monotonic() > deadline:
-            raise AssertionError(f"job {job_id} is still {job.phase} after {timeout}s")
-        time.sleep(0.05)
+    return poll(lambda: client.get_job(job_id), check, timeout=timeout, what=f"job {job_id}")
 
 
 def all_jobs(client: ModelArtsClient) -> list[WireJob]:

@@ -17,8 +17,9 @@ import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
 
+from ..support import emulator_env
 from .pulumi_cli import REPO, Stack, pulumi_env
-from .story import POLL_ENV, emulator_client, emulator_env
+from .story import POLL_ENV, emulator_client
 
 pytestmark = pytest.mark.cli
 

@@ -14,8 +14,9 @@ import pytest
 from modelarts_emulator.testing import EmulatorProcess
 from pulumi_modelarts.client import ModelArtsClient
 
+from ..support import emulator_env
 from .pulumi_cli import REPO, Stack, pulumi_env
-from .story import LIVE_PHASES, POLL_ENV, all_jobs, assert_no_traceback, emulator_client, emulator_env
+from .story import LIVE_PHASES, POLL_ENV, all_jobs, assert_no_traceback, emulator_client
 
 pytestmark = pytest.mark.cli
 

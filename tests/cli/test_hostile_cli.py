@@ -3,7 +3,6 @@ state exactly as it was."""
 
 from __future__ import annotations
 
-import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -12,11 +11,9 @@ import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
 
+from ..httpserver import Reply, ScriptedServer, json_reply
 from .cli_helpers import jobs_program, make_stack
 from .pulumi_cli import Stack
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from httpserver import Reply, ScriptedServer, json_reply
 
 pytestmark = pytest.mark.cli
 

@@ -10,7 +10,6 @@ import json
 import re
 import signal
 import sys
-import textwrap
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -20,8 +19,9 @@ import httpx
 
 from modelarts_emulator.testing import EmulatorProcess
 
+from ..support import emulator_env
 from .cli_helpers import all_jobs, live, popen
-from .pulumi_cli import Stack, pulumi_env
+from .pulumi_cli import Stack, new_stack
 from .story import job_args
 
 NATIVE_TYPE = "modelarts:index:TrainingJob"
@@ -47,24 +47,12 @@ for name, args in declared.get("jobs", {}).items():
 
 
 def native_stack(tmp_path: Path, emu: EmulatorProcess, jobs: dict[str, Any]) -> Stack:
-    workdir = tmp_path / "prog"
-    workdir.mkdir(parents=True, exist_ok=True)
-    (workdir / "Pulumi.yaml").write_text(
-        textwrap.dedent(
-            f"""\
-            name: native
-            runtime: python
-            plugins:
-              providers:
-                - name: modelarts
-                  path: {PLUGIN_DIR}
-            """
-        )
+    plugins = f"plugins:\n  providers:\n    - name: modelarts\n      path: {PLUGIN_DIR}\n"
+    stack = new_stack(
+        tmp_path / "prog", tmp_path, "native", PROGRAM, emulator_env(emu, "0.05"), project_yaml=plugins
     )
-    (workdir / "__main__.py").write_text(PROGRAM)
-    write_jobs(workdir, jobs)
-    env = pulumi_env(tmp_path, {**emu.provider_env(), "PULUMI_MODELARTS_POLL_SECONDS": "0.05"})
-    return Stack(workdir, tmp_path, env=env).init()
+    write_jobs(stack.workdir, jobs)
+    return stack
 
 
 def write_jobs(workdir: Path, jobs: dict[str, Any]) -> None:
