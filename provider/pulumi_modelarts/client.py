@@ -30,9 +30,12 @@ import httpx
 import pydantic
 
 from .errors import (
+    MODELARTS_THROTTLED_CODE,
+    MODELARTS_THROTTLED_MIN_PAUSE,
     APIError,
     InvalidResponseError,
     ServerError,
+    StatusChangedError,
     ThrottledError,
     TransportError,
     api_error_class,
@@ -383,8 +386,10 @@ class ModelArtsClient:
                 failure: Exception = TransportError(operation, exc.reason, attempts=attempt)
                 needs_recovery = exc.ambiguous
                 reason = exc.reason
-            except ThrottledError as exc:
-                failure, reason, retry_after = exc, "throttled", exc.retry_after
+            except ThrottledError as exc:  # also StatusChangedError (409 ModelArts.2878, "try again later")
+                changing = isinstance(exc, StatusChangedError)
+                reason = "the job's status was changing" if changing else "throttled"
+                failure, retry_after = exc, exc.retry_after
             except ServerError as exc:
                 failure, reason = exc, f"HTTP {exc.status_code}"
                 needs_recovery = True
@@ -559,12 +564,12 @@ class ModelArtsClient:
             self.scrub(error_solution) if error_solution else None,
             request_id,
         )
-        if cls is ThrottledError:
-            raise ThrottledError(
-                *args,
-                operation=operation,
-                retry_after=_retry_after_seconds(response.headers.get("Retry-After")),
-            )
+        if issubclass(cls, ThrottledError):
+            retry_after = _retry_after_seconds(response.headers.get("Retry-After"))
+            if error_code == MODELARTS_THROTTLED_CODE:
+                # ModelArts' own throttling: Huawei advises waiting 2-5 s, whatever the backoff would say.
+                retry_after = max(retry_after or 0.0, MODELARTS_THROTTLED_MIN_PAUSE)
+            raise cls(*args, operation=operation, retry_after=retry_after)
         raise cls(*args, operation=operation)
 
     def _parse(self, model: type[_M], answer: _Answer, operation: str) -> _M:

@@ -264,8 +264,9 @@ class JobMetadata(RequestModel):
     name: str | None = Field(
         default=None,
         description=(
-            "Job name: 1 to 64 letters, digits, `_` or `-`. Leave it out to get `<name_prefix>-<6 random "
-            "characters>`; the chosen name is kept across updates. Changing it replaces the job."
+            "Job name: 1 to 64 letters, digits, `_` or `-`. Leave it out to get `<name_prefix>-<6 "
+            "characters>` derived from the stack and the job's inputs (the same program gets the same "
+            "name); the chosen name is kept across updates. Changing it replaces the job."
         ),
     )
     workspace_id: str | None = Field(
@@ -1343,8 +1344,9 @@ class CreateTrainingJobRequest(RequestModel):
     kind: JobKind = Field(default="job", description="Job type.")
     metadata: JobMetadata = Field(
         description=(
-            "The job's name (optional: auto-named `<name_prefix>-<6 random characters>`, kept across "
-            "updates), its description (the one field changed in place) and advanced settings."
+            "The job's name (optional: auto-named `<name_prefix>-<6 characters>` from a hash of the stack "
+            "and the inputs, kept across updates), its description (the one field changed in place) and "
+            "advanced settings."
         )
     )
     algorithm: Algorithm | None = Field(
@@ -1457,6 +1459,22 @@ class ProviderSettings(BaseModel):
         default=None,
         description="Prefix of the generated job name; the resource name when left out. Ignored once the job "
         "has a name.",
+    )
+    keep_record: bool = Field(
+        default=True,
+        description=(
+            "What destroy (or the delete half of a replacement) does with the stopped job's record: keep "
+            "it (`true`: logs stay readable, the name stays taken) or delete it (`false`: the name is free "
+            "again)."
+        ),
+    )
+    name_scope: str | None = Field(
+        default=None,
+        description=(
+            "The Pulumi project and stack (`project/stack`) the job belongs to, part of the generated name's "
+            "hash so two stacks never share names. Set by the resource itself, not by users."
+        ),
+        json_schema_extra={"hidden": True},
     )
 
 

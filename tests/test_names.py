@@ -1,0 +1,250 @@
+"""Job names: deterministic auto-names, the judgment of a job already holding a name, and the create, delete
+and conflict paths that follow from the service's unique names (the emulator with --unique-names)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+import httpx
+import pytest
+
+from modelarts_emulator.testing import EmulatorProcess
+from pulumi_modelarts import core
+from pulumi_modelarts import diffing as d
+from pulumi_modelarts import wait as wait_module
+from pulumi_modelarts.errors import (
+    DuplicateNameError,
+    NotTerminableError,
+    ProvisioningError,
+    StatusChangedError,
+    ThrottledError,
+    api_error_class,
+)
+
+Factory = Callable[..., EmulatorProcess]
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def say(self, line: str) -> None:
+        self.lines.append(line)
+
+    def engine_listening(self) -> bool:
+        return True
+
+
+@pytest.fixture(autouse=True)
+def fast_polls(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(wait_module.POLL_SECONDS_ENV, "0.02")
+
+
+def declared(**overrides: Any) -> dict[str, Any]:
+    base: dict[str, Any] = {
+        "metadata": {"description": "nightly"},
+        "algorithm": {"engine": {"image_url": "org/img:1"}, "command": "python train.py"},
+        "spec": {"resource": {"flavor_id": "modelarts.vm.cpu.2u", "node_count": 1}},
+        "name_prefix": "train",
+        "name_scope": "proj/dev",
+        "wait_for": "none",
+    }
+    base.update(overrides)
+    return d.normalise_inputs(base)
+
+
+# ---------------------------------------------------------------- naming (pure)
+
+
+def test_auto_name_is_deterministic_and_depends_on_stack_prefix_job_and_triggers() -> None:
+    name = d.auto_name(declared())
+    assert name is not None and re.fullmatch(r"train-[a-z0-9]{6}", name)
+    assert d.auto_name(declared()) == name
+    assert d.with_job_name(declared(), None)["metadata"]["name"] == name
+    # What does not make another job: the description (changed in place) and the settings.
+    assert d.auto_name(declared(metadata={"description": "other"})) == name
+    assert d.auto_name(declared(wait_for="running", keep_record=False)) == name
+    others = [
+        declared(name_scope="proj/prod"),
+        declared(name_scope="other/dev"),
+        declared(name_prefix="eval"),
+        declared(triggers={"v": 2}),
+        declared(spec={"resource": {"flavor_id": "modelarts.vm.cpu.2u", "node_count": 2}}),
+    ]
+    names = {d.auto_name(o) for o in others}
+    assert name not in names and len(names) == len(others)
+
+
+def test_auto_name_generations_differ_and_are_recognised() -> None:
+    inputs = declared()
+    names = [d.auto_name(inputs, g) for g in range(d.MAX_NAME_GENERATIONS)]
+    assert len(set(names)) == d.MAX_NAME_GENERATIONS
+    for generation, name in enumerate(names):
+        assert d.auto_name_generation(d.with_job_name(inputs, {"metadata": {"name": name}})) == generation
+    assert d.auto_name_generation({**inputs, "metadata": {"name": "mine"}}) is None
+    # A pinned name that is not generated from these inputs stays pinned even if it looks generated.
+    assert (
+        d.auto_name_generation(declared(metadata={"name": d.auto_name(declared(name_scope="x/y"))})) is None
+    )
+
+
+def test_auto_name_unknown_while_an_input_is_unknown() -> None:
+    from pulumi.output import Unknown
+
+    pending = d.with_job_name(declared(triggers=Unknown()), None)
+    assert d.is_unknown(pending["metadata"]["name"])
+
+
+def test_differences_ignore_extra_fields_environments_and_number_text() -> None:
+    want = {"metadata": {"name": "a"}, "algorithm": {"command": "x", "environments": {"K": "V"}}, "n": 2}
+    have = {"metadata": {"name": "a", "id": "1"}, "algorithm": {"command": "x"}, "n": "2", "extra": 1}
+    assert d.differences(want, have) == []
+    assert d.differences({"a": {"b": [1, 2]}}, {"a": {"b": [1, 3]}}) == ["a.b[1]"]
+    assert d.differences({"a": [1]}, {"a": [1, 2]}) == ["a"]
+    assert d.differences({"a": True}, {"a": "True"}) == ["a"]
+
+
+@pytest.mark.parametrize(
+    ("phase", "created", "matches", "expected"),
+    [
+        ("Running", 0, True, d.Holding.ADOPT),
+        ("Creating", 0, True, d.Holding.ADOPT),
+        ("Pending", 0, False, d.Holding.MISMATCH),
+        ("Completed", 2000, True, d.Holding.ADOPT),
+        ("Completed", 500, True, d.Holding.STALE),
+        ("Completed", 2000, False, d.Holding.STALE),
+        ("Failed", 2000, True, d.Holding.STALE),
+        ("Terminated", 2000, True, d.Holding.STALE),
+        ("Terminating", 2000, True, d.Holding.STALE),
+        ("Abnormal", 2000, True, d.Holding.STALE),
+    ],
+)
+def test_judge_holder(phase: str, created: int, matches: bool, expected: d.Holding) -> None:
+    body = {"kind": "job", "metadata": {"name": "j", "description": "new"}, "algorithm": {"command": "x"}}
+    holder: dict[str, Any] = {
+        "kind": "job",
+        "metadata": {"name": "j", "id": "i", "description": "old", "create_time": created},
+        "algorithm": {"command": "x" if matches else "y", "engine": {"image_url": "i"}},
+        "status": {"phase": phase},
+    }
+    judgment = d.judge_holder(body, holder, phase=phase, created_ms=created, since_ms=1000)
+    assert judgment.holding is expected
+    if expected is d.Holding.MISMATCH:
+        assert judgment.differences == ["algorithm.command"]
+
+
+def test_error_classes_for_the_service_codes() -> None:
+    assert api_error_class(400, "ModelArts.2751") is DuplicateNameError
+    assert api_error_class(409, "ModelArts.2796") is NotTerminableError
+    assert api_error_class(409, "ModelArts.2878") is StatusChangedError
+    assert issubclass(StatusChangedError, ThrottledError)
+    assert api_error_class(429, "ModelArts.2799") is ThrottledError
+
+
+# ---------------------------------------------------------------- against the emulator (unique names)
+
+
+@pytest.fixture
+def unique(emulator_factory: Factory) -> EmulatorProcess:
+    return emulator_factory(unique_names=True, running_seconds=30)
+
+
+@pytest.fixture
+def client(unique: EmulatorProcess) -> Iterator[Any]:
+    with core.open_client({}, Recorder(), unique.provider_env()) as opened:
+        yield opened
+
+
+def jobs(emu: EmulatorProcess) -> list[Mapping[str, Any]]:
+    with httpx.Client(auth=emu.auth(), timeout=10) as http:
+        answer = http.post(f"{emu.url}/v2/{emu.project_id}/training-job-searches", json={"limit": 50}).json()
+    return list(answer.get("items") or [])
+
+
+def named(inputs: dict[str, Any]) -> dict[str, Any]:
+    return d.with_job_name(inputs, None)
+
+
+def test_create_again_adopts_the_job_it_already_started(unique: EmulatorProcess, client: Any) -> None:
+    inputs = named(declared())
+    first = core.create(inputs, client, Recorder())
+    said = Recorder()
+    second = core.create(inputs, client, said)
+    assert second.id == first.id
+    assert any("adopting it" in line for line in said.lines)
+    assert [j["metadata"]["id"] for j in jobs(unique)] == [first.id]
+
+
+def test_create_refuses_a_running_stranger_holding_a_pinned_name(
+    unique: EmulatorProcess, client: Any
+) -> None:
+    first = core.create(declared(metadata={"name": "pinned"}), client, Recorder())
+    other = declared(
+        metadata={"name": "pinned"}, algorithm={"engine": {"image_url": "org/img:2"}, "command": "x"}
+    )
+    with pytest.raises(ProvisioningError) as caught:
+        core.create(other, client, Recorder())
+    text = str(caught.value)
+    assert first.id in text and "algorithm.engine.image_url" in text and "algorithm.command" in text
+    assert len(jobs(unique)) == 1
+
+
+def test_stale_holder_moves_an_auto_name_to_its_next_generation(unique: EmulatorProcess, client: Any) -> None:
+    inputs = named(declared())
+    first = core.create(inputs, client, Recorder())
+    core.delete(first.id, client, Recorder())  # stopped; its record (and name) stays
+    said = Recorder()
+    second = core.create(inputs, client, said)
+    assert second.id != first.id
+    assert second.outputs["name"] == d.auto_name(inputs, 1)
+    # The state keeps the declared inputs as checked: the next plan sees no change.
+    assert not core.plan(second.id, second.outputs, inputs, Recorder()).changes
+    assert any("next generated name" in line for line in said.lines)
+    assert {j["metadata"]["name"] for j in jobs(unique)} == {d.auto_name(inputs, 0), d.auto_name(inputs, 1)}
+
+
+def test_stale_holder_of_a_pinned_name_is_deleted_and_the_name_reused(
+    unique: EmulatorProcess, client: Any
+) -> None:
+    inputs = declared(metadata={"name": "pinned"})
+    first = core.create(inputs, client, Recorder())
+    core.delete(first.id, client, Recorder())
+    said = Recorder()
+    second = core.create(inputs, client, said)
+    assert second.id != first.id and second.outputs["name"] == "pinned"
+    assert any("deleting that job's record" in line for line in said.lines)
+    assert [j["metadata"]["id"] for j in jobs(unique)] == [second.id]
+
+
+def test_delete_without_keep_record_frees_the_name(unique: EmulatorProcess, client: Any) -> None:
+    inputs = declared(metadata={"name": "pinned"}, keep_record=False)
+    first = core.create(inputs, client, Recorder())
+    core.delete(first.id, client, Recorder(), first.outputs)
+    assert jobs(unique) == []
+    said = Recorder()
+    second = core.create(inputs, client, said)
+    assert second.outputs["name"] == "pinned"
+    assert not any("deleting" in line for line in said.lines)
+
+
+def test_delete_keeps_the_record_by_default(unique: EmulatorProcess, client: Any) -> None:
+    first = core.create(declared(metadata={"name": "kept"}), client, Recorder())
+    core.delete(first.id, client, Recorder(), first.outputs)
+    assert [j["status"]["phase"] for j in jobs(unique)] == ["Terminated"]
+
+
+def test_check_refuses_a_name_scope_set_by_hand(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PULUMI_PROJECT", "proj")
+    assert core.check({}, declared()).failures == []
+    for wrong in ("nostack", "a/b/c", "/dev", 3):
+        failures = core.check({}, declared(name_scope=wrong)).failures
+        assert [f.path for f in failures] == ["name_scope"], wrong
+    failures = core.check({}, declared(name_scope="other/dev")).failures
+    assert [f.path for f in failures] == ["name_scope"] and "'other'" in failures[0].reason
+
+
+def test_hidden_name_scope_never_causes_a_diff() -> None:
+    old = {k: v for k, v in declared().items() if k != "name_scope"}
+    assert not d.decide(old, declared()).changes
