@@ -22,6 +22,7 @@ from pulumi_modelarts.errors import (
     ThrottledError,
     api_error_class,
 )
+from pulumi_modelarts.models import validate_create_request
 
 Factory = Callable[..., EmulatorProcess]
 
@@ -248,3 +249,75 @@ def test_check_refuses_a_name_scope_set_by_hand(monkeypatch: pytest.MonkeyPatch)
 def test_hidden_name_scope_never_causes_a_diff() -> None:
     old = {k: v for k, v in declared().items() if k != "name_scope"}
     assert not d.decide(old, declared()).changes
+
+
+# ---------------------------------------------------------------- the client meets 2751, 2796, 2878, 2799
+
+
+def sdk_error(emu: EmulatorProcess, call: Callable[[Any, Any], Any]) -> tuple[int, str]:
+    """What the official SDK sees for the same call: the oracle for status and error code."""
+    sdk = pytest.importorskip("test_emulator_official_sdk")
+    from huaweicloudsdkcore.exceptions.exceptions import ClientRequestException
+    from huaweicloudsdkmodelarts.v1 import model as m
+
+    with pytest.raises(ClientRequestException) as caught:
+        call(sdk.sdk_client(emu), m)
+    return caught.value.status_code, caught.value.error_code
+
+
+def test_client_raises_duplicate_name_where_the_sdk_sees_2751(unique: EmulatorProcess, client: Any) -> None:
+    inputs = declared(metadata={"name": "taken"})
+    request = validate_create_request(d.job_body(inputs), require_name=True)
+    client.create_job(request)
+    with pytest.raises(DuplicateNameError) as caught:
+        client.create_job(request)
+    assert caught.value.status_code == 400 and caught.value.error_code == "ModelArts.2751"
+    body = d.job_body(inputs)
+    assert sdk_error(unique, lambda c, m: c.create_training_job(m.CreateTrainingJobRequest(body=body))) == (
+        400,
+        "ModelArts.2751",
+    )
+
+
+def test_client_raises_not_terminable_where_the_sdk_sees_2796(emulator_factory: Factory) -> None:
+    emu = emulator_factory(running_seconds=0.2)
+    with core.open_client({}, Recorder(), emu.provider_env()) as opened:
+        job = core.create(declared(metadata={"name": "done"}, wait_for="completed"), opened, Recorder())
+        with pytest.raises(NotTerminableError):
+            opened.terminate_job(job.id)
+        said = Recorder()
+        core.delete(job.id, opened, said)  # nothing to stop: no error
+
+    def terminate(c: Any, m: Any) -> Any:
+        body = m.JobActionType("terminate")
+        return c.stop_training_job(m.StopTrainingJobRequest(training_job_id=job.id, body=body))
+
+    assert sdk_error(emu, terminate) == (409, "ModelArts.2796")
+
+
+def test_status_changed_on_terminate_is_retried(emulator_factory: Factory) -> None:
+    emu = emulator_factory(running_seconds=30, terminate_conflict_rate=0.6, seed=3)
+    said = Recorder()
+    env = emu.provider_env()
+    for seed_job in range(3):
+        with core.open_client({}, said, env) as opened:
+            job = core.create(
+                declared(metadata={"name": f"busy-{seed_job}"}, wait_for="running"), opened, said
+            )
+            core.delete(job.id, opened, said)
+            assert opened.get_job(job.id).phase == "Terminated"
+    assert any("status was changing" in line for line in said.lines)
+
+
+def test_modelarts_throttling_waits_at_least_two_seconds(emulator_factory: Factory) -> None:
+    from pulumi_modelarts.client import ModelArtsClient
+    from pulumi_modelarts.settings import resolve_settings
+
+    emu = emulator_factory(throttle_rate=1.0, throttle_code="ModelArts.2799")
+    pauses: list[float] = []
+    settings = resolve_settings({}, emu.provider_env())
+    client = ModelArtsClient.from_settings(settings, max_attempts=3, sleep=pauses.append, rng=lambda: 0.0)
+    with client, pytest.raises(ThrottledError) as caught:
+        client.get_job("any")
+    assert caught.value.error_code == "ModelArts.2799"
+    assert pauses == [2.0, 2.0]
