@@ -321,3 +321,45 @@ def test_modelarts_throttling_waits_at_least_two_seconds(emulator_factory: Facto
         client.get_job("any")
     assert caught.value.error_code == "ModelArts.2799"
     assert pauses == [2.0, 2.0]
+
+
+# ---------------------------------------------------------------- search filters
+
+
+@pytest.mark.parametrize(
+    ("key", "operator", "value", "words"),
+    [
+        ("colour", "in", ["red"], "filters only by"),
+        ("phase", "in", ["Runing"], "Runing is not a phase"),
+        ("name", "like", [str(i) for i in range(11)], "at most 10 values"),
+    ],
+)
+def test_search_filters_the_service_would_refuse_fail_before_sending(
+    key: str, operator: str, value: list[str], words: str
+) -> None:
+    import pydantic
+
+    from pulumi_modelarts.models import SearchFilter
+
+    with pytest.raises(pydantic.ValidationError) as caught:
+        SearchFilter(key=key, operator=operator, value=value)  # type: ignore[arg-type]
+    assert words in str(caught.value) and f"search filter {key} {operator}" in str(caught.value)
+
+
+def test_get_training_jobs_checks_its_filters_before_any_call(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pulumi_modelarts import get_training_jobs
+
+    monkeypatch.setenv("HW_REGION_NAME", "nowhere-1")  # no call may be attempted: settings are not even read
+    with pytest.raises(ValueError, match=r"get_training_jobs: .*Runing is not a phase"):
+        get_training_jobs(phase=["Running", "Runing"])
+
+
+def test_a_refused_search_names_the_filters_sent(client: Any) -> None:
+    from pulumi_modelarts.errors import SearchRejectedError
+    from pulumi_modelarts.models import SearchFilter
+
+    refused = SearchFilter(key="create_time", operator="like", value=["1"])
+    with pytest.raises(SearchRejectedError) as caught:
+        list(client.iter_jobs([refused]))
+    assert caught.value.error_code in ("ModelArts.2808", "ModelArts.2809")
+    assert "filters sent: create_time like ['1']" in str(caught.value)

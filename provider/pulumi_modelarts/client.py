@@ -34,6 +34,7 @@ from .errors import (
     MODELARTS_THROTTLED_MIN_PAUSE,
     APIError,
     InvalidResponseError,
+    SearchRejectedError,
     ServerError,
     StatusChangedError,
     ThrottledError,
@@ -269,7 +270,22 @@ class ModelArtsClient:
     def search_jobs(self, request: SearchRequest) -> SearchResponse:
         operation = "search training jobs"
         path = f"/v2/{self._project_segment}/training-job-searches"
-        answer = self._answer("POST", path, to_wire(request), operation=operation)
+        try:
+            answer = self._answer("POST", path, to_wire(request), operation=operation)
+        except SearchRejectedError as exc:
+            # The service's text may not say which condition it refused: name what was sent.
+            sent = "; ".join(f"{f.key} {f.operator} {f.value}" for f in request.filters or []) or "none"
+            order = f"sort_by {request.sort_by} {request.order or ''}".strip() if request.sort_by else ""
+            detail = f"filters sent: {sent}" + (f"; {order}" if order else "")
+            message = f"{exc.error_msg} ({detail})" if exc.error_msg else detail
+            raise SearchRejectedError(
+                exc.status_code,
+                exc.error_code,
+                message,
+                exc.error_solution,
+                exc.request_id,
+                operation=operation,
+            ) from None
         return self._parse(SearchResponse, answer, operation)
 
     def iter_jobs(

@@ -1525,12 +1525,47 @@ class ResourceOutputs(BaseModel):
 # Search request (POST /v2/{project_id}/training-job-searches)
 
 
+#: Filter keys the search API supports (others: ModelArts.2789), and the most values one filter may carry.
+SEARCH_FILTER_KEYS: Final = (
+    "id",
+    "name",
+    "kind",
+    "phase",
+    "algorithm_id",
+    "algorithm_name",
+    "create_time",
+    "user_id",
+    "pool_id",
+    "training_experiment_id",
+    "runtime_type",
+    "priority",
+)
+SEARCH_FILTER_MAX_VALUES: Final = 10
+
+
 class SearchFilter(RequestModel):
-    """A search condition: ``key`` (e.g. ``name``, ``phase``, ``create_time``), an ``operator`` and values."""
+    """A search condition: ``key`` (e.g. ``name``, ``phase``, ``create_time``), an ``operator`` and values.
+
+    Checked before sending, so a filter the service would refuse (ModelArts.2789, 2809) fails here naming it.
+    """
 
     key: str = Field(min_length=1)
     operator: Literal["between", "like", "in", "not"]
     value: list[str]
+
+    @model_validator(mode="after")
+    def _supported(self) -> SearchFilter:
+        where = f"search filter {self.key} {self.operator} {self.value}"
+        if self.key not in SEARCH_FILTER_KEYS:
+            raise _rule(f"{where}: the service filters only by {', '.join(SEARCH_FILTER_KEYS)}", at="key")
+        if len(self.value) > SEARCH_FILTER_MAX_VALUES:
+            raise _rule(f"{where}: at most {SEARCH_FILTER_MAX_VALUES} values per filter", at="value")
+        if self.key == "phase":
+            unknown = [v for v in self.value if v and v not in Phase.ALL]  # blank: no condition (seed 004)
+            if unknown:
+                phases = ", ".join(sorted(Phase.ALL))
+                raise _rule(f"{where}: {', '.join(unknown)} is not a phase (one of {phases})", at="value")
+        return self
 
 
 class SearchRequest(RequestModel):

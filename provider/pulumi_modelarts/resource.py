@@ -287,8 +287,38 @@ def get_training_jobs(
     which is not secret.
     """
     from .client import ModelArtsClient
-    from .models import SearchFilter
     from .settings import resolve_settings
+
+    try:
+        filters = _search_filters(name, phase, created_after, created_before, kind)
+    except ValueError as exc:  # pydantic's ValidationError: a filter the service would refuse
+        import pydantic
+
+        reasons = [str(exc)]
+        if isinstance(exc, pydantic.ValidationError):
+            reasons = [e["msg"] for e in exc.errors()]
+        raise ValueError(f"get_training_jobs: {'; '.join(reasons)}") from None
+    settings = resolve_settings(_program_config(), os.environ)
+    jobs: list[dict[str, Any]] = []
+    with ModelArtsClient.from_settings(settings) as client:
+        for job in client.iter_jobs(filters, sort_by=sort_by, order=order):
+            data = job.model_dump(mode="json", exclude_none=True)
+            if isinstance(data.get("algorithm"), dict):
+                data["algorithm"].pop("environments", None)
+            data.pop("endpoints", None)
+            jobs.append(data)
+    return jobs
+
+
+def _search_filters(
+    name: Optional[str],
+    phase: Optional[Union[str, Sequence[str]]],
+    created_after: Union[_dt.datetime, int, float, None],
+    created_before: Union[_dt.datetime, int, float, None],
+    kind: Optional[str],
+) -> list[Any]:
+    """The search conditions for get_training_jobs; each is checked as it is built (models.SearchFilter)."""
+    from .models import SearchFilter
 
     filters: list[SearchFilter] = []
     if name:
@@ -306,13 +336,4 @@ def get_training_jobs(
                 value=[_millis(created_after), _millis(created_before)],
             )
         )
-    settings = resolve_settings(_program_config(), os.environ)
-    jobs: list[dict[str, Any]] = []
-    with ModelArtsClient.from_settings(settings) as client:
-        for job in client.iter_jobs(filters, sort_by=sort_by, order=order):
-            data = job.model_dump(mode="json", exclude_none=True)
-            if isinstance(data.get("algorithm"), dict):
-                data["algorithm"].pop("environments", None)
-            data.pop("endpoints", None)
-            jobs.append(data)
-    return jobs
+    return filters
