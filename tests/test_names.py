@@ -363,3 +363,26 @@ def test_a_refused_search_names_the_filters_sent(client: Any) -> None:
         list(client.iter_jobs([refused]))
     assert caught.value.error_code in ("ModelArts.2808", "ModelArts.2809")
     assert "filters sent: create_time like ['1']" in str(caught.value)
+
+
+def test_auto_name_never_depends_on_secret_environment_variables() -> None:
+    # Six characters of a hash are few, but enough to test guesses of a short secret: secrets stay out.
+    def with_env(value: str) -> dict[str, Any]:
+        algorithm = {"engine": {"image_url": "org/img:1"}, "command": "x", "environments": {"TOKEN": value}}
+        task = {"role": "worker", "algorithm": {"environments": {"TOKEN": value}}}
+        return declared(algorithm=algorithm, tasks=[task])
+
+    assert d.auto_name(with_env("1234")) == d.auto_name(with_env("9999"))
+    assert with_env("1234")["algorithm"]["environments"] == {"TOKEN": "1234"}  # inputs not changed
+    plain = declared(algorithm={"engine": {"image_url": "org/img:1"}, "command": "x"})
+    assert d.auto_name(with_env("1234")) != d.auto_name(plain)  # the task still counts
+
+
+def test_adopting_a_job_applies_a_changed_description(unique: EmulatorProcess, client: Any) -> None:
+    # The description is not part of the name and changes in place: a re-run with a new one adopts the job.
+    inputs = named(declared())
+    first = core.create(inputs, client, Recorder())
+    changed = {**inputs, "metadata": {**inputs["metadata"], "description": "edited"}}
+    second = core.create(changed, client, Recorder())
+    assert second.id == first.id
+    assert client.get_job(first.id).metadata.description == "edited"

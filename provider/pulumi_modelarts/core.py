@@ -283,7 +283,7 @@ def _post(inputs: Mapping[str, Any], client: ModelArtsClient, progress: Progress
                 f"{label} ({holder.phase or 'unknown'}) already holds the name and matches this declaration: "
                 "adopting it (an earlier attempt of this create started it)"
             )
-            return holder
+            return _with_description(client, holder, request.metadata.description, progress)
         where = ", ".join(judgment.differences) or "its phase"
         if judgment.holding is diffing.Holding.MISMATCH:
             raise ProvisioningError(
@@ -312,6 +312,17 @@ def _post(inputs: Mapping[str, Any], client: ModelArtsClient, progress: Progress
             "deleting that job's record to free the name"
         )
         _delete_record(client, holder, progress)
+
+
+def _with_description(
+    client: ModelArtsClient, job: TrainingJob, description: str | None, progress: Progress
+) -> TrainingJob:
+    """An adopted job with the declared description (the one field that may differ: it changes in place)."""
+    if (job.metadata.description or "") == (description or "") or not job.job_id:
+        return job
+    client.update_description(job.job_id, description or "")
+    progress.say(f"{_label(job)}: description updated")
+    return client.get_job(job.job_id)
 
 
 def _holder(
@@ -348,12 +359,15 @@ def _delete_record(client: ModelArtsClient, job: TrainingJob, progress: Progress
     job_id = job.job_id or ""
     label = _label(job, job_id)
     if job.phase == Phase.TERMINATING:
-        job = until(
-            job,
-            lambda: client.get_job(job_id),
-            done=[Condition("stopped", _stopped)],
-            timeout=DELETE_WAIT_SECONDS,
-        )
+        try:
+            job = until(
+                job,
+                lambda: client.get_job(job_id),
+                done=[Condition("stopped", _stopped)],
+                timeout=DELETE_WAIT_SECONDS,
+            )
+        except JobVanished:
+            return
     if is_terminable(job.phase):
         raise ProvisioningError(f"{label} is {job.phase}; a running job's record is never deleted")
     try:

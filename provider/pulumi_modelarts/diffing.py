@@ -27,7 +27,7 @@ from pulumi.runtime import rpc
 # are filled in by the resource itself.
 from .fields import HIDDEN_FIELDS as HIDDEN_FIELDS
 from .fields import INPUT_FIELDS as INPUT_FIELDS
-from .fields import JOB_DEFAULTS
+from .fields import JOB_DEFAULTS, SECRET_INPUTS
 from .fields import JOB_FIELDS as JOB_FIELDS
 from .fields import SETTINGS_FIELDS as SETTINGS_FIELDS
 from .fields import TRIGGERS_FIELD as TRIGGERS_FIELD
@@ -194,17 +194,34 @@ def name_prefix_of(inputs: Mapping[str, Any], default_prefix: str = "job") -> st
     return sanitise_prefix(prefix if isinstance(prefix, str) and prefix else default_prefix)
 
 
+def _without_secrets(value: Any, parts: tuple[str, ...] | None = None) -> Any:
+    """value without the secret inputs (SECRET_INPUTS): a name must not let anyone test guesses at one."""
+    if parts is None:
+        for path in SECRET_INPUTS:
+            value = _without_secrets(value, tuple(path.replace("[]", ".[]").split(".")))
+        return value
+    head, rest = parts[0], parts[1:]
+    if head == "[]":
+        return [_without_secrets(v, rest) for v in value] if isinstance(value, list) else value
+    if not isinstance(value, Mapping) or head not in value:
+        return value
+    if not rest:
+        return {k: v for k, v in value.items() if k != head}
+    return {**value, head: _without_secrets(value[head], rest)}
+
+
 def auto_name(inputs: Mapping[str, Any], generation: int = 0, default_prefix: str = "job") -> str | None:
     """The name a job without a declared name gets: ``<prefix>-<6 characters>``, deterministic.
 
     The characters come from a hash of the stack (``name_scope``: two stacks of one program must not share
-    names), the prefix, the job body without ``metadata.name`` and ``metadata.description`` (the description
-    changes in place) and ``triggers``; ``generation`` > 0 picks the next name once an earlier generation is
-    held by a stopped job. Re-running the same program yields the same name, so a create repeated after a
-    killed ``pulumi up`` meets the job it already started. None while a value it depends on is not known.
+    names), the prefix, the job body without ``metadata.name``, ``metadata.description`` (the description
+    changes in place) and the secret environment variables, and ``triggers``. ``generation`` > 0 picks the
+    next name once an earlier generation is held by a stopped job. Re-running the same program yields the
+    same name, so a create repeated after a killed ``pulumi up`` meets the job it already started. None while
+    a value it depends on is not known.
     """
     prefix = name_prefix_of(inputs, default_prefix)
-    body = job_body(inputs)
+    body = _without_secrets(job_body(inputs))
     metadata = body.get("metadata")
     if isinstance(metadata, Mapping):
         body["metadata"] = {k: v for k, v in metadata.items() if k not in ("name", "description")}
