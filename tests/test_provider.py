@@ -490,9 +490,9 @@ def test_concurrent_calls(prov: TrainingJobProvider, emu: EmulatorProcess) -> No
     errors: list[BaseException] = []
     lock = threading.Lock()
 
-    def work() -> None:
+    def work(index: int) -> None:
         try:
-            created = prov.create(checked(prov, job_inputs(wait_for="running")))
+            created = prov.create(checked(prov, job_inputs(wait_for="running", name_prefix=f"par{index}")))
             prov.delete(created.id, dict(created.outs or {}))
             with lock:
                 results.append(created.id)
@@ -500,7 +500,7 @@ def test_concurrent_calls(prov: TrainingJobProvider, emu: EmulatorProcess) -> No
             with lock:
                 errors.append(exc)
 
-    threads: list[threading.Thread] = [threading.Thread(target=work) for _ in range(4)]
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
     for t in threads:
         t.start()
     for t in threads:
