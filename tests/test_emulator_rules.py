@@ -98,8 +98,8 @@ def test_concurrent_creates_of_one_name_store_exactly_one(emulator_factory: Fact
     assert search(sdk_client(emu)).total == 1
 
 
-def test_duplicate_names_are_accepted_by_default(emulator: EmulatorProcess) -> None:
-    client = sdk_client(emulator)
+def test_duplicate_names_are_accepted_with_no_unique_names(emulator_factory: Factory) -> None:
+    client = sdk_client(emulator_factory(unique_names=False))
     create(client, named("twice"))
     create(client, named("twice"))
     assert search(client).total == 2

@@ -7,6 +7,7 @@ import os
 import socket
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -119,9 +120,16 @@ def test_adopting_and_terminating_at_once_is_refused(capsys: pytest.CaptureFixtu
 
 
 def test_several_jobs_for_one_pending_create_are_not_all_adopted(
-    env: EmulatorProcess, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    emulator_factory: Callable[..., EmulatorProcess],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
-    # Two jobs of one name (the service refuses that, the emulator does not): adopting one is a choice.
+    # Two jobs of one name (the service refuses that; the emulator accepts it with --no-unique-names):
+    # adopting one is a choice.
+    env = emulator_factory(unique_names=False)
+    for name, value in env.provider_env().items():
+        monkeypatch.setenv(name, value)
     first, second = create(env, "train-abc123"), create(env, "train-abc123")
     path = tmp_path / "state.json"
     path.write_text(json.dumps(export("train-abc123", [])))

@@ -172,11 +172,18 @@ def test_check_normalises_and_auto_names(prov: TrainingJobProvider) -> None:
     name = inputs["metadata"]["name"]
     assert re.fullmatch(r"train-[a-z0-9]{6}", name)
     assert inputs["metadata"]["description"] == "nightly"
-    # The next check (olds = previous inputs) keeps the name; a fresh resource gets a different one.
+    # The next check (olds = previous inputs) keeps the name, even with a new prefix.
     assert prov.check(inputs, job_inputs()).inputs["metadata"]["name"] == name
     assert prov.check(inputs, job_inputs(name_prefix="renamed")).inputs["metadata"]["name"] == name
-    others = {prov.check({}, job_inputs()).inputs["metadata"]["name"] for _ in range(5)}
-    assert name not in others and len(others) == 5
+    # Auto-names are deterministic: the same declaration gets the same name (a re-run after a killed
+    # `pulumi up` meets the job it started); another stack, other inputs or triggers get another one.
+    again = {prov.check({}, job_inputs()).inputs["metadata"]["name"] for _ in range(5)}
+    assert again == {name}
+    others = {
+        prov.check({}, job_inputs(**extra)).inputs["metadata"]["name"]
+        for extra in ({"name_scope": "proj/dev"}, {"name_scope": "proj/prod"}, {"triggers": [1]})
+    }
+    assert name not in others and len(others) == 3
     # An explicit name wins.
     assert prov.check(inputs, job_inputs(metadata={"name": "mine"})).inputs["metadata"]["name"] == "mine"
 
@@ -534,9 +541,9 @@ def test_concurrent_calls(prov: TrainingJobProvider, emu: EmulatorProcess) -> No
     errors: list[BaseException] = []
     lock = threading.Lock()
 
-    def work() -> None:
+    def work(index: int) -> None:
         try:
-            created = prov.create(checked(prov, job_inputs(wait_for="running")))
+            created = prov.create(checked(prov, job_inputs(wait_for="running", name_prefix=f"par{index}")))
             prov.delete(created.id, dict(created.outs or {}))
             with lock:
                 results.append(created.id)
@@ -544,7 +551,7 @@ def test_concurrent_calls(prov: TrainingJobProvider, emu: EmulatorProcess) -> No
             with lock:
                 errors.append(exc)
 
-    threads: list[threading.Thread] = [threading.Thread(target=work) for _ in range(4)]
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
     for t in threads:
         t.start()
     for t in threads:

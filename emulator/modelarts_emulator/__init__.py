@@ -26,7 +26,7 @@ Answers (``errors.py`` lists every code; the few the emulator chose itself are m
 
 * 400 ``ModelArts.2775`` unknown job id; 400 ``ModelArts.2763`` invalid request (error_msg names each field:
   unknown keys, types, limits, the pages' "together with" and "leave blank" rules); 400 ``ModelArts.2751`` a
-  create whose name a kept job holds (only with ``--unique-names``; off by default, duplicates are accepted);
+  create whose name a kept job holds, as the service does (``--no-unique-names`` accepts duplicates);
 * terminate: 409 ``ModelArts.2796`` a job that is not Creating, Pending or Running; 400 ``ModelArts.2812`` an
   action other than terminate; 409 ``ModelArts.2878`` "status changed, try again later"
   (``--terminate-conflict-rate``);

@@ -86,9 +86,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--auth-token", help="also accept this value in X-Auth-Token (default: token auth off)")
     p.add_argument(
         "--unique-names",
-        action="store_true",
+        action=argparse.BooleanOptionalAction,
+        default=True,
         help="refuse a create whose name a kept job holds, stopped ones included (400 ModelArts.2751), "
-        "as the service does; off by default, which accepts duplicate names",
+        "as the service does (default); --no-unique-names accepts duplicate names",
     )
     p.add_argument("--creating-seconds", type=_seconds, default=Timing.creating, help="time in Creating")
     p.add_argument("--pending-seconds", type=_seconds, default=Timing.pending, help="time in Pending")

@@ -47,8 +47,8 @@ class EmulatorConfig:
     project_id: str = DEFAULT_PROJECT_ID
     auth_token: str | None = None
     user_name: str = DEFAULT_USER_NAME
-    # The service refuses a create whose name a kept job holds (ModelArts.2751); off keeps duplicates.
-    unique_names: bool = False
+    # The service refuses a create whose name a kept job holds (ModelArts.2751); off accepts duplicates.
+    unique_names: bool = True
     timing: Timing = Timing()
     faults: Faults = Faults()
 

@@ -136,10 +136,18 @@ class EmulatorProcess:
         self.stop()
 
 
+# Flags that are on unless turned off (--no-...).
+NEGATABLE_FLAGS = frozenset({"unique_names"})
+
+
 def _argv(flags: dict[str, Any]) -> list[str]:
     argv: list[str] = []
     for key, value in flags.items():
-        if value is None or value is False:
+        if value is None:
+            continue
+        if value is False:
+            if key in NEGATABLE_FLAGS:  # on by default: False turns it off
+                argv.append("--no-" + key.replace("_", "-"))
             continue
         argv.append("--" + key.replace("_", "-"))
         if value is not True:

@@ -33,9 +33,13 @@ import httpx
 import pydantic
 
 from .errors import (
+    MODELARTS_THROTTLED_CODE,
+    MODELARTS_THROTTLED_MIN_PAUSE,
     APIError,
     InvalidResponseError,
+    SearchRejectedError,
     ServerError,
+    StatusChangedError,
     ThrottledError,
     TransportError,
     api_error_class,
@@ -319,7 +323,22 @@ class ModelArtsClient:
     def search_jobs(self, request: SearchRequest) -> SearchResponse:
         operation = "search training jobs"
         path = f"/v2/{self._project_segment}/training-job-searches"
-        answer = self._answer("POST", path, to_wire(request), operation=operation)
+        try:
+            answer = self._answer("POST", path, to_wire(request), operation=operation)
+        except SearchRejectedError as exc:
+            # The service's text may not say which condition it refused: name what was sent.
+            sent = "; ".join(f"{f.key} {f.operator} {f.value}" for f in request.filters or []) or "none"
+            order = f"sort_by {request.sort_by} {request.order or ''}".strip() if request.sort_by else ""
+            detail = f"filters sent: {sent}" + (f"; {order}" if order else "")
+            message = f"{exc.error_msg} ({detail})" if exc.error_msg else detail
+            raise SearchRejectedError(
+                exc.status_code,
+                exc.error_code,
+                message,
+                exc.error_solution,
+                exc.request_id,
+                operation=operation,
+            ) from None
         return self._parse(SearchResponse, answer, operation)
 
     def iter_jobs(
@@ -445,8 +464,10 @@ class ModelArtsClient:
                 reason = exc.reason
                 if exc.unreachable:
                     attempts_left = min(attempts_left, UNREACHABLE_ATTEMPTS)
-            except ThrottledError as exc:
-                failure, reason, retry_after = exc, "throttled", exc.retry_after
+            except ThrottledError as exc:  # also StatusChangedError (409 ModelArts.2878, "try again later")
+                changing = isinstance(exc, StatusChangedError)
+                reason = "the job's status was changing" if changing else "throttled"
+                failure, retry_after = exc, exc.retry_after
             except ServerError as exc:
                 failure, reason = exc, f"HTTP {exc.status_code}"
                 needs_recovery = True
@@ -621,12 +642,12 @@ class ModelArtsClient:
             self.scrub(error_solution) if error_solution else None,
             request_id,
         )
-        if cls is ThrottledError:
-            raise ThrottledError(
-                *args,
-                operation=operation,
-                retry_after=_retry_after_seconds(response.headers.get("Retry-After")),
-            )
+        if issubclass(cls, ThrottledError):
+            retry_after = _retry_after_seconds(response.headers.get("Retry-After"))
+            if error_code == MODELARTS_THROTTLED_CODE:
+                # ModelArts' own throttling: Huawei advises waiting 2-5 s, whatever the backoff would say.
+                retry_after = max(retry_after or 0.0, MODELARTS_THROTTLED_MIN_PAUSE)
+            raise cls(*args, operation=operation, retry_after=retry_after)
         raise cls(*args, operation=operation)
 
     def _parse(self, model: type[_M], answer: _Answer, operation: str) -> _M:

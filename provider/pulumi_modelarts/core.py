@@ -23,11 +23,13 @@ from . import lifecycle as lc
 from .errors import (
     APIError,
     BadRequestError,
+    DuplicateNameError,
     InvalidInputsError,
     JobNotFoundError,
     JobVanished,
     ModelArtsError,
     NotFoundError,
+    NotTerminableError,
     ProvisioningError,
     WaitCancelled,
     WaitFailed,
@@ -73,6 +75,11 @@ REPORT_LOG_LINES = 20
 REPORT_EVENTS = 5
 REPORT_LINE_CHARS = 200
 REPORT_ATTEMPTS = 2
+# Clock difference allowed between this machine and the service when deciding whether a finished job holding
+# the name was started by this very create.
+CREATE_SKEW_SECONDS = 300.0
+# How often create asks about a name that is held but whose holder the search cannot find (yet).
+HOLDER_LOOKUPS = 3
 
 
 class Failure(NamedTuple):
@@ -176,7 +183,8 @@ def _body_failures(body: Mapping[str, Any]) -> list[Failure]:
 
 def _settings_failures(inputs: Mapping[str, Any]) -> list[Failure]:
     failures: list[Failure] = []
-    allowed = set(diffing.INPUT_FIELDS)
+    allowed = {*diffing.INPUT_FIELDS, *diffing.HIDDEN_FIELDS}
+    failures.extend(_name_scope_failures(inputs.get(diffing.NAME_SCOPE_FIELD)))
     for key in inputs:
         if key not in allowed:
             failures.append(
@@ -201,6 +209,29 @@ def _settings_failures(inputs: Mapping[str, Any]) -> list[Failure]:
     if prefix is not None and not diffing.is_unknown(prefix) and not isinstance(prefix, str):
         failures.append(Failure("name_prefix", "must be text"))
     return failures
+
+
+def _name_scope_failures(scope: object) -> list[Failure]:
+    """name_scope is set by the resource to "<project>/<stack>"; anything else was set by hand."""
+    if scope is None or diffing.is_unknown(scope):
+        return []
+    field_name = diffing.NAME_SCOPE_FIELD
+    if not isinstance(scope, str) or scope.count("/") != 1 or not all(scope.split("/")):
+        return [
+            Failure(field_name, 'is set by the TrainingJob resource to "<project>/<stack>"; do not set it')
+        ]
+    # The engine tells the provider host its project (not its stack): a scope naming another project was
+    # not filled in by this program.
+    project = os.environ.get("PULUMI_PROJECT")
+    if project and scope.split("/")[0] != project:
+        return [
+            Failure(
+                field_name,
+                f"names project {scope.split('/')[0]!r}, but this is project {project!r}; "
+                "it is set by the TrainingJob resource, do not set it",
+            )
+        ]
+    return []
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -247,10 +278,8 @@ def create(
     bound = _Bound(timeout, "wait_timeout")
     if limit is not None and 0 < limit < timeout:
         bound = _Bound(limit, "customTimeouts")
-    request = _create_request(inputs)
-    job: TrainingJob = client.create_job(request)
+    job: TrainingJob = _post(inputs, client, progress)
     job_id = job.job_id or ""
-    progress.say(f"{_label(job)} created, phase {job.phase or 'unknown'}")
     if wait_for is not lc.WaitFor.NONE:
         job = _wait_created(client, job, job_id, wait_for, bound, progress, stop)
     return JobState(job_id, job_outputs(job, inputs))
@@ -261,6 +290,146 @@ class _Bound(NamedTuple):
 
     seconds: float
     source: str
+
+
+def _post(inputs: Mapping[str, Any], client: ModelArtsClient, progress: Progress) -> TrainingJob:
+    """Post the create; a name already held (ModelArts.2751) is the service telling who has it.
+
+    The name is the idempotency key: the holder is looked up and judged (``diffing.judge_holder``). The job
+    this create declared (an earlier attempt whose answer was lost, or a killed `pulumi up`) is adopted; a
+    running stranger is an error; a stopped or older finished job is stale: an auto-named job moves to the
+    next generation of its name, a pinned name is freed by deleting the stale job's record.
+    """
+    since_ms = (time.time() - CREATE_SKEW_SECONDS) * 1000.0
+    generation = diffing.auto_name_generation(inputs)
+    request = _create_request(inputs)
+    lookups = freed = 0
+    while True:
+        name = request.metadata.name or ""
+        try:
+            job: TrainingJob = client.create_job(request)
+        except DuplicateNameError:
+            pass
+        else:
+            progress.say(f"{_label(job)} created, phase {job.phase or 'unknown'}")
+            return job
+        holder, judgment = _holder(client, request, name, since_ms)
+        if holder is None:
+            lookups += 1
+            if lookups >= HOLDER_LOOKUPS:
+                raise ProvisioningError(
+                    f"the service refuses the name {name!r} as taken, but no job of that name can be found; "
+                    "try again later or choose another name"
+                )
+            time.sleep(1.0)  # the search may not list a job created a moment ago
+            continue
+        label = _label(holder)
+        if judgment.holding is diffing.Holding.ADOPT:
+            progress.say(
+                f"{label} ({holder.phase or 'unknown'}) already holds the name and matches this declaration: "
+                "adopting it (an earlier attempt of this create started it)"
+            )
+            return _with_description(client, holder, request.metadata.description, progress)
+        where = ", ".join(judgment.differences) or "its phase"
+        if judgment.holding is diffing.Holding.MISMATCH:
+            raise ProvisioningError(
+                f"the name {name!r} is held by the running {label}, which is not the job declared here "
+                f"(it differs at {where}); choose another metadata.name, or stop and delete that job"
+            )
+        if generation is not None:
+            generation += 1
+            if generation >= diffing.MAX_NAME_GENERATIONS:
+                raise ProvisioningError(
+                    f"{diffing.MAX_NAME_GENERATIONS} generated names for this job are all held by stopped "
+                    "jobs; delete old job records in ModelArts, or set metadata.name or triggers"
+                )
+            new_name = diffing.auto_name(inputs, generation) or ""
+            progress.say(
+                f"the name {name} is held by the {holder.phase or 'stopped'} {label}; "
+                f"using the next generated name, {new_name}"
+            )
+            request = _create_request(_renamed(inputs, new_name))
+            continue
+        freed += 1
+        if freed > HOLDER_LOOKUPS:
+            raise ProvisioningError(f"the name {name!r} stays taken after deleting its stale holders")
+        progress.say(
+            f"the name {name} is held by the {holder.phase or 'stopped'} {label}; "
+            "deleting that job's record to free the name"
+        )
+        _delete_record(client, holder, progress)
+
+
+def _with_description(
+    client: ModelArtsClient, job: TrainingJob, description: str | None, progress: Progress
+) -> TrainingJob:
+    """An adopted job with the declared description (the one field that may differ: it changes in place)."""
+    if (job.metadata.description or "") == (description or "") or not job.job_id:
+        return job
+    client.update_description(job.job_id, description or "")
+    progress.say(f"{_label(job)}: description updated")
+    return client.get_job(job.job_id)
+
+
+def _holder(
+    client: ModelArtsClient, request: CreateTrainingJobRequest, name: str, since_ms: float
+) -> tuple[TrainingJob | None, diffing.Judgment]:
+    """The job holding name and its judgment (without unique names several may: the most favourable wins)."""
+    from .models import SearchFilter, to_wire
+
+    declared = to_wire(request)
+    best: tuple[TrainingJob | None, diffing.Judgment] = (None, diffing.Judgment(diffing.Holding.STALE))
+    rank = {diffing.Holding.ADOPT: 0, diffing.Holding.MISMATCH: 1, diffing.Holding.STALE: 2}
+    for job in client.iter_jobs([SearchFilter(key="name", operator="like", value=[name])]):
+        if job.name != name or not job.job_id:
+            continue
+        judgment = diffing.judge_holder(
+            declared,
+            job.model_dump(mode="json", by_alias=True, exclude_none=True),
+            phase=job.phase,
+            created_ms=job.metadata.create_time,
+            since_ms=since_ms,
+        )
+        if best[0] is None or rank[judgment.holding] < rank[best[1].holding]:
+            best = (job, judgment)
+    return best
+
+
+def _renamed(inputs: Mapping[str, Any], name: str) -> dict[str, Any]:
+    metadata = inputs.get("metadata")
+    return {**inputs, "metadata": {**(metadata if isinstance(metadata, Mapping) else {}), "name": name}}
+
+
+def _delete_record(client: ModelArtsClient, job: TrainingJob, progress: Progress) -> None:
+    """Delete a stopped job's record and wait until the service no longer knows it (its name is then free)."""
+    job_id = job.job_id or ""
+    label = _label(job, job_id)
+    if job.phase == Phase.TERMINATING:
+        try:
+            job = until(
+                job,
+                lambda: client.get_job(job_id),
+                done=[Condition("stopped", _stopped)],
+                timeout=DELETE_WAIT_SECONDS,
+            )
+        except JobVanished:
+            return
+    if is_terminable(job.phase):
+        raise ProvisioningError(f"{label} is {job.phase}; a running job's record is never deleted")
+    try:
+        client.delete_job(job_id)
+    except NotFoundError:
+        return
+    try:
+        until(job, lambda: client.get_job(job_id), done=[], timeout=DELETE_WAIT_SECONDS)
+    except JobVanished:
+        progress.say(f"{label}: record deleted")
+        return
+    except WaitTimedOut:
+        raise ProvisioningError(
+            f"{label}'s record was deleted but the service still lists it after "
+            f"{lc.format_elapsed(DELETE_WAIT_SECONDS)}; run the command again"
+        ) from None
 
 
 def _create_request(inputs: Mapping[str, Any]) -> CreateTrainingJobRequest:
@@ -518,31 +687,59 @@ def update(
     return JobState(job_id, job_outputs(job, inputs))
 
 
-def delete(job_id: str, client: ModelArtsClient, progress: Progress) -> None:
-    """Terminate the job if it still runs and wait until it has stopped; a job already gone is fine."""
+def delete(
+    job_id: str,
+    client: ModelArtsClient,
+    progress: Progress,
+    outputs: Mapping[str, Any] | None = None,
+) -> None:
+    """Terminate the job if it still runs and wait until it has stopped; a job already gone is fine.
+
+    The record then stays (logs readable, name taken) unless the declared inputs in outputs set keep_record
+    to false: then it is deleted too, and delete waits until the service no longer knows the job.
+    """
+    declared = _declared(outputs or {}) or {}
+    if declared.get("keep_record") is False:
+        job = _stop(job_id, client, progress)
+        if job is not None:
+            _delete_record(client, job, progress)
+        return
+    _stop(job_id, client, progress)
+
+
+def _stop(job_id: str, client: ModelArtsClient, progress: Progress) -> TrainingJob | None:
+    """Terminate the job if it still runs and wait until it has stopped: the job then, or None when gone."""
     try:
         job: TrainingJob = client.get_job(job_id)
     except NotFoundError:
         progress.say(f"training job {job_id} is already gone")
-        return
+        return None
     label = _label(job, job_id)
     if is_terminable(job.phase):
         try:
             job = client.terminate_job(job_id)
             progress.say(f"{label} terminating")
         except NotFoundError:
-            return
+            return None
+        except NotTerminableError:
+            # It finished (or was stopped) between the two calls: nothing left to stop; the wait below
+            # sees it as it is now.
+            try:
+                job = client.get_job(job_id)
+            except NotFoundError:
+                progress.say(f"{label} is already gone")
+                return None
         except BadRequestError:
             # It may have finished (or gone) between the two calls; look again before giving up.
             try:
                 job = client.get_job(job_id)
             except NotFoundError:
                 progress.say(f"{label} is already gone")
-                return
+                return None
             if is_terminable(job.phase):
                 raise
     elif job.phase != Phase.TERMINATING:
-        return  # it has already ended (completed, failed, terminated): nothing to stop or wait for
+        return job  # it has already ended (completed, failed, terminated): nothing to stop or wait for
     start = time.monotonic()
     try:
         # Right after terminate the service may still report the old phase; Terminating comes next.
@@ -553,13 +750,14 @@ def delete(job_id: str, client: ModelArtsClient, progress: Progress) -> None:
             timeout=DELETE_WAIT_SECONDS,
         )
     except JobVanished:
-        return
+        return None
     except WaitTimedOut as exc:
         raise ProvisioningError(
             f"{label} is still {exc.job.phase} after {lc.format_elapsed(exc.elapsed)}; "
             "run `pulumi destroy` (or `pulumi up`) again to finish deleting it"
         ) from None
     progress.say(f"{label} {job.phase or 'stopped'} after {lc.format_elapsed(time.monotonic() - start)}")
+    return job
 
 
 def _stopped(job: TrainingJob) -> bool:

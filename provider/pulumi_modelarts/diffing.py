@@ -8,6 +8,9 @@ fields the service fills in (ids, create times, flavor details, defaults) must n
 
 from __future__ import annotations
 
+import enum
+import hashlib
+import json
 import math
 import re
 import secrets
@@ -20,21 +23,28 @@ from pulumi.output import UNKNOWN, Unknown
 from pulumi.runtime import rpc
 
 # The property lists are generated from the models (scripts/generate): JOB_FIELDS go into the create request
-# body, SETTINGS_FIELDS steer the provider only, a change to TRIGGERS_FIELD forces a new job.
+# body, SETTINGS_FIELDS steer the provider only, a change to TRIGGERS_FIELD forces a new job, HIDDEN_FIELDS
+# are filled in by the resource itself.
+from .fields import HIDDEN_FIELDS as HIDDEN_FIELDS
 from .fields import INPUT_FIELDS as INPUT_FIELDS
-from .fields import JOB_DEFAULTS
+from .fields import JOB_DEFAULTS, SECRET_INPUTS
 from .fields import JOB_FIELDS as JOB_FIELDS
 from .fields import SETTINGS_FIELDS as SETTINGS_FIELDS
 from .fields import TRIGGERS_FIELD as TRIGGERS_FIELD
-from .phases import is_failure
+from .phases import Phase, is_failure, is_terminable
 
 PROVIDER_KEY = "__provider"
+# The hidden input the resource fills with "<project>/<stack>": the scope auto-names are unique in.
+NAME_SCOPE_FIELD = "name_scope"
+assert NAME_SCOPE_FIELD in HIDDEN_FIELDS
 
 DEFAULT_KIND = JOB_DEFAULTS["kind"]
 NAME_MAX_LENGTH = 64
 NAME_SUFFIX_LENGTH = 6
 _NAME_BAD_CHARS = re.compile(r"[^A-Za-z0-9_-]+")
 _SUFFIX_ALPHABET = string.ascii_lowercase + string.digits
+# How many generations of one auto-name create tries before giving up (each stale holder moves it on).
+MAX_NAME_GENERATIONS = 20
 
 
 def is_unknown(value: object) -> bool:
@@ -179,17 +189,85 @@ def generate_name(prefix: object, suffix: Callable[[], str] = random_suffix) -> 
     return f"{sanitise_prefix(prefix)}-{suffix()}"[:NAME_MAX_LENGTH]
 
 
+def name_prefix_of(inputs: Mapping[str, Any], default_prefix: str = "job") -> str:
+    prefix = inputs.get("name_prefix")
+    return sanitise_prefix(prefix if isinstance(prefix, str) and prefix else default_prefix)
+
+
+def _without_secrets(value: Any, parts: tuple[str, ...] | None = None) -> Any:
+    """value without the secret inputs (SECRET_INPUTS): a name must not let anyone test guesses at one."""
+    if parts is None:
+        for path in SECRET_INPUTS:
+            value = _without_secrets(value, tuple(path.replace("[]", ".[]").split(".")))
+        return value
+    head, rest = parts[0], parts[1:]
+    if head == "[]":
+        return [_without_secrets(v, rest) for v in value] if isinstance(value, list) else value
+    if not isinstance(value, Mapping) or head not in value:
+        return value
+    if not rest:
+        return {k: v for k, v in value.items() if k != head}
+    return {**value, head: _without_secrets(value[head], rest)}
+
+
+def auto_name(inputs: Mapping[str, Any], generation: int = 0, default_prefix: str = "job") -> str | None:
+    """The name a job without a declared name gets: ``<prefix>-<6 characters>``, deterministic.
+
+    The characters come from a hash of the stack (``name_scope``: two stacks of one program must not share
+    names), the prefix, the job body without ``metadata.name``, ``metadata.description`` (the description
+    changes in place) and the secret environment variables, and ``triggers``. ``generation`` > 0 picks the
+    next name once an earlier generation is held by a stopped job. Re-running the same program yields the
+    same name, so a create repeated after a killed ``pulumi up`` meets the job it already started. None while
+    a value it depends on is not known.
+    """
+    prefix = name_prefix_of(inputs, default_prefix)
+    body = _without_secrets(job_body(inputs))
+    metadata = body.get("metadata")
+    if isinstance(metadata, Mapping):
+        body["metadata"] = {k: v for k, v in metadata.items() if k not in ("name", "description")}
+    seed = {
+        "scope": inputs.get(NAME_SCOPE_FIELD),
+        "prefix": prefix,
+        "job": canonical(body),
+        "triggers": canonical(inputs.get(TRIGGERS_FIELD)),
+    }
+    if contains_unknown(seed):
+        return None
+    if generation:
+        seed["generation"] = generation
+    text = json.dumps(seed, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+    number = int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big")
+    chars = []
+    for _ in range(NAME_SUFFIX_LENGTH):
+        number, index = divmod(number, len(_SUFFIX_ALPHABET))
+        chars.append(_SUFFIX_ALPHABET[index])
+    return f"{prefix}-{''.join(chars)}"[:NAME_MAX_LENGTH]
+
+
+def auto_name_generation(inputs: Mapping[str, Any], default_prefix: str = "job") -> int | None:
+    """Which generation of its auto-name the inputs' metadata.name is; None for a name the user chose."""
+    metadata = inputs.get("metadata")
+    name = metadata.get("name") if isinstance(metadata, Mapping) else None
+    if not isinstance(name, str) or not name:
+        return None
+    for generation in range(MAX_NAME_GENERATIONS):
+        if auto_name(inputs, generation, default_prefix) == name:
+            return generation
+    return None
+
+
 def with_job_name(
     news: dict[str, Any],
     olds: Mapping[str, Any] | None,
     default_prefix: str = "job",
-    suffix: Callable[[], str] = random_suffix,
+    suffix: Callable[[], str] | None = None,
 ) -> dict[str, Any]:
     """news with metadata.name filled in when the user gave none.
 
     The name already chosen in the old inputs is reused, so the job keeps its name across updates (also
-    when name_prefix changes: a prefix only matters for a job not yet named). A new name is prefix-xxxxxx,
-    prefix being name_prefix or else default_prefix. Unknown values are left alone.
+    when name_prefix changes: a prefix only matters for a job not yet named). A new name is ``auto_name``
+    (deterministic), or prefix + suffix() when a suffix function is given. Unknown values are left alone; a
+    name that depends on one is unknown too.
     """
     metadata = news.get("metadata")
     if is_unknown(metadata):
@@ -211,8 +289,98 @@ def with_job_name(
     if is_unknown(prefix) and old_name is None:
         # The name depends on a value not known yet; the engine shows it as unknown until then.
         return {**news, "metadata": {**metadata, "name": UNKNOWN}}
-    name = old_name or generate_name(prefix if isinstance(prefix, str) and prefix else default_prefix, suffix)
+    if old_name is not None:
+        name: Any = old_name
+    elif suffix is not None:
+        name = generate_name(prefix if isinstance(prefix, str) and prefix else default_prefix, suffix)
+    else:
+        name = auto_name(news, 0, default_prefix) or UNKNOWN
     return {**news, "metadata": {**metadata, "name": name}}
+
+
+# ---------------------------------------------------------------------------------------------------------
+# A name already held: whose job is it?
+
+# Fields the service may keep apart from what was sent (environment variables may come back as a map, or
+# not at all); they say nothing about whether a job is the one declared.
+_UNECHOED = ("environments",)
+
+
+class Holding(str, enum.Enum):
+    """What to do about the job holding the name a create wanted."""
+
+    ADOPT = "adopt"  # it is the job this create declared (an earlier attempt, or a killed `pulumi up`)
+    MISMATCH = "mismatch"  # it runs, but it is some other job: refuse
+    STALE = "stale"  # stopped or finished before this create began: the name must move on or be freed
+
+
+@dataclass(frozen=True)
+class Judgment:
+    holding: Holding
+    differences: list[str] = field(
+        default_factory=list
+    )  # paths where the holder differs from the declaration
+
+
+def differences(declared: Any, actual: Any, path: str = "", limit: int = 5) -> list[str]:
+    """Paths (a.b[0].c) where actual lacks or differs from a declared value; extra fields in actual are ok."""
+    found: list[str] = []
+
+    def walk(want: Any, have: Any, where: str) -> None:
+        if len(found) >= limit:
+            return
+        if isinstance(want, Mapping):
+            if not isinstance(have, Mapping):
+                found.append(where or "(the job)")
+                return
+            for key, value in want.items():
+                if key in _UNECHOED:
+                    continue
+                walk(value, have.get(key), _path(where, key))
+            return
+        if isinstance(want, (list, tuple)):
+            if not isinstance(have, (list, tuple)) or len(have) != len(want):
+                found.append(where)
+                return
+            for index, (w, h) in enumerate(zip(want, have, strict=True)):
+                walk(w, h, _path(where, index))
+            return
+        if want == have:
+            return
+        # The answer models read numbers as text: 2 and "2" are the same value.
+        if have is not None and not isinstance(want, bool) and str(want) == str(have):
+            return
+        found.append(where)
+
+    walk(canonical(declared), canonical(actual), path)
+    return found
+
+
+def judge_holder(
+    declared: Mapping[str, Any],
+    holder: Mapping[str, Any],
+    *,
+    phase: str | None,
+    created_ms: float | None,
+    since_ms: float,
+) -> Judgment:
+    """Whether the job holding a name is the one declared (wire bodies; description not compared).
+
+    A live job (Creating, Pending, Running) matching the declaration is adopted, one not matching is refused;
+    a Completed job created since the create began (since_ms, clock skew allowed for by the caller) and
+    matching is adopted (a short job may finish while a create is retried); anything else is stale.
+    """
+    wanted = dict(declared)
+    metadata = wanted.get("metadata")
+    if isinstance(metadata, Mapping):
+        wanted["metadata"] = {k: v for k, v in metadata.items() if k != "description"}
+    diff = differences(wanted, holder)
+    if is_terminable(phase):
+        return Judgment(Holding.ADOPT) if not diff else Judgment(Holding.MISMATCH, diff)
+    recent = created_ms is not None and created_ms >= since_ms
+    if phase == Phase.COMPLETED and recent and not diff:
+        return Judgment(Holding.ADOPT)
+    return Judgment(Holding.STALE, diff)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -282,7 +450,7 @@ def decide(
             what = "changes to triggers force a new job" if name == TRIGGERS_FIELD else f"{name} changed"
             decision.reasons.append(what)
 
-    for name in SETTINGS_FIELDS:
+    for name in SETTINGS_FIELDS:  # never HIDDEN_FIELDS: filling them in later must not look like a change
         if not _same(old.get(name), new.get(name)):
             decision.settings_changed.append(name)
 

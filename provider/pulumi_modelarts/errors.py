@@ -17,6 +17,19 @@ if TYPE_CHECKING:
 # Codes the API gateway uses for failed authentication or authorisation; retrying these can lock the key.
 AUTH_ERROR_CODES = frozenset({"APIG.0301", "APIG.0302", "APIG.0303", "APIG.0304", "APIG.0305", "APIG.0307"})
 THROTTLED_ERROR_CODE = "APIG.0308"
+# ModelArts' own throttling (HTTP 429); Huawei advises waiting 2-5 s before the next attempt.
+MODELARTS_THROTTLED_CODE = "ModelArts.2799"
+MODELARTS_THROTTLED_MIN_PAUSE = 2.0
+# A create whose metadata.name a kept job (stopped ones included) already holds.
+DUPLICATE_NAME_CODE = "ModelArts.2751"
+# Terminate of a job that is no longer Creating, Pending or Running.
+NOT_TERMINABLE_CODE = "ModelArts.2796"
+# "The job's status changed, try again later": a transient conflict, retried like throttling.
+STATUS_CHANGED_CODE = "ModelArts.2878"
+# The search API's refusals: filter key, sort_by, condition keys, operator, values.
+SEARCH_ERROR_CODES = frozenset(
+    {"ModelArts.2789", "ModelArts.2790", "ModelArts.2807", "ModelArts.2808", "ModelArts.2809"}
+)
 # ModelArts answers an unknown training job id with HTTP 400 and this code rather than 404.
 JOB_NOT_FOUND_CODE = "ModelArts.2775"
 # The gateway's "this API does not exist" (a wrong endpoint or path): a 404 that says nothing about any job.
@@ -142,6 +155,13 @@ class ThrottledError(APIError):
         return "the service is throttling requests"
 
 
+class StatusChangedError(ThrottledError):
+    """The job's status was changing (409 ModelArts.2878, "try again later"); retried like throttling."""
+
+    def describe_kind(self) -> str:
+        return "the training job's status was changing; try again later"
+
+
 class ServerError(APIError):
     """The service failed (HTTP 5xx)."""
 
@@ -156,9 +176,32 @@ class BadRequestError(APIError):
         return "the service rejected the request"
 
 
+class DuplicateNameError(BadRequestError):
+    """A job the service keeps (stopped ones included) already holds the name (400 ModelArts.2751)."""
+
+    def describe_kind(self) -> str:
+        return "a training job of that name already exists (the service keeps stopped jobs' names too)"
+
+
+class NotTerminableError(BadRequestError):
+    """The job is no longer Creating, Pending or Running, so it cannot be terminated (409 ModelArts.2796)."""
+
+    def describe_kind(self) -> str:
+        return "the training job can no longer be terminated"
+
+
+class SearchRejectedError(BadRequestError):
+    """The search API refused a filter, sort order or condition (ModelArts.2789/2790/2807-2809)."""
+
+    def describe_kind(self) -> str:
+        return "the service refused the search"
+
+
 def api_error_class(status_code: int, error_code: str | None) -> type[APIError]:
     """Which APIError subclass fits a status code and error code."""
-    if status_code == 429 or error_code == THROTTLED_ERROR_CODE:
+    if error_code == STATUS_CHANGED_CODE:
+        return StatusChangedError
+    if status_code == 429 or error_code in (THROTTLED_ERROR_CODE, MODELARTS_THROTTLED_CODE):
         return ThrottledError
     if status_code in (401, 403) or error_code in AUTH_ERROR_CODES:
         return AuthenticationError
@@ -168,6 +211,12 @@ def api_error_class(status_code: int, error_code: str | None) -> type[APIError]:
         return NotFoundError
     if status_code >= 500:
         return ServerError
+    if error_code == DUPLICATE_NAME_CODE:
+        return DuplicateNameError
+    if error_code == NOT_TERMINABLE_CODE:
+        return NotTerminableError
+    if error_code in SEARCH_ERROR_CODES:
+        return SearchRejectedError
     return BadRequestError
 
 

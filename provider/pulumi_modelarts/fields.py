@@ -21,7 +21,9 @@ JOB_FIELDS: Final = (
     "ftjob_config",
 )
 #: Inputs that steer the provider only; the job never sees them.
-SETTINGS_FIELDS: Final = ("wait_for", "wait_timeout", "replace_when_failed", "name_prefix")
+SETTINGS_FIELDS: Final = ("wait_for", "wait_timeout", "replace_when_failed", "name_prefix", "keep_record")
+#: Inputs the resource sets itself (users do not); they never cause a diff.
+HIDDEN_FIELDS: Final = ("name_scope",)
 #: Changing this input forces a new job (the "keepers" idiom).
 TRIGGERS_FIELD: Final = "triggers"
 #: Every input, in declaration order.
@@ -39,6 +41,7 @@ INPUT_FIELDS: Final = (
     "triggers",
     "replace_when_failed",
     "name_prefix",
+    "keep_record",
 )
 #: Every output.
 OUTPUT_FIELDS: Final = (
@@ -66,6 +69,7 @@ SETTING_DEFAULTS: Final[dict[str, Any]] = {
     "wait_for": "pending",
     "wait_timeout": "30m",
     "replace_when_failed": False,
+    "keep_record": True,
 }
 #: What the create request uses for a field left out.
 JOB_DEFAULTS: Final[dict[str, Any]] = {

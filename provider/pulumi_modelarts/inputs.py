@@ -82,8 +82,9 @@ class TrainingJobMetadataArgsDict(TypedDict):
 
     name: NotRequired[pulumi.Input[str]]
     """
-    Job name: 1 to 64 letters, digits, `_` or `-`. Leave it out to get `<name_prefix>-<6 random characters>`;
-    the chosen name is kept across updates. Changing it replaces the job.
+    Job name: 1 to 64 letters, digits, `_` or `-`. Leave it out to get `<name_prefix>-<6 characters>` derived
+    from the stack and the job's inputs (the same program gets the same name); the chosen name is kept across
+    updates. Changing it replaces the job.
     """
     workspace_id: NotRequired[pulumi.Input[str]]
     """Workspace of the job; the service uses the default workspace, `0`."""
@@ -141,8 +142,9 @@ class TrainingJobMetadataArgs:
     @pulumi.getter
     def name(self) -> Optional[pulumi.Input[str]]:
         """
-        Job name: 1 to 64 letters, digits, `_` or `-`. Leave it out to get `<name_prefix>-<6 random
-        characters>`; the chosen name is kept across updates. Changing it replaces the job.
+        Job name: 1 to 64 letters, digits, `_` or `-`. Leave it out to get `<name_prefix>-<6 characters>`
+        derived from the stack and the job's inputs (the same program gets the same name); the chosen name is
+        kept across updates. Changing it replaces the job.
         """
         return pulumi.get(self, "name")  # type: ignore[no-any-return]
 
@@ -5427,7 +5429,7 @@ class TrainingJobArgsDict(TypedDict):
     """
     Arguments of a `TrainingJob`: the create request body (`kind`, `metadata`, `algorithm`, `tasks`, `spec`,
     `endpoints`, `train_type`, `ftjob_config`) and the provider settings (`wait_for`, `wait_timeout`,
-    `triggers`, `replace_when_failed`, `name_prefix`).
+    `triggers`, `replace_when_failed`, `name_prefix`, `keep_record`).
     """
 
     kind: NotRequired[pulumi.Input[str]]
@@ -5437,8 +5439,8 @@ class TrainingJobArgsDict(TypedDict):
     """
     metadata: NotRequired[pulumi.Input[Union[TrainingJobMetadataArgs, TrainingJobMetadataArgsDict]]]
     """
-    The job's name (optional: auto-named `<name_prefix>-<6 random characters>`, kept across updates), its
-    description (the one field changed in place) and advanced settings.
+    The job's name (optional: auto-named `<name_prefix>-<6 characters>` from a hash of the stack and the
+    inputs, kept across updates), its description (the one field changed in place) and advanced settings.
     """
     algorithm: NotRequired[pulumi.Input[Union[TrainingJobAlgorithmArgs, TrainingJobAlgorithmArgsDict]]]
     """
@@ -5484,6 +5486,12 @@ class TrainingJobArgsDict(TypedDict):
     """
     name_prefix: NotRequired[pulumi.Input[str]]
     """Prefix of the generated job name; the resource name when left out. Ignored once the job has a name."""
+    keep_record: NotRequired[pulumi.Input[bool]]
+    """
+    What destroy (or the delete half of a replacement) does with the stopped job's record: keep it (`true`:
+    logs stay readable, the name stays taken) or delete it (`false`: the name is free again). Defaults to
+    `true`.
+    """
 
 
 @pulumi.input_type
@@ -5491,7 +5499,7 @@ class TrainingJobArgs:
     """
     Arguments of a `TrainingJob`: the create request body (`kind`, `metadata`, `algorithm`, `tasks`, `spec`,
     `endpoints`, `train_type`, `ftjob_config`) and the provider settings (`wait_for`, `wait_timeout`,
-    `triggers`, `replace_when_failed`, `name_prefix`).
+    `triggers`, `replace_when_failed`, `name_prefix`, `keep_record`).
     """
 
     def __init__(
@@ -5518,6 +5526,7 @@ class TrainingJobArgs:
         triggers: Optional[pulumi.Input[Any]] = None,
         replace_when_failed: Optional[pulumi.Input[bool]] = None,
         name_prefix: Optional[pulumi.Input[str]] = None,
+        keep_record: Optional[pulumi.Input[bool]] = None,
     ) -> None:
         if kind is not None:
             pulumi.set(__self__, "kind", kind)
@@ -5545,6 +5554,8 @@ class TrainingJobArgs:
             pulumi.set(__self__, "replace_when_failed", replace_when_failed)
         if name_prefix is not None:
             pulumi.set(__self__, "name_prefix", name_prefix)
+        if keep_record is not None:
+            pulumi.set(__self__, "keep_record", keep_record)
 
     @property
     @pulumi.getter
@@ -5563,8 +5574,8 @@ class TrainingJobArgs:
     @pulumi.getter
     def metadata(self) -> Optional[pulumi.Input[Union[TrainingJobMetadataArgs, TrainingJobMetadataArgsDict]]]:
         """
-        The job's name (optional: auto-named `<name_prefix>-<6 random characters>`, kept across updates), its
-        description (the one field changed in place) and advanced settings.
+        The job's name (optional: auto-named `<name_prefix>-<6 characters>` from a hash of the stack and the
+        inputs, kept across updates), its description (the one field changed in place) and advanced settings.
         """
         return pulumi.get(self, "metadata")  # type: ignore[no-any-return]
 
@@ -5726,6 +5737,20 @@ class TrainingJobArgs:
     @name_prefix.setter
     def name_prefix(self, value: Optional[pulumi.Input[str]]) -> None:
         pulumi.set(self, "name_prefix", value)
+
+    @property
+    @pulumi.getter
+    def keep_record(self) -> Optional[pulumi.Input[bool]]:
+        """
+        What destroy (or the delete half of a replacement) does with the stopped job's record: keep it
+        (`true`: logs stay readable, the name stays taken) or delete it (`false`: the name is free again).
+        Defaults to `true`.
+        """
+        return pulumi.get(self, "keep_record")  # type: ignore[no-any-return]
+
+    @keep_record.setter
+    def keep_record(self, value: Optional[pulumi.Input[bool]]) -> None:
+        pulumi.set(self, "keep_record", value)
 
 
 __all__ = [

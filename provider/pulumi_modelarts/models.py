@@ -267,8 +267,9 @@ class JobMetadata(RequestModel):
     name: str | None = Field(
         default=None,
         description=(
-            "Job name: 1 to 64 letters, digits, `_` or `-`. Leave it out to get `<name_prefix>-<6 random "
-            "characters>`; the chosen name is kept across updates. Changing it replaces the job."
+            "Job name: 1 to 64 letters, digits, `_` or `-`. Leave it out to get `<name_prefix>-<6 "
+            "characters>` derived from the stack and the job's inputs (the same program gets the same "
+            "name); the chosen name is kept across updates. Changing it replaces the job."
         ),
     )
     workspace_id: str | None = Field(
@@ -1346,8 +1347,9 @@ class CreateTrainingJobRequest(RequestModel):
     kind: JobKind = Field(default="job", description="Job type.")
     metadata: JobMetadata = Field(
         description=(
-            "The job's name (optional: auto-named `<name_prefix>-<6 random characters>`, kept across "
-            "updates), its description (the one field changed in place) and advanced settings."
+            "The job's name (optional: auto-named `<name_prefix>-<6 characters>` from a hash of the stack "
+            "and the inputs, kept across updates), its description (the one field changed in place) and "
+            "advanced settings."
         )
     )
     algorithm: Algorithm | None = Field(
@@ -1461,6 +1463,22 @@ class ProviderSettings(BaseModel):
         description="Prefix of the generated job name; the resource name when left out. Ignored once the job "
         "has a name.",
     )
+    keep_record: bool = Field(
+        default=True,
+        description=(
+            "What destroy (or the delete half of a replacement) does with the stopped job's record: keep "
+            "it (`true`: logs stay readable, the name stays taken) or delete it (`false`: the name is free "
+            "again)."
+        ),
+    )
+    name_scope: str | None = Field(
+        default=None,
+        description=(
+            "The Pulumi project and stack (`project/stack`) the job belongs to, part of the generated name's "
+            "hash so two stacks never share names. Set by the resource itself, not by users."
+        ),
+        json_schema_extra={"hidden": True},
+    )
 
 
 class ResourceOutputs(BaseModel):
@@ -1510,12 +1528,47 @@ class ResourceOutputs(BaseModel):
 # Search request (POST /v2/{project_id}/training-job-searches)
 
 
+#: Filter keys the search API supports (others: ModelArts.2789), and the most values one filter may carry.
+SEARCH_FILTER_KEYS: Final = (
+    "id",
+    "name",
+    "kind",
+    "phase",
+    "algorithm_id",
+    "algorithm_name",
+    "create_time",
+    "user_id",
+    "pool_id",
+    "training_experiment_id",
+    "runtime_type",
+    "priority",
+)
+SEARCH_FILTER_MAX_VALUES: Final = 10
+
+
 class SearchFilter(RequestModel):
-    """A search condition: ``key`` (e.g. ``name``, ``phase``, ``create_time``), an ``operator`` and values."""
+    """A search condition: ``key`` (e.g. ``name``, ``phase``, ``create_time``), an ``operator`` and values.
+
+    Checked before sending, so a filter the service would refuse (ModelArts.2789, 2809) fails here naming it.
+    """
 
     key: str = Field(min_length=1)
     operator: Literal["between", "like", "in", "not"]
     value: list[str]
+
+    @model_validator(mode="after")
+    def _supported(self) -> SearchFilter:
+        where = f"search filter {self.key} {self.operator} {self.value}"
+        if self.key not in SEARCH_FILTER_KEYS:
+            raise _rule(f"{where}: the service filters only by {', '.join(SEARCH_FILTER_KEYS)}", at="key")
+        if len(self.value) > SEARCH_FILTER_MAX_VALUES:
+            raise _rule(f"{where}: at most {SEARCH_FILTER_MAX_VALUES} values per filter", at="value")
+        if self.key == "phase":
+            unknown = [v for v in self.value if v and v not in Phase.ALL]  # blank: no condition (seed 004)
+            if unknown:
+                phases = ", ".join(sorted(Phase.ALL))
+                raise _rule(f"{where}: {', '.join(unknown)} is not a phase (one of {phases})", at="value")
+        return self
 
 
 class SearchRequest(RequestModel):

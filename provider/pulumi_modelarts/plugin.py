@@ -250,6 +250,12 @@ def restrict(found: Any, declared: Any) -> Any:
     return found
 
 
+def name_scope(urn: str) -> str:
+    """"<project>/<stack>" of a URN (``urn:pulumi:<stack>::<project>::<type>::<name>``)."""
+    stack, _, rest = urn.removeprefix("urn:pulumi:").partition("::")
+    return f"{rest.partition('::')[0]}/{stack}"
+
+
 # ---------------------------------------------------------------------------------------------------------
 # The provider
 
@@ -307,11 +313,13 @@ class ModelArtsProvider(Provider):
         return ConfigureResponse(accept_secrets=True, supports_preview=False)
 
     async def check(self, request: CheckRequest) -> CheckResponse:
-        from . import core
+        from . import core, diffing
 
         news = plain_map(request.new_inputs)
         if news.get("name_prefix") is None:
             news["name_prefix"] = request.name  # as the dynamic resource does: the resource name
+        # The stack's identity, which generated names hash (the dynamic resource passes it from the program).
+        news[diffing.NAME_SCOPE_FIELD] = name_scope(request.urn)
         with self._config_lock:
             config = dict(self._config) if self._configured else None
             misplaced = list(self._misplaced)
@@ -414,7 +422,7 @@ class ModelArtsProvider(Provider):
 
         def call() -> None:
             with core.open_client(self.config(), progress) as client:
-                core.delete(request.resource_id, client, progress)
+                core.delete(request.resource_id, client, progress, plain_map(request.properties))
 
         await self._run(call)
 

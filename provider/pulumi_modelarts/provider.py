@@ -207,4 +207,4 @@ class TrainingJobProvider(ResourceProvider):
 
         said = stderr_progress()
         with core.open_client(current_config(), said) as client:
-            core.delete(_id, client, said)
+            core.delete(_id, client, said, _props)

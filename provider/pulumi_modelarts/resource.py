@@ -22,7 +22,7 @@ import pulumi
 import pulumi.dynamic
 from pulumi import _types
 
-from .fields import OUTPUT_ONLY_FIELDS, SECRET_INPUTS, SECRET_OUTPUTS
+from .fields import HIDDEN_FIELDS, OUTPUT_ONLY_FIELDS, SECRET_INPUTS, SECRET_OUTPUTS
 from .provider import TrainingJobProvider
 
 if TYPE_CHECKING:
@@ -32,6 +32,9 @@ if TYPE_CHECKING:
 # ruff: noqa: UP007, UP045  (Optional/Union spelled out, as generated SDKs do)
 
 __all__ = ["SECRET_OUTPUTS", "TrainingJob", "get_training_jobs"]
+
+NAME_SCOPE_FIELD = "name_scope"  # diffing's; this module must not load it (the program stays light)
+assert NAME_SCOPE_FIELD in HIDDEN_FIELDS
 
 
 def _plain(value: Any) -> Any:
@@ -149,6 +152,7 @@ class TrainingJob(pulumi.dynamic.Resource, module="modelarts", name="TrainingJob
         triggers: Optional[pulumi.Input[Any]] = None,
         replace_when_failed: Optional[pulumi.Input[bool]] = None,
         name_prefix: Optional[pulumi.Input[str]] = None,
+        keep_record: Optional[pulumi.Input[bool]] = None,
     ) -> None:
         """
         :param resource_name: The Pulumi resource name; also the default prefix of the job name.
@@ -156,8 +160,9 @@ class TrainingJob(pulumi.dynamic.Resource, module="modelarts", name="TrainingJob
         :param opts: Resource options.
         :param kind: Job type. One of `job`, `federated_pool_job`, `edge_job`, `hetero_job`, `mrs_job`,
             `autosearch_job`, `diag_job` or `visualization_job`. Defaults to `job`.
-        :param metadata: The job's name (optional: auto-named `<name_prefix>-<6 random characters>`, kept
-            across updates), its description (the one field changed in place) and advanced settings.
+        :param metadata: The job's name (optional: auto-named `<name_prefix>-<6 characters>` from a hash of
+            the stack and the inputs, kept across updates), its description (the one field changed in place)
+            and advanced settings.
         :param algorithm: What runs, from exactly one source: `id`; or `subscription_id` with
             `item_version_id`; or your own code or image: `engine` with `code_dir` and `boot_file`, or a
             custom image (`engine.image_url`) with a `command`. The `environments` are kept secret.
@@ -178,6 +183,9 @@ class TrainingJob(pulumi.dynamic.Resource, module="modelarts", name="TrainingJob
             or CreateFailed, the next `up` replaces the job. Defaults to `false`.
         :param name_prefix: Prefix of the generated job name; the resource name when left out. Ignored once
             the job has a name.
+        :param keep_record: What destroy (or the delete half of a replacement) does with the stopped job's
+            record: keep it (`true`: logs stay readable, the name stays taken) or delete it (`false`: the name
+            is free again). Defaults to `true`.
         """
         given: dict[str, Any] = {
             "kind": kind,
@@ -193,6 +201,7 @@ class TrainingJob(pulumi.dynamic.Resource, module="modelarts", name="TrainingJob
             "triggers": triggers,
             "replace_when_failed": replace_when_failed,
             "name_prefix": name_prefix,
+            "keep_record": keep_record,
         }
         _register(self, resource_name, args, opts, given)
 
@@ -225,6 +234,8 @@ def _register(
         # Dynamic providers never see the resource name: pass it in for auto-naming.
         if props["name_prefix"] is None:
             props["name_prefix"] = resource_name
+        # Nor the stack: auto-names hash it, so two stacks of one program never share names.
+        props[NAME_SCOPE_FIELD] = f"{pulumi.get_project()}/{pulumi.get_stack()}"
         props = _with_secrets(props)
     for key in OUTPUT_ONLY_FIELDS:
         props[key] = None
@@ -277,9 +288,39 @@ def get_training_jobs(
     which is not secret.
     """
     from .client import ModelArtsClient
+    from .settings import resolve_settings
+
+    try:
+        filters = _search_filters(name, phase, created_after, created_before, kind)
+    except ValueError as exc:  # pydantic's ValidationError: a filter the service would refuse
+        import pydantic
+
+        reasons = [str(exc)]
+        if isinstance(exc, pydantic.ValidationError):
+            reasons = [e["msg"] for e in exc.errors()]
+        raise ValueError(f"get_training_jobs: {'; '.join(reasons)}") from None
+    settings = resolve_settings(_program_config(), os.environ)
+    jobs: list[dict[str, Any]] = []
+    with ModelArtsClient.from_settings(settings) as client:
+        for job in client.iter_jobs(filters, sort_by=sort_by, order=order):
+            data = job.model_dump(mode="json", exclude_none=True)
+            if isinstance(data.get("algorithm"), dict):
+                data["algorithm"].pop("environments", None)
+            data.pop("endpoints", None)
+            jobs.append(data)
+    return jobs
+
+
+def _search_filters(
+    name: Optional[str],
+    phase: Optional[Union[str, Sequence[str]]],
+    created_after: Union[_dt.datetime, int, float, None],
+    created_before: Union[_dt.datetime, int, float, None],
+    kind: Optional[str],
+) -> list[Any]:
+    """The search conditions for get_training_jobs; each is checked as it is built (models.SearchFilter)."""
     from .models import SearchFilter
     from .phases import parse_phase
-    from .settings import resolve_settings
 
     filters: list[SearchFilter] = []
     if name:
@@ -297,13 +338,4 @@ def get_training_jobs(
                 value=[_millis(created_after), _millis(created_before)],
             )
         )
-    settings = resolve_settings(_program_config(), os.environ)
-    jobs: list[dict[str, Any]] = []
-    with ModelArtsClient.from_settings(settings) as client:
-        for job in client.iter_jobs(filters, sort_by=sort_by, order=order):
-            data = job.model_dump(mode="json", exclude_none=True)
-            if isinstance(data.get("algorithm"), dict):
-                data["algorithm"].pop("environments", None)
-            data.pop("endpoints", None)
-            jobs.append(data)
-    return jobs
+    return filters

@@ -1,0 +1,388 @@
+"""Job names: deterministic auto-names, the judgment of a job already holding a name, and the create, delete
+and conflict paths that follow from the service's unique names (the emulator with --unique-names)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+import httpx
+import pytest
+
+from modelarts_emulator.testing import EmulatorProcess
+from pulumi_modelarts import core
+from pulumi_modelarts import diffing as d
+from pulumi_modelarts import wait as wait_module
+from pulumi_modelarts.errors import (
+    DuplicateNameError,
+    NotTerminableError,
+    ProvisioningError,
+    StatusChangedError,
+    ThrottledError,
+    api_error_class,
+)
+from pulumi_modelarts.models import validate_create_request
+
+Factory = Callable[..., EmulatorProcess]
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def say(self, line: str) -> None:
+        self.lines.append(line)
+
+    def engine_listening(self) -> bool:
+        return True
+
+
+@pytest.fixture(autouse=True)
+def fast_polls(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(wait_module.POLL_SECONDS_ENV, "0.02")
+
+
+def declared(**overrides: Any) -> dict[str, Any]:
+    base: dict[str, Any] = {
+        "metadata": {"description": "nightly"},
+        "algorithm": {"engine": {"image_url": "org/img:1"}, "command": "python train.py"},
+        "spec": {"resource": {"flavor_id": "modelarts.vm.cpu.2u", "node_count": 1}},
+        "name_prefix": "train",
+        "name_scope": "proj/dev",
+        "wait_for": "none",
+    }
+    base.update(overrides)
+    return d.normalise_inputs(base)
+
+
+# ---------------------------------------------------------------- naming (pure)
+
+
+def test_auto_name_is_deterministic_and_depends_on_stack_prefix_job_and_triggers() -> None:
+    name = d.auto_name(declared())
+    assert name is not None and re.fullmatch(r"train-[a-z0-9]{6}", name)
+    assert d.auto_name(declared()) == name
+    assert d.with_job_name(declared(), None)["metadata"]["name"] == name
+    # What does not make another job: the description (changed in place) and the settings.
+    assert d.auto_name(declared(metadata={"description": "other"})) == name
+    assert d.auto_name(declared(wait_for="running", keep_record=False)) == name
+    others = [
+        declared(name_scope="proj/prod"),
+        declared(name_scope="other/dev"),
+        declared(name_prefix="eval"),
+        declared(triggers={"v": 2}),
+        declared(spec={"resource": {"flavor_id": "modelarts.vm.cpu.2u", "node_count": 2}}),
+    ]
+    names = {d.auto_name(o) for o in others}
+    assert name not in names and len(names) == len(others)
+
+
+def test_auto_name_generations_differ_and_are_recognised() -> None:
+    inputs = declared()
+    names = [d.auto_name(inputs, g) for g in range(d.MAX_NAME_GENERATIONS)]
+    assert len(set(names)) == d.MAX_NAME_GENERATIONS
+    for generation, name in enumerate(names):
+        assert d.auto_name_generation(d.with_job_name(inputs, {"metadata": {"name": name}})) == generation
+    assert d.auto_name_generation({**inputs, "metadata": {"name": "mine"}}) is None
+    # A pinned name that is not generated from these inputs stays pinned even if it looks generated.
+    assert (
+        d.auto_name_generation(declared(metadata={"name": d.auto_name(declared(name_scope="x/y"))})) is None
+    )
+
+
+def test_auto_name_unknown_while_an_input_is_unknown() -> None:
+    from pulumi.output import Unknown
+
+    pending = d.with_job_name(declared(triggers=Unknown()), None)
+    assert d.is_unknown(pending["metadata"]["name"])
+
+
+def test_differences_ignore_extra_fields_environments_and_number_text() -> None:
+    want = {"metadata": {"name": "a"}, "algorithm": {"command": "x", "environments": {"K": "V"}}, "n": 2}
+    have = {"metadata": {"name": "a", "id": "1"}, "algorithm": {"command": "x"}, "n": "2", "extra": 1}
+    assert d.differences(want, have) == []
+    assert d.differences({"a": {"b": [1, 2]}}, {"a": {"b": [1, 3]}}) == ["a.b[1]"]
+    assert d.differences({"a": [1]}, {"a": [1, 2]}) == ["a"]
+    assert d.differences({"a": True}, {"a": "True"}) == ["a"]
+
+
+@pytest.mark.parametrize(
+    ("phase", "created", "matches", "expected"),
+    [
+        ("Running", 0, True, d.Holding.ADOPT),
+        ("Creating", 0, True, d.Holding.ADOPT),
+        ("Pending", 0, False, d.Holding.MISMATCH),
+        ("Completed", 2000, True, d.Holding.ADOPT),
+        ("Completed", 500, True, d.Holding.STALE),
+        ("Completed", 2000, False, d.Holding.STALE),
+        ("Failed", 2000, True, d.Holding.STALE),
+        ("Terminated", 2000, True, d.Holding.STALE),
+        ("Terminating", 2000, True, d.Holding.STALE),
+        ("Abnormal", 2000, True, d.Holding.STALE),
+    ],
+)
+def test_judge_holder(phase: str, created: int, matches: bool, expected: d.Holding) -> None:
+    body = {"kind": "job", "metadata": {"name": "j", "description": "new"}, "algorithm": {"command": "x"}}
+    holder: dict[str, Any] = {
+        "kind": "job",
+        "metadata": {"name": "j", "id": "i", "description": "old", "create_time": created},
+        "algorithm": {"command": "x" if matches else "y", "engine": {"image_url": "i"}},
+        "status": {"phase": phase},
+    }
+    judgment = d.judge_holder(body, holder, phase=phase, created_ms=created, since_ms=1000)
+    assert judgment.holding is expected
+    if expected is d.Holding.MISMATCH:
+        assert judgment.differences == ["algorithm.command"]
+
+
+def test_error_classes_for_the_service_codes() -> None:
+    assert api_error_class(400, "ModelArts.2751") is DuplicateNameError
+    assert api_error_class(409, "ModelArts.2796") is NotTerminableError
+    assert api_error_class(409, "ModelArts.2878") is StatusChangedError
+    assert issubclass(StatusChangedError, ThrottledError)
+    assert api_error_class(429, "ModelArts.2799") is ThrottledError
+
+
+# ---------------------------------------------------------------- against the emulator (unique names)
+
+
+@pytest.fixture
+def unique(emulator_factory: Factory) -> EmulatorProcess:
+    return emulator_factory(unique_names=True, running_seconds=30)
+
+
+@pytest.fixture
+def client(unique: EmulatorProcess) -> Iterator[Any]:
+    with core.open_client({}, Recorder(), unique.provider_env()) as opened:
+        yield opened
+
+
+def jobs(emu: EmulatorProcess) -> list[Mapping[str, Any]]:
+    with httpx.Client(auth=emu.auth(), timeout=10) as http:
+        answer = http.post(f"{emu.url}/v2/{emu.project_id}/training-job-searches", json={"limit": 50}).json()
+    return list(answer.get("items") or [])
+
+
+def named(inputs: dict[str, Any]) -> dict[str, Any]:
+    return d.with_job_name(inputs, None)
+
+
+def test_create_again_adopts_the_job_it_already_started(unique: EmulatorProcess, client: Any) -> None:
+    inputs = named(declared())
+    first = core.create(inputs, client, Recorder())
+    said = Recorder()
+    second = core.create(inputs, client, said)
+    assert second.id == first.id
+    assert any("adopting it" in line for line in said.lines)
+    assert [j["metadata"]["id"] for j in jobs(unique)] == [first.id]
+
+
+def test_create_refuses_a_running_stranger_holding_a_pinned_name(
+    unique: EmulatorProcess, client: Any
+) -> None:
+    first = core.create(declared(metadata={"name": "pinned"}), client, Recorder())
+    other = declared(
+        metadata={"name": "pinned"}, algorithm={"engine": {"image_url": "org/img:2"}, "command": "x"}
+    )
+    with pytest.raises(ProvisioningError) as caught:
+        core.create(other, client, Recorder())
+    text = str(caught.value)
+    assert first.id in text and "algorithm.engine.image_url" in text and "algorithm.command" in text
+    assert len(jobs(unique)) == 1
+
+
+def test_stale_holder_moves_an_auto_name_to_its_next_generation(unique: EmulatorProcess, client: Any) -> None:
+    inputs = named(declared())
+    first = core.create(inputs, client, Recorder())
+    core.delete(first.id, client, Recorder())  # stopped; its record (and name) stays
+    said = Recorder()
+    second = core.create(inputs, client, said)
+    assert second.id != first.id
+    assert second.outputs["name"] == d.auto_name(inputs, 1)
+    # The state keeps the declared inputs as checked: the next plan sees no change.
+    assert not core.plan(second.id, second.outputs, inputs, Recorder()).changes
+    assert any("next generated name" in line for line in said.lines)
+    assert {j["metadata"]["name"] for j in jobs(unique)} == {d.auto_name(inputs, 0), d.auto_name(inputs, 1)}
+
+
+def test_stale_holder_of_a_pinned_name_is_deleted_and_the_name_reused(
+    unique: EmulatorProcess, client: Any
+) -> None:
+    inputs = declared(metadata={"name": "pinned"})
+    first = core.create(inputs, client, Recorder())
+    core.delete(first.id, client, Recorder())
+    said = Recorder()
+    second = core.create(inputs, client, said)
+    assert second.id != first.id and second.outputs["name"] == "pinned"
+    assert any("deleting that job's record" in line for line in said.lines)
+    assert [j["metadata"]["id"] for j in jobs(unique)] == [second.id]
+
+
+def test_delete_without_keep_record_frees_the_name(unique: EmulatorProcess, client: Any) -> None:
+    inputs = declared(metadata={"name": "pinned"}, keep_record=False)
+    first = core.create(inputs, client, Recorder())
+    core.delete(first.id, client, Recorder(), first.outputs)
+    assert jobs(unique) == []
+    said = Recorder()
+    second = core.create(inputs, client, said)
+    assert second.outputs["name"] == "pinned"
+    assert not any("deleting" in line for line in said.lines)
+
+
+def test_delete_keeps_the_record_by_default(unique: EmulatorProcess, client: Any) -> None:
+    first = core.create(declared(metadata={"name": "kept"}), client, Recorder())
+    core.delete(first.id, client, Recorder(), first.outputs)
+    assert [j["status"]["phase"] for j in jobs(unique)] == ["Terminated"]
+
+
+def test_check_refuses_a_name_scope_set_by_hand(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PULUMI_PROJECT", "proj")
+    assert core.check({}, declared()).failures == []
+    for wrong in ("nostack", "a/b/c", "/dev", 3):
+        failures = core.check({}, declared(name_scope=wrong)).failures
+        assert [f.path for f in failures] == ["name_scope"], wrong
+    failures = core.check({}, declared(name_scope="other/dev")).failures
+    assert [f.path for f in failures] == ["name_scope"] and "'other'" in failures[0].reason
+
+
+def test_hidden_name_scope_never_causes_a_diff() -> None:
+    old = {k: v for k, v in declared().items() if k != "name_scope"}
+    assert not d.decide(old, declared()).changes
+
+
+# ---------------------------------------------------------------- the client meets 2751, 2796, 2878, 2799
+
+
+def sdk_error(emu: EmulatorProcess, call: Callable[[Any, Any], Any]) -> tuple[int, str]:
+    """What the official SDK sees for the same call: the oracle for status and error code."""
+    sdk = pytest.importorskip("test_emulator_official_sdk")
+    from huaweicloudsdkcore.exceptions.exceptions import ClientRequestException
+    from huaweicloudsdkmodelarts.v1 import model as m
+
+    with pytest.raises(ClientRequestException) as caught:
+        call(sdk.sdk_client(emu), m)
+    return caught.value.status_code, caught.value.error_code
+
+
+def test_client_raises_duplicate_name_where_the_sdk_sees_2751(unique: EmulatorProcess, client: Any) -> None:
+    inputs = declared(metadata={"name": "taken"})
+    request = validate_create_request(d.job_body(inputs), require_name=True)
+    client.create_job(request)
+    with pytest.raises(DuplicateNameError) as caught:
+        client.create_job(request)
+    assert caught.value.status_code == 400 and caught.value.error_code == "ModelArts.2751"
+    body = d.job_body(inputs)
+    assert sdk_error(unique, lambda c, m: c.create_training_job(m.CreateTrainingJobRequest(body=body))) == (
+        400,
+        "ModelArts.2751",
+    )
+
+
+def test_client_raises_not_terminable_where_the_sdk_sees_2796(emulator_factory: Factory) -> None:
+    emu = emulator_factory(running_seconds=0.2)
+    with core.open_client({}, Recorder(), emu.provider_env()) as opened:
+        job = core.create(declared(metadata={"name": "done"}, wait_for="completed"), opened, Recorder())
+        with pytest.raises(NotTerminableError):
+            opened.terminate_job(job.id)
+        said = Recorder()
+        core.delete(job.id, opened, said)  # nothing to stop: no error
+
+    def terminate(c: Any, m: Any) -> Any:
+        body = m.JobActionType("terminate")
+        return c.stop_training_job(m.StopTrainingJobRequest(training_job_id=job.id, body=body))
+
+    assert sdk_error(emu, terminate) == (409, "ModelArts.2796")
+
+
+def test_status_changed_on_terminate_is_retried(emulator_factory: Factory) -> None:
+    emu = emulator_factory(running_seconds=30, terminate_conflict_rate=0.6, seed=3)
+    said = Recorder()
+    env = emu.provider_env()
+    for seed_job in range(3):
+        with core.open_client({}, said, env) as opened:
+            job = core.create(
+                declared(metadata={"name": f"busy-{seed_job}"}, wait_for="running"), opened, said
+            )
+            core.delete(job.id, opened, said)
+            assert opened.get_job(job.id).phase == "Terminated"
+    assert any("status was changing" in line for line in said.lines)
+
+
+def test_modelarts_throttling_waits_at_least_two_seconds(emulator_factory: Factory) -> None:
+    from pulumi_modelarts.client import ModelArtsClient
+    from pulumi_modelarts.settings import resolve_settings
+
+    emu = emulator_factory(throttle_rate=1.0, throttle_code="ModelArts.2799")
+    pauses: list[float] = []
+    settings = resolve_settings({}, emu.provider_env())
+    client = ModelArtsClient.from_settings(settings, max_attempts=3, sleep=pauses.append, rng=lambda: 0.0)
+    with client, pytest.raises(ThrottledError) as caught:
+        client.get_job("any")
+    assert caught.value.error_code == "ModelArts.2799"
+    assert pauses == [2.0, 2.0]
+
+
+# ---------------------------------------------------------------- search filters
+
+
+@pytest.mark.parametrize(
+    ("key", "operator", "value", "words"),
+    [
+        ("colour", "in", ["red"], "filters only by"),
+        ("phase", "in", ["Runing"], "Runing is not a phase"),
+        ("name", "like", [str(i) for i in range(11)], "at most 10 values"),
+    ],
+)
+def test_search_filters_the_service_would_refuse_fail_before_sending(
+    key: str, operator: str, value: list[str], words: str
+) -> None:
+    import pydantic
+
+    from pulumi_modelarts.models import SearchFilter
+
+    with pytest.raises(pydantic.ValidationError) as caught:
+        SearchFilter(key=key, operator=operator, value=value)  # type: ignore[arg-type]
+    assert words in str(caught.value) and f"search filter {key} {operator}" in str(caught.value)
+
+
+def test_get_training_jobs_checks_its_filters_before_any_call(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pulumi_modelarts import get_training_jobs
+
+    monkeypatch.setenv("HW_REGION_NAME", "nowhere-1")  # no call may be attempted: settings are not even read
+    with pytest.raises(ValueError, match=r"get_training_jobs: .*Runing is not a phase"):
+        get_training_jobs(phase=["Running", "Runing"])
+
+
+def test_a_refused_search_names_the_filters_sent(client: Any) -> None:
+    from pulumi_modelarts.errors import SearchRejectedError
+    from pulumi_modelarts.models import SearchFilter
+
+    refused = SearchFilter(key="create_time", operator="like", value=["1"])
+    with pytest.raises(SearchRejectedError) as caught:
+        list(client.iter_jobs([refused]))
+    assert caught.value.error_code in ("ModelArts.2808", "ModelArts.2809")
+    assert "filters sent: create_time like ['1']" in str(caught.value)
+
+
+def test_auto_name_never_depends_on_secret_environment_variables() -> None:
+    # Six characters of a hash are few, but enough to test guesses of a short secret: secrets stay out.
+    def with_env(value: str) -> dict[str, Any]:
+        algorithm = {"engine": {"image_url": "org/img:1"}, "command": "x", "environments": {"TOKEN": value}}
+        task = {"role": "worker", "algorithm": {"environments": {"TOKEN": value}}}
+        return declared(algorithm=algorithm, tasks=[task])
+
+    assert d.auto_name(with_env("1234")) == d.auto_name(with_env("9999"))
+    assert with_env("1234")["algorithm"]["environments"] == {"TOKEN": "1234"}  # inputs not changed
+    plain = declared(algorithm={"engine": {"image_url": "org/img:1"}, "command": "x"})
+    assert d.auto_name(with_env("1234")) != d.auto_name(plain)  # the task still counts
+
+
+def test_adopting_a_job_applies_a_changed_description(unique: EmulatorProcess, client: Any) -> None:
+    # The description is not part of the name and changes in place: a re-run with a new one adopts the job.
+    inputs = named(declared())
+    first = core.create(inputs, client, Recorder())
+    changed = {**inputs, "metadata": {**inputs["metadata"], "description": "edited"}}
+    second = core.create(changed, client, Recorder())
+    assert second.id == first.id
+    assert client.get_job(first.id).metadata.description == "edited"
