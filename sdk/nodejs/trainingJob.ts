@@ -99,6 +99,7 @@ export class TrainingJob extends pulumi.CustomResource {
             resourceInputs["algorithm"] = args?.algorithm;
             resourceInputs["endpoints"] = args?.endpoints;
             resourceInputs["ftjob_config"] = args?.ftjob_config;
+            resourceInputs["keep_record"] = args?.keep_record;
             resourceInputs["kind"] = args?.kind;
             resourceInputs["metadata"] = args?.metadata;
             resourceInputs["name_prefix"] = args?.name_prefix;
@@ -153,11 +154,15 @@ export interface TrainingJobArgs {
      */
     ftjob_config?: pulumi.Input<inputs.TrainingJobFtJobConfigArgs | undefined>;
     /**
+     * What destroy (or the delete half of a replacement) does with the stopped job's record: keep it (`true`: logs stay readable, the name stays taken) or delete it (`false`: the name is free again). Defaults to `true`.
+     */
+    keep_record?: pulumi.Input<boolean | undefined>;
+    /**
      * Job type. One of `job`, `federated_pool_job`, `edge_job`, `hetero_job`, `mrs_job`, `autosearch_job`, `diag_job` or `visualization_job`. Defaults to `job`.
      */
     kind?: pulumi.Input<string | undefined>;
     /**
-     * The job's name (optional: auto-named `<name_prefix>-<6 random characters>`, kept across updates), its description (the one field changed in place) and advanced settings.
+     * The job's name (optional: auto-named `<name_prefix>-<6 characters>` from a hash of the stack and the inputs, kept across updates), its description (the one field changed in place) and advanced settings.
      */
     metadata?: pulumi.Input<inputs.TrainingJobMetadataArgs | undefined>;
     /**

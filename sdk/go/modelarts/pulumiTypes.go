@@ -9936,7 +9936,7 @@ type TrainingJobMetadata struct {
 	Annotations map[string]string `pulumi:"annotations"`
 	// What the job is for. The only field that changes in place on an existing job. At most 256 characters.
 	Description *string `pulumi:"description"`
-	// Job name: 1 to 64 letters, digits, `_` or `-`. Leave it out to get `<name_prefix>-<6 random characters>`; the chosen name is kept across updates. Changing it replaces the job.
+	// Job name: 1 to 64 letters, digits, `_` or `-`. Leave it out to get `<name_prefix>-<6 characters>` derived from the stack and the job's inputs (the same program gets the same name); the chosen name is kept across updates. Changing it replaces the job.
 	Name *string `pulumi:"name"`
 	// The experiment the job is filed under.
 	Training_experiment_reference *TrainingJobTrainingExperimentReference `pulumi:"training_experiment_reference"`
@@ -9961,7 +9961,7 @@ type TrainingJobMetadataArgs struct {
 	Annotations pulumi.StringMapInput `pulumi:"annotations"`
 	// What the job is for. The only field that changes in place on an existing job. At most 256 characters.
 	Description pulumi.StringPtrInput `pulumi:"description"`
-	// Job name: 1 to 64 letters, digits, `_` or `-`. Leave it out to get `<name_prefix>-<6 random characters>`; the chosen name is kept across updates. Changing it replaces the job.
+	// Job name: 1 to 64 letters, digits, `_` or `-`. Leave it out to get `<name_prefix>-<6 characters>` derived from the stack and the job's inputs (the same program gets the same name); the chosen name is kept across updates. Changing it replaces the job.
 	Name pulumi.StringPtrInput `pulumi:"name"`
 	// The experiment the job is filed under.
 	Training_experiment_reference TrainingJobTrainingExperimentReferencePtrInput `pulumi:"training_experiment_reference"`
@@ -10057,7 +10057,7 @@ func (o TrainingJobMetadataOutput) Description() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v TrainingJobMetadata) *string { return v.Description }).(pulumi.StringPtrOutput)
 }
 
-// Job name: 1 to 64 letters, digits, `_` or `-`. Leave it out to get `<name_prefix>-<6 random characters>`; the chosen name is kept across updates. Changing it replaces the job.
+// Job name: 1 to 64 letters, digits, `_` or `-`. Leave it out to get `<name_prefix>-<6 characters>` derived from the stack and the job's inputs (the same program gets the same name); the chosen name is kept across updates. Changing it replaces the job.
 func (o TrainingJobMetadataOutput) Name() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v TrainingJobMetadata) *string { return v.Name }).(pulumi.StringPtrOutput)
 }
@@ -10118,7 +10118,7 @@ func (o TrainingJobMetadataPtrOutput) Description() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// Job name: 1 to 64 letters, digits, `_` or `-`. Leave it out to get `<name_prefix>-<6 random characters>`; the chosen name is kept across updates. Changing it replaces the job.
+// Job name: 1 to 64 letters, digits, `_` or `-`. Leave it out to get `<name_prefix>-<6 characters>` derived from the stack and the job's inputs (the same program gets the same name); the chosen name is kept across updates. Changing it replaces the job.
 func (o TrainingJobMetadataPtrOutput) Name() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobMetadata) *string {
 		if v == nil {

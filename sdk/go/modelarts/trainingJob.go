@@ -93,9 +93,11 @@ type trainingJobArgs struct {
 	Endpoints *TrainingJobEndpoints `pulumi:"endpoints"`
 	// Settings of a fine-tuning job.
 	Ftjob_config *TrainingJobFtJobConfig `pulumi:"ftjob_config"`
+	// What destroy (or the delete half of a replacement) does with the stopped job's record: keep it (`true`: logs stay readable, the name stays taken) or delete it (`false`: the name is free again). Defaults to `true`.
+	Keep_record *bool `pulumi:"keep_record"`
 	// Job type. One of `job`, `federated_pool_job`, `edge_job`, `hetero_job`, `mrs_job`, `autosearch_job`, `diag_job` or `visualization_job`. Defaults to `job`.
 	Kind *string `pulumi:"kind"`
-	// The job's name (optional: auto-named `<name_prefix>-<6 random characters>`, kept across updates), its description (the one field changed in place) and advanced settings.
+	// The job's name (optional: auto-named `<name_prefix>-<6 characters>` from a hash of the stack and the inputs, kept across updates), its description (the one field changed in place) and advanced settings.
 	Metadata *TrainingJobMetadata `pulumi:"metadata"`
 	// Prefix of the generated job name; the resource name when left out. Ignored once the job has a name.
 	Name_prefix *string `pulumi:"name_prefix"`
@@ -123,9 +125,11 @@ type TrainingJobArgs struct {
 	Endpoints TrainingJobEndpointsPtrInput
 	// Settings of a fine-tuning job.
 	Ftjob_config TrainingJobFtJobConfigPtrInput
+	// What destroy (or the delete half of a replacement) does with the stopped job's record: keep it (`true`: logs stay readable, the name stays taken) or delete it (`false`: the name is free again). Defaults to `true`.
+	Keep_record pulumi.BoolPtrInput
 	// Job type. One of `job`, `federated_pool_job`, `edge_job`, `hetero_job`, `mrs_job`, `autosearch_job`, `diag_job` or `visualization_job`. Defaults to `job`.
 	Kind pulumi.StringPtrInput
-	// The job's name (optional: auto-named `<name_prefix>-<6 random characters>`, kept across updates), its description (the one field changed in place) and advanced settings.
+	// The job's name (optional: auto-named `<name_prefix>-<6 characters>` from a hash of the stack and the inputs, kept across updates), its description (the one field changed in place) and advanced settings.
 	Metadata TrainingJobMetadataPtrInput
 	// Prefix of the generated job name; the resource name when left out. Ignored once the job has a name.
 	Name_prefix pulumi.StringPtrInput

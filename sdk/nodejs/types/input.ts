@@ -538,7 +538,7 @@ export interface TrainingJobMetadataArgs {
      */
     description?: pulumi.Input<string | undefined>;
     /**
-     * Job name: 1 to 64 letters, digits, `_` or `-`. Leave it out to get `<name_prefix>-<6 random characters>`; the chosen name is kept across updates. Changing it replaces the job.
+     * Job name: 1 to 64 letters, digits, `_` or `-`. Leave it out to get `<name_prefix>-<6 characters>` derived from the stack and the job's inputs (the same program gets the same name); the chosen name is kept across updates. Changing it replaces the job.
      */
     name?: pulumi.Input<string | undefined>;
     /**

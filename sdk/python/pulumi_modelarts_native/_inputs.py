@@ -2403,7 +2403,7 @@ class TrainingJobMetadataArgsDict(TypedDict):
     """
     name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    Job name: 1 to 64 letters, digits, `_` or `-`. Leave it out to get `<name_prefix>-<6 random characters>`; the chosen name is kept across updates. Changing it replaces the job.
+    Job name: 1 to 64 letters, digits, `_` or `-`. Leave it out to get `<name_prefix>-<6 characters>` derived from the stack and the job's inputs (the same program gets the same name); the chosen name is kept across updates. Changing it replaces the job.
     """
     training_experiment_reference: NotRequired[pulumi.Input[Optional['TrainingJobTrainingExperimentReferenceArgsDict']]]
     """
@@ -2427,7 +2427,7 @@ class TrainingJobMetadataArgs:
 
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] annotations: Advanced settings as text keys and values, for example `fault-tolerance/job-retry-num` (retries after a fault), `fault-tolerance/job-unconditional-retry`, `fault-tolerance/hang-retry`, `jupyter-lab/enable`, `tensorboard/enable`, `mindstudio-insight/enable`, `fault-tolerance/hccl_op_retry`, `performance_diagnosis_enabled` (each `"true"`) or `job_template` (`Template RL` for heterogeneous jobs). Keys starting `emulator/` steer the embedded emulator.
         :param pulumi.Input[_builtins.str] description: What the job is for. The only field that changes in place on an existing job. At most 256 characters.
-        :param pulumi.Input[_builtins.str] name: Job name: 1 to 64 letters, digits, `_` or `-`. Leave it out to get `<name_prefix>-<6 random characters>`; the chosen name is kept across updates. Changing it replaces the job.
+        :param pulumi.Input[_builtins.str] name: Job name: 1 to 64 letters, digits, `_` or `-`. Leave it out to get `<name_prefix>-<6 characters>` derived from the stack and the job's inputs (the same program gets the same name); the chosen name is kept across updates. Changing it replaces the job.
         :param pulumi.Input['TrainingJobTrainingExperimentReferenceArgs'] training_experiment_reference: The experiment the job is filed under.
         :param pulumi.Input[_builtins.str] workspace_id: Workspace of the job; the service uses the default workspace, `0`.
         """
@@ -2470,7 +2470,7 @@ class TrainingJobMetadataArgs:
     @pulumi.getter
     def name(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Job name: 1 to 64 letters, digits, `_` or `-`. Leave it out to get `<name_prefix>-<6 random characters>`; the chosen name is kept across updates. Changing it replaces the job.
+        Job name: 1 to 64 letters, digits, `_` or `-`. Leave it out to get `<name_prefix>-<6 characters>` derived from the stack and the job's inputs (the same program gets the same name); the chosen name is kept across updates. Changing it replaces the job.
         """
         return pulumi.get(self, "name")
 

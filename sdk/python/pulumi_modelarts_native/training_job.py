@@ -24,6 +24,7 @@ class TrainingJobArgs:
                  algorithm: pulumi.Input[Optional['TrainingJobAlgorithmArgs']] = None,
                  endpoints: pulumi.Input[Optional['TrainingJobEndpointsArgs']] = None,
                  ftjob_config: pulumi.Input[Optional['TrainingJobFtJobConfigArgs']] = None,
+                 keep_record: pulumi.Input[Optional[_builtins.bool]] = None,
                  kind: pulumi.Input[Optional[_builtins.str]] = None,
                  metadata: pulumi.Input[Optional['TrainingJobMetadataArgs']] = None,
                  name_prefix: pulumi.Input[Optional[_builtins.str]] = None,
@@ -40,8 +41,9 @@ class TrainingJobArgs:
         :param pulumi.Input['TrainingJobAlgorithmArgs'] algorithm: What runs, from exactly one source: `id`; or `subscription_id` with `item_version_id`; or your own code or image: `engine` with `code_dir` and `boot_file`, or a custom image (`engine.image_url`) with a `command`. The `environments` are kept secret.
         :param pulumi.Input['TrainingJobEndpointsArgs'] endpoints: Remote access to the job: SSH key pairs allowed to log in.
         :param pulumi.Input['TrainingJobFtJobConfigArgs'] ftjob_config: Settings of a fine-tuning job.
+        :param pulumi.Input[_builtins.bool] keep_record: What destroy (or the delete half of a replacement) does with the stopped job's record: keep it (`true`: logs stay readable, the name stays taken) or delete it (`false`: the name is free again). Defaults to `true`.
         :param pulumi.Input[_builtins.str] kind: Job type. One of `job`, `federated_pool_job`, `edge_job`, `hetero_job`, `mrs_job`, `autosearch_job`, `diag_job` or `visualization_job`. Defaults to `job`.
-        :param pulumi.Input['TrainingJobMetadataArgs'] metadata: The job's name (optional: auto-named `<name_prefix>-<6 random characters>`, kept across updates), its description (the one field changed in place) and advanced settings.
+        :param pulumi.Input['TrainingJobMetadataArgs'] metadata: The job's name (optional: auto-named `<name_prefix>-<6 characters>` from a hash of the stack and the inputs, kept across updates), its description (the one field changed in place) and advanced settings.
         :param pulumi.Input[_builtins.str] name_prefix: Prefix of the generated job name; the resource name when left out. Ignored once the job has a name.
         :param pulumi.Input[_builtins.bool] replace_when_failed: When the phase last stored (after create or refresh) is Failed, Abnormal or CreateFailed, the next `up` replaces the job. Defaults to `false`.
         :param pulumi.Input['TrainingJobSpecArgs'] spec: The machines (`resource`: a flavor, or `pool_id` for a dedicated pool; `node_count` at least 1), volumes, logs, scheduling and what the job produces.
@@ -57,6 +59,8 @@ class TrainingJobArgs:
             pulumi.set(__self__, "endpoints", endpoints)
         if ftjob_config is not None:
             pulumi.set(__self__, "ftjob_config", ftjob_config)
+        if keep_record is not None:
+            pulumi.set(__self__, "keep_record", keep_record)
         if kind is not None:
             pulumi.set(__self__, "kind", kind)
         if metadata is not None:
@@ -116,6 +120,18 @@ class TrainingJobArgs:
 
     @_builtins.property
     @pulumi.getter
+    def keep_record(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        What destroy (or the delete half of a replacement) does with the stopped job's record: keep it (`true`: logs stay readable, the name stays taken) or delete it (`false`: the name is free again). Defaults to `true`.
+        """
+        return pulumi.get(self, "keep_record")
+
+    @keep_record.setter
+    def keep_record(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "keep_record", value)
+
+    @_builtins.property
+    @pulumi.getter
     def kind(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Job type. One of `job`, `federated_pool_job`, `edge_job`, `hetero_job`, `mrs_job`, `autosearch_job`, `diag_job` or `visualization_job`. Defaults to `job`.
@@ -130,7 +146,7 @@ class TrainingJobArgs:
     @pulumi.getter
     def metadata(self) -> pulumi.Input[Optional['TrainingJobMetadataArgs']]:
         """
-        The job's name (optional: auto-named `<name_prefix>-<6 random characters>`, kept across updates), its description (the one field changed in place) and advanced settings.
+        The job's name (optional: auto-named `<name_prefix>-<6 characters>` from a hash of the stack and the inputs, kept across updates), its description (the one field changed in place) and advanced settings.
         """
         return pulumi.get(self, "metadata")
 
@@ -244,6 +260,7 @@ class TrainingJob(pulumi.CustomResource):
                  algorithm: pulumi.Input[Optional[Union['TrainingJobAlgorithmArgs', 'TrainingJobAlgorithmArgsDict']]] = None,
                  endpoints: pulumi.Input[Optional[Union['TrainingJobEndpointsArgs', 'TrainingJobEndpointsArgsDict']]] = None,
                  ftjob_config: pulumi.Input[Optional[Union['TrainingJobFtJobConfigArgs', 'TrainingJobFtJobConfigArgsDict']]] = None,
+                 keep_record: pulumi.Input[Optional[_builtins.bool]] = None,
                  kind: pulumi.Input[Optional[_builtins.str]] = None,
                  metadata: pulumi.Input[Optional[Union['TrainingJobMetadataArgs', 'TrainingJobMetadataArgsDict']]] = None,
                  name_prefix: pulumi.Input[Optional[_builtins.str]] = None,
@@ -263,8 +280,9 @@ class TrainingJob(pulumi.CustomResource):
         :param pulumi.Input[Union['TrainingJobAlgorithmArgs', 'TrainingJobAlgorithmArgsDict']] algorithm: What runs, from exactly one source: `id`; or `subscription_id` with `item_version_id`; or your own code or image: `engine` with `code_dir` and `boot_file`, or a custom image (`engine.image_url`) with a `command`. The `environments` are kept secret.
         :param pulumi.Input[Union['TrainingJobEndpointsArgs', 'TrainingJobEndpointsArgsDict']] endpoints: Remote access to the job: SSH key pairs allowed to log in.
         :param pulumi.Input[Union['TrainingJobFtJobConfigArgs', 'TrainingJobFtJobConfigArgsDict']] ftjob_config: Settings of a fine-tuning job.
+        :param pulumi.Input[_builtins.bool] keep_record: What destroy (or the delete half of a replacement) does with the stopped job's record: keep it (`true`: logs stay readable, the name stays taken) or delete it (`false`: the name is free again). Defaults to `true`.
         :param pulumi.Input[_builtins.str] kind: Job type. One of `job`, `federated_pool_job`, `edge_job`, `hetero_job`, `mrs_job`, `autosearch_job`, `diag_job` or `visualization_job`. Defaults to `job`.
-        :param pulumi.Input[Union['TrainingJobMetadataArgs', 'TrainingJobMetadataArgsDict']] metadata: The job's name (optional: auto-named `<name_prefix>-<6 random characters>`, kept across updates), its description (the one field changed in place) and advanced settings.
+        :param pulumi.Input[Union['TrainingJobMetadataArgs', 'TrainingJobMetadataArgsDict']] metadata: The job's name (optional: auto-named `<name_prefix>-<6 characters>` from a hash of the stack and the inputs, kept across updates), its description (the one field changed in place) and advanced settings.
         :param pulumi.Input[_builtins.str] name_prefix: Prefix of the generated job name; the resource name when left out. Ignored once the job has a name.
         :param pulumi.Input[_builtins.bool] replace_when_failed: When the phase last stored (after create or refresh) is Failed, Abnormal or CreateFailed, the next `up` replaces the job. Defaults to `false`.
         :param pulumi.Input[Union['TrainingJobSpecArgs', 'TrainingJobSpecArgsDict']] spec: The machines (`resource`: a flavor, or `pool_id` for a dedicated pool; `node_count` at least 1), volumes, logs, scheduling and what the job produces.
@@ -301,6 +319,7 @@ class TrainingJob(pulumi.CustomResource):
                  algorithm: pulumi.Input[Optional[Union['TrainingJobAlgorithmArgs', 'TrainingJobAlgorithmArgsDict']]] = None,
                  endpoints: pulumi.Input[Optional[Union['TrainingJobEndpointsArgs', 'TrainingJobEndpointsArgsDict']]] = None,
                  ftjob_config: pulumi.Input[Optional[Union['TrainingJobFtJobConfigArgs', 'TrainingJobFtJobConfigArgsDict']]] = None,
+                 keep_record: pulumi.Input[Optional[_builtins.bool]] = None,
                  kind: pulumi.Input[Optional[_builtins.str]] = None,
                  metadata: pulumi.Input[Optional[Union['TrainingJobMetadataArgs', 'TrainingJobMetadataArgsDict']]] = None,
                  name_prefix: pulumi.Input[Optional[_builtins.str]] = None,
@@ -323,6 +342,7 @@ class TrainingJob(pulumi.CustomResource):
             __props__.__dict__["algorithm"] = algorithm
             __props__.__dict__["endpoints"] = endpoints
             __props__.__dict__["ftjob_config"] = ftjob_config
+            __props__.__dict__["keep_record"] = keep_record
             __props__.__dict__["kind"] = kind
             __props__.__dict__["metadata"] = metadata
             __props__.__dict__["name_prefix"] = name_prefix
