@@ -330,7 +330,7 @@ def test_modelarts_throttling_waits_at_least_two_seconds(emulator_factory: Facto
     ("key", "operator", "value", "words"),
     [
         ("colour", "in", ["red"], "filters only by"),
-        ("phase", "in", ["Runing"], "Runing is not a phase"),
+        ("phase", "in", ["Runing"], "unknown training job phase 'Runing'"),
         ("name", "like", [str(i) for i in range(11)], "at most 10 values"),
     ],
 )
@@ -350,7 +350,7 @@ def test_get_training_jobs_checks_its_filters_before_any_call(monkeypatch: pytes
     from pulumi_modelarts import get_training_jobs
 
     monkeypatch.setenv("HW_REGION_NAME", "nowhere-1")  # no call may be attempted: settings are not even read
-    with pytest.raises(ValueError, match=r"get_training_jobs: .*Runing is not a phase"):
+    with pytest.raises(ValueError, match=r"get_training_jobs: .*unknown training job phase 'Runing'"):
         get_training_jobs(phase=["Running", "Runing"])
 
 

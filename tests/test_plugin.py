@@ -43,7 +43,13 @@ def inputs(**overrides: Any) -> dict[str, Any]:
 
 
 def run(coro: Any) -> Any:
-    return asyncio.run(coro)
+    # A private loop, not asyncio.run: that leaves the main thread without a current loop, which breaks tests
+    # after this one that use Pulumi's mocks (they ask for the current loop).
+    loop = asyncio.new_event_loop()
+    try:
+        return loop.run_until_complete(coro)
+    finally:
+        loop.close()
 
 
 def test_values_round_trip_with_whole_numbers_secrets_and_unknowns() -> None:

@@ -50,6 +50,7 @@ from .phases import (
     is_failure,
     is_terminable,
     is_terminal,
+    parse_phase,
 )
 
 __all__ = [
@@ -1563,12 +1564,19 @@ class SearchFilter(RequestModel):
             raise _rule(f"{where}: the service filters only by {', '.join(SEARCH_FILTER_KEYS)}", at="key")
         if len(self.value) > SEARCH_FILTER_MAX_VALUES:
             raise _rule(f"{where}: at most {SEARCH_FILTER_MAX_VALUES} values per filter", at="value")
-        if self.key == "phase":
-            unknown = [v for v in self.value if v and v not in Phase.ALL]  # blank: no condition (seed 004)
-            if unknown:
-                phases = ", ".join(sorted(Phase.ALL))
-                raise _rule(f"{where}: {', '.join(unknown)} is not a phase (one of {phases})", at="value")
         return self
+
+    @field_validator("value")
+    @classmethod
+    def _phases(cls, value: list[str], info: ValidationInfo) -> list[str]:
+        # The service matches phases exactly: a phase in another case would silently match nothing, so each is
+        # spelled as the service spells it, and an unknown one is refused. Blank: no condition (seed 004).
+        if info.data.get("key") != "phase":
+            return value
+        try:
+            return [parse_phase(v) if v else v for v in value]
+        except ValueError as exc:
+            raise _rule(f"search filter phase {info.data.get('operator')} {value}: {exc}") from None
 
 
 class SearchRequest(RequestModel):

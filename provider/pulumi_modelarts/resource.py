@@ -320,14 +320,13 @@ def _search_filters(
 ) -> list[Any]:
     """The search conditions for get_training_jobs; each is checked as it is built (models.SearchFilter)."""
     from .models import SearchFilter
-    from .phases import parse_phase
 
     filters: list[SearchFilter] = []
     if name:
         filters.append(SearchFilter(key="name", operator="like", value=[name]))
     if phase:
-        phases = [parse_phase(p) for p in ([phase] if isinstance(phase, str) else list(phase))]
-        filters.append(SearchFilter(key="phase", operator="in", value=phases))
+        phases = [phase] if isinstance(phase, str) else list(phase)
+        filters.append(SearchFilter(key="phase", operator="in", value=phases))  # any case: SearchFilter
     if kind:
         filters.append(SearchFilter(key="kind", operator="in", value=[kind]))
     if created_after is not None or created_before is not None:
