@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
-from pulumi_modelarts import core
+from pulumi_modelarts import core, fields
 from pulumi_modelarts import wait as wait_module
 from pulumi_modelarts.auth import AkSkAuth
 from pulumi_modelarts.client import ModelArtsClient
@@ -392,3 +392,28 @@ def test_a_stopped_or_timed_out_job_has_no_failure_report(
         pending = inputs({"emulator/stay-pending": "true"}, wait_for="running", wait_timeout=0.3)
         core.create(pending, client, Recorder())
     assert "log" not in str(info.value) and "events" not in str(info.value)
+
+
+def test_outputs_and_listings_keep_every_environment_variable_and_token_out_of_plain_fields() -> None:
+    from pulumi_modelarts.models import TrainingJob as WireJob
+
+    job = WireJob.model_validate(
+        {
+            "metadata": {"id": "j-1", "name": "hetero"},
+            "status": {"phase": "Running"},
+            "algorithm": {"command": "run", "environments": [{"TOKEN": "top-level-secret"}]},
+            "tasks": [
+                {"role": "worker", "algorithm": {"code_dir": "/c", "environments": {"KEY": "task-secret"}}}
+            ],
+            "endpoints": {"jupyter_lab": {"url": "https://x", "token": "endpoint-token"}},
+        }
+    )
+    outputs = core.job_outputs(job, None)
+    plain = {k: v for k, v in outputs.items() if k not in fields.SECRET_OUTPUTS}
+    for secret in ("top-level-secret", "task-secret", "endpoint-token"):
+        assert secret not in str(plain), secret
+    assert outputs["endpoints"]["jupyter_lab"]["token"] == "endpoint-token"  # kept, in the secret output
+    listed = core.public_job(job)
+    for secret in ("top-level-secret", "task-secret", "endpoint-token"):
+        assert secret not in str(listed), secret
+    assert listed["tasks"][0]["algorithm"]["code_dir"] == "/c"

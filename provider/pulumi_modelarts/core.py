@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -43,7 +43,7 @@ from .wait import Condition, until
 
 if TYPE_CHECKING:
     from .client import ModelArtsClient
-    from .models import CreateTrainingJobRequest, TrainingJob
+    from .models import CreateTrainingJobRequest, SearchFilter, TrainingJob
 
 __all__ = [
     "CLIENT_MAX_ATTEMPTS",
@@ -721,22 +721,15 @@ def _stop(job_id: str, client: ModelArtsClient, progress: Progress) -> TrainingJ
             progress.say(f"{label} terminating")
         except NotFoundError:
             return None
-        except NotTerminableError:
-            # It finished (or was stopped) between the two calls: nothing left to stop; the wait below
-            # sees it as it is now.
+        except BadRequestError as exc:
+            # It may have finished, been stopped or gone between the two calls (409 ModelArts.2796 says it is
+            # no longer terminable): look again; the wait below sees it as it is now.
             try:
                 job = client.get_job(job_id)
             except NotFoundError:
                 progress.say(f"{label} is already gone")
                 return None
-        except BadRequestError:
-            # It may have finished (or gone) between the two calls; look again before giving up.
-            try:
-                job = client.get_job(job_id)
-            except NotFoundError:
-                progress.say(f"{label} is already gone")
-                return None
-            if is_terminable(job.phase):
+            if is_terminable(job.phase) and not isinstance(exc, NotTerminableError):
                 raise
     elif job.phase != Phase.TERMINATING:
         return job  # it has already ended (completed, failed, terminated): nothing to stop or wait for
@@ -776,9 +769,8 @@ def job_outputs(job: TrainingJob, declared: Mapping[str, Any] | None) -> dict[st
     """
     from .models import environments_map
 
-    wire = job.model_dump(mode="json", exclude_none=True)
-    algorithm = dict(wire.get("algorithm") or {})
-    algorithm.pop("environments", None)
+    wire = public_job(job)
+    algorithm = wire.get("algorithm") or {}
     environments = environments_map(job.algorithm.environments) if job.algorithm is not None else {}
     if not environments and declared:
         declared_algorithm = declared.get("algorithm")
@@ -797,12 +789,60 @@ def job_outputs(job: TrainingJob, declared: Mapping[str, Any] | None) -> dict[st
         "algorithm": algorithm,
         "spec": wire.get("spec") or {},
         "tasks": wire.get("tasks") or [],
-        "endpoints": wire.get("endpoints") or {},
+        "endpoints": job.endpoints.model_dump(mode="json", exclude_none=True) if job.endpoints else {},
         "environments": environments,
     }
     if declared is not None:
         outs[DECLARED_INPUTS] = dict(declared)
     return outs
+
+
+def public_job(job: TrainingJob) -> dict[str, Any]:
+    """The job as JSON without what must stay secret: environment variables (the algorithm's and every
+    task's) and the endpoints' access tokens."""
+    wire = job.model_dump(mode="json", exclude_none=True)
+    wire.pop("endpoints", None)
+    for holder in [wire, *(t for t in wire.get("tasks") or [] if isinstance(t, dict))]:
+        algorithm = holder.get("algorithm")
+        if isinstance(algorithm, dict):
+            algorithm.pop("environments", None)
+    return wire
+
+
+def search_filters(
+    *,
+    name: str | None = None,
+    phases: Sequence[str] = (),
+    kind: str | None = None,
+    created_after_ms: int | None = None,
+    created_before_ms: int | None = None,
+) -> list[SearchFilter]:
+    """The search conditions; phases in any case. Raises pydantic's ValidationError (a ValueError) for a
+    condition the service would refuse, before any call."""
+    from .models import SearchFilter
+
+    filters: list[SearchFilter] = []
+    if name:
+        filters.append(SearchFilter(key="name", operator="like", value=[name]))
+    if phases:
+        filters.append(SearchFilter(key="phase", operator="in", value=list(phases)))
+    if kind:
+        filters.append(SearchFilter(key="kind", operator="in", value=[kind]))
+    if created_after_ms is not None or created_before_ms is not None:
+        bounds = ["" if ms is None else str(int(ms)) for ms in (created_after_ms, created_before_ms)]
+        filters.append(SearchFilter(key="create_time", operator="between", value=bounds))
+    return filters
+
+
+def list_jobs(
+    client: ModelArtsClient,
+    filters: Sequence[SearchFilter],
+    *,
+    sort_by: str = "create_time",
+    order: str = "desc",
+) -> list[dict[str, Any]]:
+    """Every job matching the filters (all pages of the search), without secrets (``public_job``)."""
+    return [public_job(job) for job in client.iter_jobs(filters, sort_by=sort_by, order=order)]
 
 
 def _declared(outputs: Mapping[str, Any]) -> Mapping[str, Any] | None:

@@ -443,37 +443,31 @@ class ModelArtsProvider(Provider):
 
 
 def find_jobs(config: Mapping[str, str], args: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """getTrainingJobs: every page of the search, newest first unless told otherwise; environment variables
-    and endpoint tokens left out (the result is not secret)."""
+    """getTrainingJobs: every page of the search, newest first unless told otherwise, without secrets."""
     import os
 
+    from . import core
     from .client import ModelArtsClient
-    from .models import SearchFilter
     from .settings import resolve_settings
 
-    filters: list[SearchFilter] = []
-    if args.get("name"):
-        filters.append(SearchFilter(key="name", operator="like", value=[str(args["name"])]))
-    if args.get("phases"):
-        filters.append(SearchFilter(key="phase", operator="in", value=[str(p) for p in args["phases"]]))
-    if args.get("kind"):
-        filters.append(SearchFilter(key="kind", operator="in", value=[str(args["kind"])]))
-    after, before = args.get("created_after"), args.get("created_before")
-    if after is not None or before is not None:
-        bounds = [str(int(v)) if v is not None else "" for v in (after, before)]
-        filters.append(SearchFilter(key="create_time", operator="between", value=bounds))
-    settings = resolve_settings(config, os.environ)
-    jobs: list[dict[str, Any]] = []
-    with ModelArtsClient.from_settings(settings) as client:
-        for job in client.iter_jobs(
-            filters, sort_by=str(args.get("sort_by") or "create_time"), order=str(args.get("order") or "desc")
-        ):
-            data = job.model_dump(mode="json", exclude_none=True)
-            if isinstance(data.get("algorithm"), dict):
-                data["algorithm"].pop("environments", None)
-            data.pop("endpoints", None)
-            jobs.append(data)
-    return jobs
+    def millis(key: str) -> int | None:
+        value = args.get(key)
+        return None if value is None else int(value)
+
+    filters = core.search_filters(
+        name=str(args["name"]) if args.get("name") else None,
+        phases=[str(p) for p in args.get("phases") or []],
+        kind=str(args["kind"]) if args.get("kind") else None,
+        created_after_ms=millis("created_after"),
+        created_before_ms=millis("created_before"),
+    )
+    with ModelArtsClient.from_settings(resolve_settings(config, os.environ)) as client:
+        return core.list_jobs(
+            client,
+            filters,
+            sort_by=str(args.get("sort_by") or "create_time"),
+            order=str(args.get("order") or "desc"),
+        )
 
 
 def _kind(

@@ -245,14 +245,14 @@ def _register(
     pulumi.dynamic.Resource.__init__(job, TrainingJobProvider(), resource_name, props, opts)
 
 
-def _millis(value: Union[_dt.datetime, int, float, None]) -> str:
+def _millis(value: Union[_dt.datetime, int, float, None]) -> Optional[int]:
     if value is None:
-        return ""
+        return None
     if isinstance(value, _dt.datetime):
         if value.tzinfo is None:
             value = value.replace(tzinfo=_dt.timezone.utc)
-        return str(int(value.timestamp() * 1000))
-    return str(int(value))
+        return int(value.timestamp() * 1000)
+    return int(value)
 
 
 def _program_config() -> dict[str, str]:
@@ -287,11 +287,18 @@ def get_training_jobs(
     environment, as for the resource. Environment variables and endpoint tokens are left out of the result,
     which is not secret.
     """
+    from . import core
     from .client import ModelArtsClient
     from .settings import resolve_settings
 
     try:
-        filters = _search_filters(name, phase, created_after, created_before, kind)
+        filters = core.search_filters(
+            name=name,
+            phases=[phase] if isinstance(phase, str) else list(phase or []),
+            kind=kind,
+            created_after_ms=_millis(created_after),
+            created_before_ms=_millis(created_before),
+        )
     except ValueError as exc:  # pydantic's ValidationError: a filter the service would refuse
         import pydantic
 
@@ -300,41 +307,5 @@ def get_training_jobs(
             reasons = [e["msg"] for e in exc.errors()]
         raise ValueError(f"get_training_jobs: {'; '.join(reasons)}") from None
     settings = resolve_settings(_program_config(), os.environ)
-    jobs: list[dict[str, Any]] = []
     with ModelArtsClient.from_settings(settings) as client:
-        for job in client.iter_jobs(filters, sort_by=sort_by, order=order):
-            data = job.model_dump(mode="json", exclude_none=True)
-            if isinstance(data.get("algorithm"), dict):
-                data["algorithm"].pop("environments", None)
-            data.pop("endpoints", None)
-            jobs.append(data)
-    return jobs
-
-
-def _search_filters(
-    name: Optional[str],
-    phase: Optional[Union[str, Sequence[str]]],
-    created_after: Union[_dt.datetime, int, float, None],
-    created_before: Union[_dt.datetime, int, float, None],
-    kind: Optional[str],
-) -> list[Any]:
-    """The search conditions for get_training_jobs; each is checked as it is built (models.SearchFilter)."""
-    from .models import SearchFilter
-
-    filters: list[SearchFilter] = []
-    if name:
-        filters.append(SearchFilter(key="name", operator="like", value=[name]))
-    if phase:
-        phases = [phase] if isinstance(phase, str) else list(phase)
-        filters.append(SearchFilter(key="phase", operator="in", value=phases))  # any case: SearchFilter
-    if kind:
-        filters.append(SearchFilter(key="kind", operator="in", value=[kind]))
-    if created_after is not None or created_before is not None:
-        filters.append(
-            SearchFilter(
-                key="create_time",
-                operator="between",
-                value=[_millis(created_after), _millis(created_before)],
-            )
-        )
-    return filters
+        return core.list_jobs(client, filters, sort_by=sort_by, order=order)
