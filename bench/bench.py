@@ -232,7 +232,9 @@ def create_round_trip(emu: EmulatorProcess, samples: int) -> list[float]:
     with httpx.Client(auth=emu.auth(), timeout=30) as http:
         url = emu.api_url("/training-jobs")
         http.post(url, json=body).raise_for_status()  # connect first
-        for _ in range(samples):
+        for sample in range(samples):
+            # Job names are unique in the service (and the emulator): one name per job.
+            body["metadata"]["name"] = f"bench-rtt-{sample}"
             started = time.perf_counter()
             http.post(url, json=body).raise_for_status()
             found.append(time.perf_counter() - started)
@@ -337,7 +339,11 @@ def measure_clients(calls: int, rounds: int) -> dict[str, Any]:
         who: {op: {"cpu": [], "wall": []} for op in ("create", "get", "terminate", "search")}
         for who in ("ours", "official")
     }
-    with start_emulator(creating_seconds=600, pending_seconds=600, running_seconds=600) as emu:
+    # Each client sends one request over and over (the call's cost is measured, not the name rule's), so the
+    # emulator accepts repeated names here.
+    with start_emulator(
+        creating_seconds=600, pending_seconds=600, running_seconds=600, unique_names=False
+    ) as emu:
         clients = {"ours": _ours(emu), "official": _official(emu)}
         for _, ops in clients.values():  # warm both up: imports, connection, first-call caches
             _client_round(ops, 3)
