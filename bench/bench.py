@@ -219,7 +219,7 @@ def create_round_trip(emu: EmulatorProcess, samples: int) -> list[float]:
     """Wall time of one signed create on a kept-alive connection: what the API itself needs per create."""
     import httpx
 
-    body = {
+    body: dict[str, Any] = {
         "kind": "job",
         "metadata": {"name": "bench-rtt", "description": "bench"},
         "algorithm": {
