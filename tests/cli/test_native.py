@@ -244,3 +244,50 @@ def test_importing_a_missing_job_fails_naming_the_id(tmp_path: Path, emulator: E
     assert imported.returncode != 0
     assert f"training job {missing} does not exist" in imported.stdout + imported.stderr
     assert native_resources(stack) == []
+
+
+def test_names_are_the_same_in_previews_and_up_and_a_destroyed_name_is_not_reused(
+    tmp_path: Path, emulator: EmulatorProcess
+) -> None:
+    stack = native_stack(tmp_path, emulator, {"nightly": job_args(wait_for="none")})
+    previews = [stack.preview("--json").stdout for _ in range(2)]
+    named = [
+        step["newState"]["inputs"]["metadata"]["name"]
+        for preview in previews
+        for step in json.loads(preview)["steps"]
+        if step["newState"]["type"] == NATIVE_TYPE
+    ]
+    assert len(named) == 2 and named[0] == named[1] and named[0].startswith("nightly-"), named
+    stack.up()
+    assert stack.outputs()["nightly"]["name"] == named[0]
+    first_id = stack.outputs()["nightly"]["id"]
+    # The destroyed job's record is kept (keep_record defaults to true), so its name stays taken: the same
+    # declaration, brought up again, gets the next name of its sequence instead of failing or adopting it.
+    stack.destroy()
+    stack.up()
+    again = stack.outputs()["nightly"]
+    assert again["id"] != first_id and again["name"] != named[0] and again["name"].startswith("nightly-")
+    stack.destroy()
+    assert live(all_jobs(emulator)) == []
+
+
+def test_a_failed_job_explains_itself_through_the_native_provider(
+    tmp_path: Path, emulator: EmulatorProcess
+) -> None:
+    args = job_args(
+        annotations={
+            "emulator/fail-after-seconds": "0.2",
+            "emulator/running-seconds": "5",
+            "emulator/exit-code": "137",
+            "emulator/failure-message": "CUDA out of memory",
+        },
+        wait_for="completed",
+    )
+    stack = native_stack(tmp_path, emulator, {"trainer": args})
+    up = stack.up(check=False)
+    text = up.stdout + up.stderr
+    assert up.returncode != 0, text
+    assert "ended Failed." in text and "exit code 137" in text, text
+    assert "log lines of task worker-0:" in text and "| RuntimeError: CUDA out of memory" in text, text
+    assert "recent error events" in text, text
+    assert "Unexpected <class" not in text and emulator.secret_key not in text, text
