@@ -291,3 +291,27 @@ def test_a_failed_job_explains_itself_through_the_native_provider(
     assert "log lines of task worker-0:" in text and "| RuntimeError: CUDA out of memory" in text, text
     assert "recent error events" in text, text
     assert "Unexpected <class" not in text and emulator.secret_key not in text, text
+
+
+def test_a_job_with_the_full_shape_never_drifts_through_the_native_provider(
+    tmp_path: Path, emulator: EmulatorProcess
+) -> None:
+    args = job_args(wait_for="pending")
+    args["algorithm"]["engine"] = {
+        "engine_name": "PyTorch",
+        "engine_version": "pytorch_2.1.0-cuda_12.1-py_3.10",
+        "image_url": "org/trainer:1.0",
+        "install_sys_packages": True,
+    }
+    args["algorithm"]["inputs"][0]["access_method"] = "parameter"
+    args["spec"]["runtime_type"] = "production"
+    args["spec"]["volumes"] = [{"obs": {"obs_path": "/bucket/cache/", "local_path": "/cache"}}]
+    stack = native_stack(tmp_path, emulator, {"full": args})
+    stack.up()
+    [resource] = native_resources(stack)
+    assert resource["outputs"]["spec"]["runtime_type"] == "production"
+    assert "job_template" in resource["outputs"]["metadata"]["annotations"]  # added by the service
+    for command in (("preview", "--expect-no-changes"), ("refresh", "--yes", "--expect-no-changes")):
+        stack.run(*command)
+    stack.run("preview", "--expect-no-changes")
+    stack.destroy()
