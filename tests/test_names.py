@@ -256,9 +256,10 @@ def test_hidden_name_scope_never_causes_a_diff() -> None:
 
 def sdk_error(emu: EmulatorProcess, call: Callable[[Any, Any], Any]) -> tuple[int, str]:
     """What the official SDK sees for the same call: the oracle for status and error code."""
-    sdk = pytest.importorskip("test_emulator_official_sdk")
     from huaweicloudsdkcore.exceptions.exceptions import ClientRequestException
     from huaweicloudsdkmodelarts.v1 import model as m
+
+    from . import test_emulator_official_sdk as sdk
 
     with pytest.raises(ClientRequestException) as caught:
         call(sdk.sdk_client(emu), m)
