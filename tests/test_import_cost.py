@@ -43,3 +43,18 @@ def test_typed_inputs_load_only_when_named() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "True"]
+
+
+def test_loading_the_models_leaves_the_garbage_collector_as_it_found_it() -> None:
+    # models.py pauses the cyclic collector while it builds its classes; it must hand it back in either state.
+    code = (
+        "import gc, sys\n"
+        "if sys.argv[1] == 'off': gc.disable()\n"
+        "import pulumi_modelarts.models\n"
+        "print(gc.isenabled())\n"
+    )
+    for state, expected in (("on", "True"), ("off", "False")):
+        out = subprocess.run(
+            [sys.executable, "-c", code, state], capture_output=True, text=True, check=True
+        ).stdout
+        assert out.strip() == expected, state
