@@ -206,6 +206,55 @@ def test_stale_holder_moves_an_auto_name_to_its_next_generation(unique: Emulator
     assert {j["metadata"]["name"] for j in jobs(unique)} == {d.auto_name(inputs, 0), d.auto_name(inputs, 1)}
 
 
+def test_many_stale_generations_cost_a_constant_number_of_calls(unique: EmulatorProcess, client: Any) -> None:
+    # Every destroy-then-up keeps a stopped record holding the last name; the next create looks the following
+    # generated names up ten at a time instead of posting to each in turn.
+    inputs = named(declared())
+    for _ in range(4):
+        core.delete(core.create(inputs, client, Recorder()).id, client, Recorder())
+    unique.reset_stats()
+    said = Recorder()
+    fifth = core.create(inputs, client, said)
+    assert fifth.outputs["name"] == d.auto_name(inputs, 4)
+    assert unique.stats()["by_operation"] == {"create": 2, "search": 2}
+    assert any("next generated name" in line and "3 generated names in between" in line for line in said.lines)
+    assert len({j["metadata"]["name"] for j in jobs(unique)}) == 5
+
+
+def test_a_later_generation_held_by_the_declared_job_is_adopted(unique: EmulatorProcess, client: Any) -> None:
+    # A killed `pulumi up` left generation 2 running (0 and 1 are stopped records): a re-run adopts it.
+    inputs = named(declared())
+    for _ in range(2):
+        core.delete(core.create(inputs, client, Recorder()).id, client, Recorder())
+    started = core.create(inputs, client, Recorder())
+    assert started.outputs["name"] == d.auto_name(inputs, 2)
+    said = Recorder()
+    again = core.create(inputs, client, said)
+    assert again.id == started.id
+    assert any("adopting it" in line for line in said.lines)
+    assert len(jobs(unique)) == 3
+
+
+def test_a_service_refusing_the_batch_search_still_reaches_the_next_free_name(
+    unique: EmulatorProcess, client: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pulumi_modelarts.errors import SearchRejectedError
+
+    inputs = named(declared())
+    for _ in range(2):
+        core.delete(core.create(inputs, client, Recorder()).id, client, Recorder())
+    search = client.iter_jobs
+
+    def refuse_in(filters: Any, **kw: Any) -> Any:
+        if any(f.operator == "in" for f in filters or []):
+            raise SearchRejectedError(400, "ModelArts.2808", "unsupported operator", operation="search")
+        return search(filters, **kw)
+
+    monkeypatch.setattr(client, "iter_jobs", refuse_in)
+    third = core.create(inputs, client, Recorder())
+    assert third.outputs["name"] == d.auto_name(inputs, 2)
+
+
 def test_stale_holder_of_a_pinned_name_is_deleted_and_the_name_reused(
     unique: EmulatorProcess, client: Any
 ) -> None:

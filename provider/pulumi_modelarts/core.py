@@ -31,6 +31,7 @@ from .errors import (
     NotFoundError,
     NotTerminableError,
     ProvisioningError,
+    SearchRejectedError,
     WaitCancelled,
     WaitFailed,
     WaitTimedOut,
@@ -337,17 +338,21 @@ def _post(inputs: Mapping[str, Any], client: ModelArtsClient, progress: Progress
                 f"(it differs at {where}); choose another metadata.name, or stop and delete that job"
             )
         if generation is not None:
-            generation += 1
-            if generation >= diffing.MAX_NAME_GENERATIONS:
-                raise ProvisioningError(
-                    f"{diffing.MAX_NAME_GENERATIONS} generated names for this job are all held by stopped "
-                    "jobs; delete old job records in ModelArts, or set metadata.name or triggers"
-                )
-            new_name = diffing.auto_name(inputs, generation) or ""
+            later, adopt = _later_generation(client, inputs, generation + 1, since_ms)
+            new_name = diffing.auto_name(inputs, later) or ""
+            skipped = later - generation - 1
             progress.say(
                 f"the name {name} is held by the {holder.phase or 'stopped'} {label}; "
                 f"using the next generated name, {new_name}"
+                + (f" ({skipped} generated names in between are held by stopped jobs)" if skipped else "")
             )
+            if adopt is not None:
+                progress.say(
+                    f"{_label(adopt)} ({adopt.phase or 'unknown'}) already holds {new_name} and matches this "
+                    "declaration: adopting it (an earlier attempt of this create started it)"
+                )
+                return _with_description(client, adopt, request.metadata.description, progress)
+            generation = later
             request = _create_request(_renamed(inputs, new_name))
             continue
         freed += 1
@@ -375,24 +380,79 @@ def _holder(
     client: ModelArtsClient, request: CreateTrainingJobRequest, name: str, since_ms: float
 ) -> tuple[TrainingJob | None, diffing.Judgment]:
     """The job holding name and its judgment (without unique names several may: the most favourable wins)."""
-    from .models import SearchFilter, to_wire
+    from .models import to_wire
 
-    declared = to_wire(request)
-    best: tuple[TrainingJob | None, diffing.Judgment] = (None, diffing.Judgment(diffing.Holding.STALE))
+    found = _holders(client, {name: to_wire(request)}, since_ms, operator="like")
+    return found.get(name, (None, diffing.Judgment(diffing.Holding.STALE)))
+
+
+def _holders(
+    client: ModelArtsClient,
+    declared: Mapping[str, Mapping[str, Any]],
+    since_ms: float,
+    *,
+    operator: str,
+) -> dict[str, tuple[TrainingJob, diffing.Judgment]]:
+    """Each held name of declared (name -> the wire body declared under it) with its holder, in one search."""
+    from .models import SearchFilter
+
     rank = {diffing.Holding.ADOPT: 0, diffing.Holding.MISMATCH: 1, diffing.Holding.STALE: 2}
-    for job in client.iter_jobs([SearchFilter(key="name", operator="like", value=[name])]):
-        if job.name != name or not job.job_id:
+    best: dict[str, tuple[TrainingJob, diffing.Judgment]] = {}
+    for job in client.iter_jobs([SearchFilter(key="name", operator=operator, value=list(declared))]):
+        name = job.name or ""
+        if name not in declared or not job.job_id:
             continue
         judgment = diffing.judge_holder(
-            declared,
+            declared[name],
             job.model_dump(mode="json", by_alias=True, exclude_none=True),
             phase=job.phase,
             created_ms=job.metadata.create_time,
             since_ms=since_ms,
         )
-        if best[0] is None or rank[judgment.holding] < rank[best[1].holding]:
-            best = (job, judgment)
+        if name not in best or rank[judgment.holding] < rank[best[name][1].holding]:
+            best[name] = (job, judgment)
     return best
+
+
+def _later_generation(
+    client: ModelArtsClient, inputs: Mapping[str, Any], start: int, since_ms: float
+) -> tuple[int, TrainingJob | None]:
+    """The first generation of the auto-name from start that is free, or held by the job declared (to adopt).
+
+    Names are looked up as many at a time as a search filter takes values (ten), one search per batch, so a
+    job whose earlier names are held by stopped records (every destroy-then-up keeps one) costs the same few
+    calls however many there are. A service refusing that search gets start: the create then meets each held
+    name in turn.
+    """
+    from .models import SEARCH_FILTER_MAX_VALUES as batch
+    from .models import to_wire
+
+    for first in range(start, diffing.MAX_NAME_GENERATIONS, batch):
+        generations = range(first, min(first + batch, diffing.MAX_NAME_GENERATIONS))
+        declared: dict[str, dict[str, Any]] = {}
+        for generation in generations:
+            name = diffing.auto_name(inputs, generation) or ""
+            declared[name] = to_wire(_create_request(_renamed(inputs, name)))
+        try:
+            held = _holders(client, declared, since_ms, operator="in")
+        except SearchRejectedError:
+            return start, None
+        for generation, name in zip(generations, declared, strict=True):
+            if name not in held:
+                return generation, None
+            job, judgment = held[name]
+            if judgment.holding is diffing.Holding.ADOPT:
+                return generation, job
+            if judgment.holding is diffing.Holding.MISMATCH:
+                raise ProvisioningError(
+                    f"the generated name {name!r} is held by the running {_label(job)}, which is not the job "
+                    f"declared here (it differs at {', '.join(judgment.differences) or 'its phase'}); set "
+                    "metadata.name or triggers"
+                )
+    raise ProvisioningError(
+        f"{diffing.MAX_NAME_GENERATIONS} generated names for this job are all held by stopped jobs; delete "
+        "old job records in ModelArts (or set keep_record to false), or set metadata.name or triggers"
+    )
 
 
 def _renamed(inputs: Mapping[str, Any], name: str) -> dict[str, Any]:
