@@ -39,8 +39,11 @@ from pulumi_modelarts_native import TrainingJob
 
 declared = json.loads((Path(__file__).parent / "jobs.json").read_text())
 for name, args in declared.get("jobs", {}).items():
-    create = args.pop("custom_timeouts", None)
-    opts = pulumi.ResourceOptions(custom_timeouts=pulumi.CustomTimeouts(create=create)) if create else None
+    # "custom_timeouts": a create timeout, or {"create"|"update"|"delete": timeout}
+    timeouts = args.pop("custom_timeouts", None)
+    if isinstance(timeouts, str):
+        timeouts = {"create": timeouts}
+    opts = pulumi.ResourceOptions(custom_timeouts=pulumi.CustomTimeouts(**timeouts)) if timeouts else None
     job = TrainingJob(name, **args, opts=opts)
     pulumi.export(name, {"id": job.id, "name": job.name, "phase": job.phase})
 '''
@@ -181,6 +184,53 @@ def test_custom_timeouts_bound_the_wait_and_the_job_is_terminated(
     assert "the job was terminated" in text, text
     assert live(all_jobs(emulator)) == []
     assert native_resources(stack) == []
+
+
+def test_custom_timeouts_bound_a_delete_whose_job_stays_terminating(
+    tmp_path: Path, emulator: EmulatorProcess
+) -> None:
+    args = job_args(annotations={"emulator/terminating-seconds": "600"}, wait_for="running")
+    stack = native_stack(tmp_path, emulator, {"slow": {**args, "custom_timeouts": {"delete": "3s"}}})
+    stack.up()
+    job_id = stack.outputs()["slow"]["id"]
+    started = time.monotonic()
+    destroy = stack.destroy(check=False)
+    text = destroy.stdout + destroy.stderr
+    assert destroy.returncode != 0, text
+    assert time.monotonic() - started < 60, text  # not the built-in five minutes
+    assert f"(id {job_id}) is still Terminating after" in text and "(customTimeouts)" in text, text
+    assert "allow the delete more time in the resource's customTimeouts" in text, text
+    assert "Unexpected <class" not in text and "Traceback" not in text, text
+    # The job was told to stop and the state still holds it, so a later destroy can finish the job.
+    [job] = [j for j in all_jobs(emulator) if j["metadata"]["id"] == job_id]
+    assert job["status"]["phase"] == "Terminating"
+    assert [r["id"] for r in native_resources(stack)] == [job_id]
+
+
+def test_custom_timeouts_bound_an_update_the_service_keeps_throttling(
+    tmp_path: Path, emulator: EmulatorProcess
+) -> None:
+    hooks = {"emulator/throttle-updates": "true"}
+    args = job_args(annotations=hooks, wait_for="running")
+    stack = native_stack(tmp_path, emulator, {"busy": {**args, "custom_timeouts": {"update": "6s"}}})
+    stack.up()
+    job_id = stack.outputs()["busy"]["id"]
+    edited = job_args("weekly training", annotations=hooks, wait_for="running")
+    write_jobs(stack.workdir, {"busy": {**edited, "custom_timeouts": {"update": "6s"}}})
+    started = time.monotonic()
+    up = stack.up(check=False)
+    text = up.stdout + up.stderr
+    assert up.returncode != 0, text
+    assert time.monotonic() - started < 60, text  # not the client's own two minutes of retries
+    assert f"training job {job_id} could not be updated within 6.0s (customTimeouts)" in text, text
+    assert "ModelArts.2799" in text and "the job runs on unchanged" in text, text
+    assert "Unexpected <class" not in text and "Traceback" not in text, text
+    assert emulator.secret_key not in text
+    [resource] = native_resources(stack)
+    assert resource["id"] == job_id
+    assert resource["outputs"]["metadata"]["description"] == "nightly training"  # the state did not move on
+    stack.destroy()
+    assert live(all_jobs(emulator)) == []
 
 
 def test_progress_shows_under_the_job_and_an_out_of_band_terminate_is_seen(
