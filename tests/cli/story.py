@@ -2,6 +2,7 @@
 
 A test writes jobs.json, runs the real `pulumi` CLI, rewrites jobs.json (the "pull request"), runs it again,
 and looks at the emulator (through the client or the raw API) and at the state (`pulumi stack export`).
+The same project serves either front-end (`new_story(..., front_end=...)`, see front_ends.py).
 """
 
 from __future__ import annotations

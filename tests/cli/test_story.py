@@ -2,7 +2,8 @@
 
 Each test runs `pulumi` commands on a stack in a private local backend, with the jobs declared in a jobs.json
 file the test rewrites between runs, and checks the effects on the emulator (client or raw API) and in the
-state (`pulumi stack export`).
+state (`pulumi stack export`). Every test runs for both front-ends (`front_end`: dynamic, native); where they
+show the user different things, a front-end-specific assertion sits beside the shared one.
 """
 
 from __future__ import annotations
@@ -372,7 +373,8 @@ def test_one_job_from_up_through_edits_to_destroy(
     story = new_story(tmp_path, emulator, front_end=front_end)
     story.declare({"train": job_args(wait_for="running")})
     up = story.stack.up()
-    assert "warning" not in up.stdout.lower() + up.stderr.lower(), up.stdout + up.stderr
+    if front_end.native:  # the plugins block in Pulumi.yaml: the engine finds the plugin without a warning
+        assert "warning" not in up.stdout.lower() + up.stderr.lower(), up.stdout + up.stderr
     outputs = story.stack.outputs()
     job_id = outputs["train"]["id"]
     assert outputs["train"]["phase"] == "Running"
