@@ -274,6 +274,23 @@ def test_update_changes_the_description_in_place(emulator: EmulatorProcess, clie
     assert updated.outputs["declared_inputs"]["metadata"]["description"] == "weekly"
 
 
+def test_a_front_end_limit_bounds_an_update_the_service_keeps_refusing(
+    emulator: EmulatorProcess, client: ModelArtsClient
+) -> None:
+    created = core.create(inputs({"emulator/throttle-updates": "true"}, wait_for="none"), client, Recorder())
+    news = inputs({"emulator/throttle-updates": "true"}, wait_for="none")
+    news["metadata"]["description"] = "weekly"
+    started = time.monotonic()
+    with pytest.raises(ProvisioningError) as info:
+        core.update(created.id, created.outputs, news, client, Recorder(), limit=6.0)
+    assert time.monotonic() - started < 10
+    text = str(info.value)
+    assert f"training job {created.id} could not be updated within 6.0s (customTimeouts)" in text, text
+    assert "ModelArts.2799" in text and "the job runs on unchanged" in text, text
+    assert operations(emulator)["update"] >= 2  # it did retry within the limit
+    assert client.max_retry_seconds == 120.0  # the client's own budget is back for later calls
+
+
 # ------------------------------------------------------------------------------------------------ delete
 
 
@@ -309,6 +326,29 @@ def test_delete_gives_up_on_a_job_stuck_terminating(monkeypatch: pytest.MonkeyPa
         r"run `pulumi destroy` \(or `pulumi up`\) again to finish deleting it",
         str(info.value),
     )
+
+
+def test_a_front_end_limit_bounds_the_wait_for_a_terminated_job_to_stop(
+    emulator: EmulatorProcess, client: ModelArtsClient
+) -> None:
+    created = core.create(
+        inputs({"emulator/terminating-seconds": "60"}, wait_for="running"), client, Recorder()
+    )
+    started = time.monotonic()
+    with pytest.raises(ProvisioningError) as info:
+        core.delete(created.id, client, Recorder(), created.outputs, limit=0.5)
+    assert time.monotonic() - started < 10
+    assert re.fullmatch(
+        rf"training job core-job \(id {created.id}\) is still Terminating after \d\.\ds \(customTimeouts\); "
+        r"run `pulumi destroy` \(or `pulumi up`\) again to finish deleting it, or allow the delete more "
+        r"time in the resource's customTimeouts",
+        str(info.value),
+    ), str(info.value)
+    assert phase_of(emulator, created.id) == "Terminating"
+    # A limit above the built-in wait changes nothing: a quick job is simply stopped.
+    quick = core.create(inputs(wait_for="running") | {"metadata": {"name": "quick"}}, client, Recorder())
+    core.delete(quick.id, client, Recorder(), quick.outputs, limit=10_000.0)
+    assert phase_of(emulator, quick.id) == "Terminated"
 
 
 def test_delete_of_a_completed_job_is_quiet(emulator: EmulatorProcess, client: ModelArtsClient) -> None:

@@ -309,6 +309,38 @@ def test_terminate_a_running_job(emulator: EmulatorProcess, http: httpx.Client) 
     assert_error(http.post(url, json={"action_type": "terminate"}), 409, "ModelArts.2796", "Terminated")
 
 
+def test_terminating_seconds_hook_keeps_a_terminated_job_terminating(
+    emulator: EmulatorProcess, http: httpx.Client
+) -> None:
+    slow = create(http, emulator, job_body("slow-stop", {"emulator/terminating-seconds": "30"}))["metadata"]
+    quick = create(http, emulator, job_body("quick-stop"))["metadata"]
+    for job in (slow, quick):
+        url = emulator.api_url(f"/training-jobs/{job['id']}/actions")
+        assert http.post(url, json={"action_type": "terminate"}).status_code == 202
+    wait_phase(http, emulator, quick["id"], "Terminated")
+    assert get(http, emulator, slow["id"])["status"]["phase"] == "Terminating"
+    create_response = http.post(
+        emulator.api_url("/training-jobs"), json=job_body("bad", {"emulator/terminating-seconds": "soon"})
+    )
+    assert_error(create_response, 400, "ModelArts.2763", "emulator/terminating-seconds")
+
+
+def test_throttle_updates_hook_answers_every_description_update_429(
+    emulator: EmulatorProcess, http: httpx.Client
+) -> None:
+    throttled = create(http, emulator, job_body("busy", {"emulator/throttle-updates": "true"}))["metadata"]
+    url = emulator.api_url(f"/training-jobs/{throttled['id']}")
+    for _ in range(2):
+        answer = assert_error(http.put(url, json={"description": "new words"}), 429, "ModelArts.2799")
+        assert answer["error_solution"]
+    assert get(http, emulator, throttled["id"])["metadata"].get("description") != "new words"
+    # Only updates: reads, terminates and other jobs' updates are answered as usual.
+    other = create(http, emulator, job_body("calm"))["metadata"]["id"]
+    assert http.put(emulator.api_url(f"/training-jobs/{other}"), json={"description": "x"}).status_code == 204
+    actions = emulator.api_url(f"/training-jobs/{throttled['id']}/actions")
+    assert http.post(actions, json={"action_type": "terminate"}).status_code == 202
+
+
 def test_terminate_while_creating_and_refused_when_finished(emulator_factory: Factory) -> None:
     emu = emulator_factory(creating_seconds=30)
     with httpx.Client(auth=emu.auth(), timeout=10) as http:

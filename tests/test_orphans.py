@@ -63,6 +63,17 @@ def test_pending_creates_and_state_ids() -> None:
     assert orphans.state_job_ids(doc) == {"a", "b"}
 
 
+def test_the_native_plugins_jobs_count_too() -> None:
+    native = "modelarts:index:TrainingJob"
+    doc = json.loads(json.dumps(export("train-abc123", ["a", "b"])).replace(TYPE, native))
+    assert orphans.pending_creates(doc) == [
+        orphans.PendingCreate(f"urn:pulumi:dev::proj::{native}::train", "train-abc123")
+    ]
+    assert orphans.state_job_ids(doc) == {"a", "b"}
+    other = json.loads(json.dumps(doc).replace(native, "aws:s3:Bucket"))
+    assert orphans.pending_creates(other) == [] and orphans.state_job_ids(other) == set()
+
+
 @pytest.fixture
 def env(emulator: EmulatorProcess, monkeypatch: pytest.MonkeyPatch) -> EmulatorProcess:
     for name, value in emulator.provider_env().items():

@@ -63,7 +63,11 @@ Test hooks: ``metadata.annotations`` keys on a create request (kept in the job's
 * ``emulator/stay-pending: "true"`` -- the job never leaves Pending (it can still be terminated);
 * ``emulator/running-seconds: N`` -- this job's running time, overriding ``--running-seconds``;
 * ``emulator/log-tail: TEXT`` -- the last lines of each task's log once the job stopped;
-* ``emulator/logs-cleared-after-seconds: N`` -- the logs are cleared N seconds after the job stopped.
+* ``emulator/logs-cleared-after-seconds: N`` -- the logs are cleared N seconds after the job stopped;
+* ``emulator/terminating-seconds: N`` -- after a terminate the job stays Terminating N seconds, overriding
+  ``--terminating-seconds``;
+* ``emulator/throttle-updates: "true"`` -- every description update of the job is answered 429
+  ``ModelArts.2799`` (no Retry-After), as a throttled service would.
 
 Tests start it as a separate process with :func:`modelarts_emulator.testing.start_emulator`.
 """

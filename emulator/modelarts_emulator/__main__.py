@@ -41,6 +41,10 @@ test hooks (metadata.annotations on a create request; emulator only):
                                    completion line, the traceback or the terminate line)
   emulator/logs-cleared-after-seconds: N
                                    the logs are cleared N seconds after the job stopped (ModelArts.2819)
+  emulator/terminating-seconds: N  how long this job stays Terminating after a terminate (overrides
+                                   --terminating-seconds)
+  emulator/throttle-updates: "true"
+                                   every description update of this job is answered 429 ModelArts.2799
 
 emulator-only endpoints (no authentication):
   GET /_emulator/stats, POST /_emulator/stats/reset, GET /_emulator/health,

@@ -35,7 +35,9 @@ STAY_PENDING = "emulator/stay-pending"
 RUNNING_SECONDS = "emulator/running-seconds"
 LOG_TAIL = "emulator/log-tail"
 LOGS_CLEARED_AFTER = "emulator/logs-cleared-after-seconds"
-_SECONDS_HOOKS = (FAIL_AFTER, RUNNING_SECONDS, LOGS_CLEARED_AFTER)
+TERMINATING_SECONDS = "emulator/terminating-seconds"
+THROTTLE_UPDATES = "emulator/throttle-updates"
+_SECONDS_HOOKS = (FAIL_AFTER, RUNNING_SECONDS, LOGS_CLEARED_AFTER, TERMINATING_SECONDS)
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,7 @@ class Plan:
     terminated_at: float | None = None
     log_tail: str | None = None
     logs_cleared_after: float | None = None
+    throttle_updates: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -87,18 +90,20 @@ def make_plan(timing: Timing, annotations: Mapping[str, str], now: float) -> Pla
     running = float(annotations[RUNNING_SECONDS]) if RUNNING_SECONDS in annotations else timing.running
     fail_after = float(annotations[FAIL_AFTER]) if FAIL_AFTER in annotations else None
     cleared = annotations.get(LOGS_CLEARED_AFTER)
+    terminating = annotations.get(TERMINATING_SECONDS)
     return Plan(
         created_at=now,
         creating=timing.creating,
         pending=timing.pending,
         running=running,
-        terminating=timing.terminating,
+        terminating=float(terminating) if terminating is not None else timing.terminating,
         stay_pending=annotations.get(STAY_PENDING, "").lower() == "true",
         fail_after=fail_after,
         exit_code=int(annotations.get(EXIT_CODE, "1")),
         failure_message=annotations.get(FAILURE_MESSAGE, Plan.failure_message),
         log_tail=annotations.get(LOG_TAIL),
         logs_cleared_after=float(cleared) if cleared is not None else None,
+        throttle_updates=annotations.get(THROTTLE_UPDATES, "").lower() == "true",
     )
 
 

@@ -19,6 +19,7 @@ from .errors import (
     LOG_NOT_GENERATED,
     NOT_TERMINABLE,
     STATUS_CHANGED,
+    TOO_MANY_REQUESTS,
     UNSUPPORTED_ACTION,
     ServiceError,
     invalid,
@@ -93,6 +94,14 @@ class Service:
         description = body.get("description")
         if not isinstance(description, str) or len(description) > 256:
             raise invalid([("description", "must be a string of at most 256 characters")])
+        if lifecycle.Plan.from_dict(self._doc(job_id)["plan"]).throttle_updates:
+            # The throttling answer the service gives without a Retry-After (test hook).
+            raise ServiceError(
+                429,
+                TOO_MANY_REQUESTS,
+                "Too many requests; try again later.",
+                "Wait 2 to 5 seconds and send the request again.",
+            )
 
         def change(doc: dict[str, Any]) -> dict[str, Any]:
             doc["job"]["metadata"]["description"] = description

@@ -11,10 +11,11 @@ Importing this module is cheap: pydantic, httpx and the wire models load on the 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -32,6 +33,9 @@ from .errors import (
     NotTerminableError,
     ProvisioningError,
     SearchRejectedError,
+    ServerError,
+    ThrottledError,
+    TransportError,
     WaitCancelled,
     WaitFailed,
     WaitTimedOut,
@@ -293,6 +297,32 @@ class _Bound(NamedTuple):
     source: str
 
 
+CUSTOM_TIMEOUTS = "customTimeouts"
+
+
+def _delete_bound(limit: float | None) -> _Bound:
+    """delete's bound: the front-end's own timeout (customTimeouts) when shorter than the built-in one."""
+    if limit is not None and 0 < limit < DELETE_WAIT_SECONDS:
+        return _Bound(limit, CUSTOM_TIMEOUTS)
+    return _Bound(DELETE_WAIT_SECONDS, "")  # the built-in bound: no setting to name
+
+
+def _named(bound: _Bound) -> str:
+    return f" ({bound.source})" if bound.source else ""
+
+
+@contextlib.contextmanager
+def _retry_budget(client: ModelArtsClient, limit: float | None) -> Iterator[None]:
+    """The client's retries (throttling, 5xx, lost connections) end within limit seconds for these calls."""
+    before = client.max_retry_seconds
+    if limit is not None and 0 < limit < before:
+        client.max_retry_seconds = limit
+    try:
+        yield
+    finally:
+        client.max_retry_seconds = before
+
+
 def _post(inputs: Mapping[str, Any], client: ModelArtsClient, progress: Progress) -> TrainingJob:
     """Post the create; a name already held (ModelArts.2751) is the service telling who has it.
 
@@ -362,7 +392,7 @@ def _post(inputs: Mapping[str, Any], client: ModelArtsClient, progress: Progress
             f"the name {name} is held by the {holder.phase or 'stopped'} {label}; "
             "deleting that job's record to free the name"
         )
-        _delete_record(client, holder, progress)
+        _delete_record(client, holder, progress, _delete_bound(None))
 
 
 def _with_description(
@@ -460,7 +490,7 @@ def _renamed(inputs: Mapping[str, Any], name: str) -> dict[str, Any]:
     return {**inputs, "metadata": {**(metadata if isinstance(metadata, Mapping) else {}), "name": name}}
 
 
-def _delete_record(client: ModelArtsClient, job: TrainingJob, progress: Progress) -> None:
+def _delete_record(client: ModelArtsClient, job: TrainingJob, progress: Progress, bound: _Bound) -> None:
     """Delete a stopped job's record and wait until the service no longer knows it (its name is then free)."""
     job_id = job.job_id or ""
     label = _label(job, job_id)
@@ -470,10 +500,12 @@ def _delete_record(client: ModelArtsClient, job: TrainingJob, progress: Progress
                 job,
                 lambda: client.get_job(job_id),
                 done=[Condition("stopped", _stopped)],
-                timeout=DELETE_WAIT_SECONDS,
+                timeout=bound.seconds,
             )
         except JobVanished:
             return
+        except WaitTimedOut as exc:
+            raise _still_stopping(label, exc, bound) from None
     if is_terminable(job.phase):
         raise ProvisioningError(f"{label} is {job.phase}; a running job's record is never deleted")
     try:
@@ -481,14 +513,14 @@ def _delete_record(client: ModelArtsClient, job: TrainingJob, progress: Progress
     except NotFoundError:
         return
     try:
-        until(job, lambda: client.get_job(job_id), done=[], timeout=DELETE_WAIT_SECONDS)
+        until(job, lambda: client.get_job(job_id), done=[], timeout=bound.seconds)
     except JobVanished:
         progress.say(f"{label}: record deleted")
         return
     except WaitTimedOut:
         raise ProvisioningError(
             f"{label}'s record was deleted but the service still lists it after "
-            f"{lc.format_elapsed(DELETE_WAIT_SECONDS)}; run the command again"
+            f"{lc.format_elapsed(bound.seconds)}{_named(bound)}; run the command again"
         ) from None
 
 
@@ -728,21 +760,37 @@ def update(
     news: Mapping[str, Any],
     client: ModelArtsClient,
     progress: Progress,
+    *,
+    limit: float | None = None,
 ) -> JobState:
-    """Apply what can change in place (the description); provider settings are only stored."""
+    """Apply what can change in place (the description); provider settings are only stored.
+
+    limit (seconds, a front-end's own timeout such as Pulumi's customTimeouts) bounds the retries of the
+    calls: a service that keeps refusing them (throttling, 5xx) fails the update once it is spent.
+    """
     inputs = diffing.normalise_inputs(news)
     decision = diffing.decide(_declared(old_outputs), inputs)
+    bounded = limit is not None and 0 < limit < client.max_retry_seconds
     try:
-        if decision.description_changed:
-            metadata = inputs.get("metadata")
-            description = metadata.get("description") if isinstance(metadata, Mapping) else None
-            client.update_description(job_id, description or "")
-            progress.say(f"training job {job_id}: description updated")
-        job: TrainingJob = client.get_job(job_id)
+        with _retry_budget(client, limit):
+            if decision.description_changed:
+                metadata = inputs.get("metadata")
+                description = metadata.get("description") if isinstance(metadata, Mapping) else None
+                client.update_description(job_id, description or "")
+                progress.say(f"training job {job_id}: description updated")
+            job: TrainingJob = client.get_job(job_id)
     except NotFoundError:
         raise ProvisioningError(
             f"training job {job_id} no longer exists; run `pulumi refresh` to drop it from the state "
             "(the next `pulumi up` then creates a new job)"
+        ) from None
+    except (ThrottledError, ServerError, TransportError) as exc:
+        if not bounded or limit is None:
+            raise
+        raise ProvisioningError(
+            f"training job {job_id} could not be updated within {lc.format_elapsed(limit)} "
+            f"({CUSTOM_TIMEOUTS}): {exc}; the job runs on unchanged: run `pulumi up` again, or allow the "
+            "update more time in the resource's customTimeouts"
         ) from None
     return JobState(job_id, job_outputs(job, inputs))
 
@@ -752,22 +800,37 @@ def delete(
     client: ModelArtsClient,
     progress: Progress,
     outputs: Mapping[str, Any] | None = None,
+    *,
+    limit: float | None = None,
 ) -> None:
     """Terminate the job if it still runs and wait until it has stopped; a job already gone is fine.
 
     The record then stays (logs readable, name taken) unless the declared inputs in outputs set keep_record
     to false: then it is deleted too, and delete waits until the service no longer knows the job.
+    limit (seconds, a front-end's own timeout such as Pulumi's customTimeouts) caps each wait below the
+    built-in one, and the retries of the calls too.
     """
     declared = _declared(outputs or {}) or {}
-    if declared.get("keep_record") is False:
-        job = _stop(job_id, client, progress)
-        if job is not None:
-            _delete_record(client, job, progress)
-        return
-    _stop(job_id, client, progress)
+    bound = _delete_bound(limit)
+    with _retry_budget(client, limit):
+        job = _stop(job_id, client, progress, bound)
+        if declared.get("keep_record") is False and job is not None:
+            _delete_record(client, job, progress, bound)
 
 
-def _stop(job_id: str, client: ModelArtsClient, progress: Progress) -> TrainingJob | None:
+def _still_stopping(label: str, exc: WaitTimedOut, bound: _Bound) -> ProvisioningError:
+    more = (
+        ", or allow the delete more time in the resource's customTimeouts"
+        if bound.source == CUSTOM_TIMEOUTS
+        else ""
+    )
+    return ProvisioningError(
+        f"{label} is still {exc.job.phase} after {lc.format_elapsed(exc.elapsed)}{_named(bound)}; "
+        f"run `pulumi destroy` (or `pulumi up`) again to finish deleting it{more}"
+    )
+
+
+def _stop(job_id: str, client: ModelArtsClient, progress: Progress, bound: _Bound) -> TrainingJob | None:
     """Terminate the job if it still runs and wait until it has stopped: the job then, or None when gone."""
     try:
         job: TrainingJob = client.get_job(job_id)
@@ -800,15 +863,12 @@ def _stop(job_id: str, client: ModelArtsClient, progress: Progress) -> TrainingJ
             job,
             lambda: client.get_job(job_id),
             done=[Condition("stopped", _stopped)],
-            timeout=DELETE_WAIT_SECONDS,
+            timeout=bound.seconds,
         )
     except JobVanished:
         return None
     except WaitTimedOut as exc:
-        raise ProvisioningError(
-            f"{label} is still {exc.job.phase} after {lc.format_elapsed(exc.elapsed)}; "
-            "run `pulumi destroy` (or `pulumi up`) again to finish deleting it"
-        ) from None
+        raise _still_stopping(label, exc, bound) from None
     progress.say(f"{label} {job.phase or 'stopped'} after {lc.format_elapsed(time.monotonic() - start)}")
     return job
 

@@ -10,11 +10,12 @@ A later ``pulumi up`` creates the resource again under a new name, and the first
     modelarts-orphans --stack-export state.json --adopt-to adopted.json      # or keep them
     modelarts-orphans --stack-export state.json --terminate                  # or stop them
 
-For each pending create of a ``TrainingJob`` the job of that exact name is looked up; jobs whose id the state
-does not hold are reported. Either adopt them (``--adopt-to adopted.json``, then ``pulumi stack import --file
-adopted.json`` and ``pulumi refresh``: no second job is created) or stop them (``--terminate``, then ``pulumi
-refresh --clear-pending-creates``). (``pulumi refresh --import-pending-creates URN ID`` would be the natural
-tool, but in Pulumi 3.259 a non-interactive refresh drops the imported entries instead of keeping them.)
+For each pending create of a ``TrainingJob`` (of either front-end: the dynamic provider or the native plugin)
+the job of that exact name is looked up; jobs whose id the state does not hold are reported. Either adopt
+them (``--adopt-to adopted.json``, then ``pulumi stack import --file adopted.json`` and ``pulumi refresh``: no
+second job is created) or stop them (``--terminate``, then ``pulumi refresh --clear-pending-creates``).
+(``pulumi refresh --import-pending-creates URN ID`` would be the natural tool, but in Pulumi 3.259 a
+non-interactive refresh drops the imported entries instead of keeping them.)
 
 Before asking ModelArts, the finder reports what the killed ``pulumi`` left on this machine, where it can see
 it: the stack's lock file (a file backend named by ``PULUMI_BACKEND_URL``; ``pulumi stack export`` ignores the
@@ -64,7 +65,8 @@ __all__ = [
     "state_job_ids",
 ]
 
-TYPE_SUFFIX = "modelarts:TrainingJob"
+# The TrainingJob resource types (their endings): the dynamic provider's and the native plugin's.
+TYPE_SUFFIXES = ("modelarts:TrainingJob", "modelarts:index:TrainingJob")
 EXIT_CLEAN = 0
 EXIT_FOUND = 3
 EXIT_PROBLEM = 2
@@ -106,7 +108,7 @@ def state_job_ids(export: Mapping[str, Any]) -> set[str]:
     """Ids of the training jobs the state holds."""
     ids: set[str] = set()
     for resource in _deployment(export).get("resources") or []:
-        if str(resource.get("type", "")).endswith(TYPE_SUFFIX) and resource.get("id"):
+        if str(resource.get("type", "")).endswith(TYPE_SUFFIXES) and resource.get("id"):
             ids.add(str(resource["id"]))
     return ids
 
@@ -116,7 +118,7 @@ def pending_creates(export: Mapping[str, Any]) -> list[PendingCreate]:
     found: list[PendingCreate] = []
     for operation in _deployment(export).get("pending_operations") or []:
         resource = operation.get("resource") or {}
-        if operation.get("type") != "creating" or not str(resource.get("type", "")).endswith(TYPE_SUFFIX):
+        if operation.get("type") != "creating" or not str(resource.get("type", "")).endswith(TYPE_SUFFIXES):
             continue
         metadata = (resource.get("inputs") or {}).get("metadata")
         name = metadata.get("name") if isinstance(metadata, Mapping) else None

@@ -12,7 +12,7 @@ The engine starts this executable and talks gRPC to it (``pulumi.provider.experi
 - progress lines go to the engine's log service with the resource's URN, so the CLI shows them under the job;
 - a create's wait is bounded by ``customTimeouts`` when given (the request's timeout) and ends when the engine
   cancels the deployment (Ctrl-C): the job is then terminated while the engine still listens, as for any
-  failed wait.
+  failed wait; an update's retries and a delete's wait for the job to stop are bounded the same way.
 
 Settings come from the provider configuration (``modelarts:*`` stack config or an explicit provider's
 arguments) and the environment, resolved afresh for every operation, exactly as for the dynamic provider.
@@ -368,7 +368,7 @@ class ModelArtsProvider(Provider):
 
         inputs = plain_map(request.properties)
         progress = self._log.progress(request.urn)
-        limit = request.timeout if request.timeout and request.timeout > 0 else None
+        limit = _limit(request.timeout)
 
         def call() -> core.JobState:
             with core.open_client(self.config(), progress) as client:
@@ -407,10 +407,11 @@ class ModelArtsProvider(Provider):
         olds = plain_map(request.olds)
         news = plain_map(request.news)
         progress = self._log.progress(request.urn)
+        limit = _limit(request.timeout)
 
         def call() -> core.JobState:
             with core.open_client(self.config(), progress) as client:
-                return core.update(request.resource_id, olds, news, client, progress)
+                return core.update(request.resource_id, olds, news, client, progress, limit=limit)
 
         updated = await self._run(call)
         return UpdateResponse(outputs_map(updated.outputs, request.news))
@@ -419,10 +420,13 @@ class ModelArtsProvider(Provider):
         from . import core
 
         progress = self._log.progress(request.urn)
+        limit = _limit(request.timeout)
 
         def call() -> None:
             with core.open_client(self.config(), progress) as client:
-                core.delete(request.resource_id, client, progress, plain_map(request.properties))
+                core.delete(
+                    request.resource_id, client, progress, plain_map(request.properties), limit=limit
+                )
 
         await self._run(call)
 
@@ -468,6 +472,11 @@ def find_jobs(config: Mapping[str, str], args: Mapping[str, Any]) -> list[dict[s
             sort_by=str(args.get("sort_by") or "create_time"),
             order=str(args.get("order") or "desc"),
         )
+
+
+def _limit(timeout: float | None) -> float | None:
+    """The seconds a request's customTimeouts allow (the engine sends 0 when none is set)."""
+    return timeout if timeout and timeout > 0 else None
 
 
 def _kind(

@@ -14,9 +14,8 @@ import httpx
 from modelarts_emulator.testing import EmulatorProcess
 
 from ..support import emulator_env
+from .front_ends import DYNAMIC, FrontEnd
 from .pulumi_cli import Stack, find_pulumi, new_stack
-
-JOB_TYPE_SUFFIX = "modelarts:TrainingJob"
 
 
 def jobs_program(count: int, *, wait_for: str = "running", extra: str = "") -> str:
@@ -52,9 +51,18 @@ def make_stack(
     *,
     name: str = "rel",
     env: dict[str, str] | None = None,
+    front_end: FrontEnd = DYNAMIC,
 ) -> Stack:
+    """The program (written for the dynamic front-end) as a project of the given front-end, with a stack."""
     extra = {**(emulator_env(emu, "0.05") if emu is not None else {}), **(env or {})}
-    return new_stack(tmp_path / "prog", tmp_path, name, program, extra)
+    return new_stack(
+        tmp_path / "prog",
+        tmp_path,
+        name,
+        front_end.program(program),
+        extra,
+        project_yaml=front_end.project_yaml(),
+    )
 
 
 def all_jobs(emu: EmulatorProcess) -> list[dict[str, Any]]:
@@ -82,8 +90,8 @@ def all_jobs(emu: EmulatorProcess) -> list[dict[str, Any]]:
             page += 1
 
 
-def state_job_ids(stack: Stack) -> list[str]:
-    return [r["id"] for r in stack.resources(JOB_TYPE_SUFFIX)]
+def state_job_ids(stack: Stack, front_end: FrontEnd = DYNAMIC) -> list[str]:
+    return [r["id"] for r in stack.resources(front_end.type_token)]
 
 
 def live(jobs: list[dict[str, Any]]) -> list[dict[str, Any]]:

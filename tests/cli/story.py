@@ -2,6 +2,7 @@
 
 A test writes jobs.json, runs the real `pulumi` CLI, rewrites jobs.json (the "pull request"), runs it again,
 and looks at the emulator (through the client or the raw API) and at the state (`pulumi stack export`).
+The same project serves either front-end (`new_story(..., front_end=...)`, see front_ends.py).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pulumi_modelarts.client import ModelArtsClient
 from pulumi_modelarts.models import TrainingJob as WireJob
 
 from ..support import emulator_env, poll
+from .front_ends import DYNAMIC, FrontEnd
 from .pulumi_cli import Stack, new_stack
 
 # Every job in jobs.json becomes a TrainingJob exporting {id, name, phase}; every entry of "existing" is
@@ -39,12 +41,14 @@ def export(name, job):
 
 
 for name, args in declared.get("jobs", {}).items():
-    export(name, TrainingJob(name, **args))
+    # "custom_timeouts": {"create"|"update"|"delete": timeout} (the native provider honours them)
+    timeouts = args.pop("custom_timeouts", None)
+    opts = pulumi.ResourceOptions(custom_timeouts=pulumi.CustomTimeouts(**timeouts)) if timeouts else None
+    export(name, TrainingJob(name, **args, opts=opts))
 for name, job_id in declared.get("existing", {}).items():
     export(name, TrainingJob.get(name, job_id))
 '''
 
-TRAINING_JOB_TYPE = "modelarts:TrainingJob"
 POLL_ENV = {"PULUMI_MODELARTS_POLL_SECONDS": "0.05"}
 LIVE_PHASES = ("Creating", "Pending", "Running")
 
@@ -83,6 +87,7 @@ def emulator_client(emu: EmulatorProcess) -> ModelArtsClient:
 class StoryStack:
     stack: Stack
     workdir: Path
+    front_end: FrontEnd = DYNAMIC
 
     def declare(self, jobs: Mapping[str, Any], existing: Mapping[str, str] | None = None) -> None:
         payload = {"jobs": dict(jobs), "existing": dict(existing or {})}
@@ -94,16 +99,30 @@ class StoryStack:
         return {
             r["urn"].rsplit("::", 1)[-1]: r
             for r in deployment.get("resources", [])
-            if r["type"].endswith(TRAINING_JOB_TYPE)
+            if self.front_end.is_job(r)
         }
 
 
 def new_story(
-    tmp_path: Path, emu: EmulatorProcess, *, credentials_in_env: bool = True, name: str = "story"
+    tmp_path: Path,
+    emu: EmulatorProcess,
+    *,
+    credentials_in_env: bool = True,
+    name: str = "story",
+    front_end: FrontEnd = DYNAMIC,
 ) -> StoryStack:
+    """The story's project for the given front-end (its program, and for the native one the plugins block)."""
     workdir = tmp_path / "project"
     extra = {**POLL_ENV, **(emulator_env(emu) if credentials_in_env else {})}
-    return StoryStack(new_stack(workdir, tmp_path / "state", name, PROGRAM, extra), workdir)
+    stack = new_stack(
+        workdir,
+        tmp_path / "state",
+        name,
+        front_end.program(PROGRAM),
+        extra,
+        project_yaml=front_end.project_yaml(),
+    )
+    return StoryStack(stack, workdir, front_end)
 
 
 def wait_until(
@@ -124,9 +143,6 @@ def assert_no_traceback(*texts: str) -> None:
         assert "Traceback (most recent call last)" not in "\n".join(unquoted), text
 
 
-def progress_lines(text: str) -> list[str]:
-    """The provider's progress lines as the CLI shows them; none may run into another."""
-    lines = [line.strip() for line in text.splitlines() if "modelarts: " in line]
-    for line in lines:
-        assert line.count("modelarts: ") == 1, f"progress lines ran together: {line!r}"
-    return lines
+def progress_lines(text: str, front_end: FrontEnd = DYNAMIC) -> list[str]:
+    """The provider's progress lines as the CLI shows them (see FrontEnd.progress_lines)."""
+    return front_end.progress_lines(text)

@@ -16,6 +16,7 @@ import pytest
 from modelarts_emulator.testing import EmulatorProcess
 
 from .cli_helpers import make_stack
+from .front_ends import FRONT_ENDS, FrontEnd
 
 pytestmark = pytest.mark.cli
 
@@ -62,6 +63,11 @@ CASES: dict[str, tuple[str, str]] = {
     "replace-flag-text": ('replace_when_failed="yes"', "replace_when_failed"),
     "no-flavor": ('spec={"resource": {"node_count": 1}}', "spec.resource.flavor_id"),
     "spec-and-tasks": ('tasks=[{"role": "worker"}]', "tasks"),
+    # Two problems in one resource: both are reported (the nested one is checked below).
+    "two-problems": (
+        'spec={"resource": {"node_count": 0, "flavor_id": "modelarts.vm.cpu.8u"}}, wait_for="sometime"',
+        "wait_for",
+    ),
 }
 
 
@@ -84,11 +90,14 @@ def program() -> str:
     return "\n".join(lines) + "\n"
 
 
-def test_bad_inputs_fail_preview_by_field(tmp_path: Path, emulator: EmulatorProcess) -> None:
+@pytest.mark.parametrize("front_end", FRONT_ENDS)
+def test_bad_inputs_fail_preview_by_field(
+    tmp_path: Path, emulator: EmulatorProcess, front_end: FrontEnd
+) -> None:
     # The engine stops a preview at the first resource that fails check, so each case gets its own
     # preview; previews take no lock on the file backend, so they run four at a time.
     assert len(CASES) >= 12
-    stack = make_stack(tmp_path, emulator, program())
+    stack = make_stack(tmp_path, emulator, program(), front_end=front_end)
     emulator.reset_stats()
 
     def preview(name: str) -> tuple[str, int, str]:
@@ -111,6 +120,8 @@ def test_bad_inputs_fail_preview_by_field(tmp_path: Path, emulator: EmulatorProc
         elif message is not None:
             print(f"{name}: {message.group(1)}: {message.group(2)}")
     assert not problems, "\n".join(problems)
+    [both] = [output for name, _, output in results if name == "two-problems"]
+    assert "has a problem: spec.resource.node_count: must be at least 1" in both, both
     nil = [name for name, _, output in results if "<nil>" in output]
     assert not nil, f"a failure printed a value as <nil>: {nil}"
     assert emulator.stats()["requests"] == 0, "checking inputs must not call the API"

@@ -1,5 +1,9 @@
 """Every example project goes through `pulumi up`, an empty `pulumi preview` and `pulumi destroy` against the
-emulator, unchanged (copied to a temporary directory; credentials from HW_* variables as a user would set)."""
+emulator, unchanged (copied to a temporary directory; credentials from HW_* variables as a user would set).
+
+Each runs through both front-ends: as written (the dynamic provider, `pulumi_modelarts`), and switched to the
+native plugin the way the README tells users to switch: the import becomes `from pulumi_modelarts_native
+import TrainingJob` and Pulumi.yaml gains the `plugins: providers` block. Nothing else changes."""
 
 from __future__ import annotations
 
@@ -15,6 +19,7 @@ from modelarts_emulator.testing import EmulatorProcess
 from pulumi_modelarts.client import ModelArtsClient
 
 from ..support import emulator_env
+from .front_ends import FRONT_ENDS, FrontEnd
 from .pulumi_cli import REPO, Stack, pulumi_env
 from .story import LIVE_PHASES, POLL_ENV, all_jobs, assert_no_traceback, emulator_client
 
@@ -23,7 +28,7 @@ pytestmark = pytest.mark.cli
 EXAMPLES = REPO / "examples"
 
 
-def _copy_example(name: str, dest: Path) -> None:
+def _copy_example(name: str, dest: Path, front_end: FrontEnd) -> None:
     if name == "quickstart":
         # The quickstart is the repository's root project: its Pulumi.yaml points `main:` at the example.
         pulumi_yaml = (REPO / "Pulumi.yaml").read_text()
@@ -35,6 +40,11 @@ def _copy_example(name: str, dest: Path) -> None:
         shutil.copytree(EXAMPLES / name, dest)
     for cache in dest.rglob("__pycache__"):
         shutil.rmtree(cache)
+    if front_end.native:
+        [program] = dest.rglob("__main__.py")
+        program.write_text(front_end.program(program.read_text()))
+        project = dest / "Pulumi.yaml"
+        project.write_text(project.read_text() + front_end.project_yaml())
 
 
 def _check_quickstart(client: ModelArtsClient, outputs: dict[str, Any], state: dict[str, Any]) -> None:
@@ -120,10 +130,13 @@ def test_every_example_is_exercised() -> None:
             )
 
 
+@pytest.mark.parametrize("front_end", FRONT_ENDS)
 @pytest.mark.parametrize("name", sorted(CHECKS))
-def test_example_up_preview_destroy(tmp_path: Path, emulator: EmulatorProcess, name: str) -> None:
+def test_example_up_preview_destroy(
+    tmp_path: Path, emulator: EmulatorProcess, name: str, front_end: FrontEnd
+) -> None:
     workdir = tmp_path / "project"
-    _copy_example(name, workdir)
+    _copy_example(name, workdir, front_end)
     env = pulumi_env(tmp_path / "state", {**POLL_ENV, **emulator_env(emulator)})
     stack = Stack(workdir, tmp_path / "state", env=env).init()
 
@@ -133,7 +146,7 @@ def test_example_up_preview_destroy(tmp_path: Path, emulator: EmulatorProcess, n
     state = {
         r["urn"].rsplit("::", 1)[-1]: r
         for r in stack.export()["deployment"]["resources"]
-        if r["type"].endswith("modelarts:TrainingJob")
+        if front_end.is_job(r)
     }
     assert state, "the example declares training jobs"
     with emulator_client(emulator) as client:
@@ -146,4 +159,4 @@ def test_example_up_preview_destroy(tmp_path: Path, emulator: EmulatorProcess, n
         destroy = stack.destroy()
         assert_no_traceback(destroy.stdout, destroy.stderr)
         assert not [job.name for job in all_jobs(client) if job.phase in LIVE_PHASES]
-    assert stack.resources("modelarts:TrainingJob") == []
+    assert stack.resources(front_end.type_token) == []

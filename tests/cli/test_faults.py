@@ -15,6 +15,7 @@ import pytest
 from modelarts_emulator.testing import EmulatorProcess
 
 from .cli_helpers import all_jobs, jobs_program, live, make_stack, state_job_ids
+from .front_ends import FRONT_ENDS, FrontEnd
 
 pytestmark = pytest.mark.cli
 
@@ -24,12 +25,13 @@ FAULTS = {"throttle_rate": 0.2, "fault_rate": 0.15, "drop_after_commit_rate": 0.
 SEEDS = [int(s) for s in os.environ.get("MODELARTS_FAULT_SEEDS", "7,1234").split(",") if s.strip()]
 
 
+@pytest.mark.parametrize("front_end", FRONT_ENDS)
 @pytest.mark.parametrize("seed", SEEDS)
 def test_up_and_destroy_under_faults(
-    tmp_path: Path, emulator_factory: Callable[..., EmulatorProcess], seed: int
+    tmp_path: Path, emulator_factory: Callable[..., EmulatorProcess], seed: int, front_end: FrontEnd
 ) -> None:
     emu = emulator_factory(seed=seed, **FAULTS)
-    stack = make_stack(tmp_path, emu, jobs_program(JOBS, wait_for="none"))
+    stack = make_stack(tmp_path, emu, jobs_program(JOBS, wait_for="none"), front_end=front_end)
 
     started = time.monotonic()
     up = stack.up()
@@ -40,7 +42,7 @@ def test_up_and_destroy_under_faults(
     duplicates = {n: c for n, c in names.items() if c > 1}
     assert not duplicates, f"jobs created twice: {duplicates}\n{up.stdout}"
     assert len(jobs) == JOBS, up.stdout
-    ids = sorted(state_job_ids(stack))
+    ids = sorted(state_job_ids(stack, front_end))
     assert ids == sorted(j["metadata"]["id"] for j in jobs), "state and service disagree"
     stats: dict[str, Any] = emu.stats()
     # The faults really happened (the run is not vacuous).
@@ -50,9 +52,9 @@ def test_up_and_destroy_under_faults(
     started = time.monotonic()
     stack.destroy()
     destroy_seconds = time.monotonic() - started
-    assert state_job_ids(stack) == []
+    assert state_job_ids(stack, front_end) == []
     assert live(all_jobs(emu)) == []
     print(
-        f"seed={seed} jobs={JOBS} up={up_seconds:.1f}s destroy={destroy_seconds:.1f}s "
+        f"{front_end.name} seed={seed} jobs={JOBS} up={up_seconds:.1f}s destroy={destroy_seconds:.1f}s "
         f"dropped={stats['dropped']} statuses={stats['by_status']} ops={stats['by_operation']}"
     )

@@ -39,6 +39,7 @@ import pytest
 from modelarts_emulator.testing import EmulatorProcess
 
 from .cli_helpers import all_jobs, jobs_program, live, make_stack, popen, state_job_ids
+from .front_ends import FRONT_ENDS, FrontEnd
 from .pulumi_cli import Stack
 
 pytestmark = pytest.mark.cli
@@ -120,17 +121,19 @@ def run_orphans(stack: Stack, tmp_path: Path, *extra: str) -> tuple[int, dict[st
     return finder.returncode, report
 
 
-def check_nothing_unseen(stack: Stack, emu: EmulatorProcess, report: dict[str, Any]) -> None:
-    known = set(state_job_ids(stack)) | {o["id"] for o in report["orphans"]}
+def check_nothing_unseen(
+    stack: Stack, emu: EmulatorProcess, report: dict[str, Any], front_end: FrontEnd
+) -> None:
+    known = set(state_job_ids(stack, front_end)) | {o["id"] for o in report["orphans"]}
     unseen = [j["metadata"]["id"] for j in live(all_jobs(emu)) if j["metadata"]["id"] not in known]
     assert not unseen, f"running jobs neither in the state nor reported: {unseen}"
 
 
-def finish(stack: Stack, emu: EmulatorProcess) -> None:
+def finish(stack: Stack, emu: EmulatorProcess, front_end: FrontEnd) -> None:
     stack.up()
     jobs = all_jobs(emu)
     running = live(jobs)
-    assert sorted(j["metadata"]["id"] for j in running) == sorted(state_job_ids(stack))
+    assert sorted(j["metadata"]["id"] for j in running) == sorted(state_job_ids(stack, front_end))
     assert len(running) == JOBS
     stack.destroy()
     assert live(all_jobs(emu)) == []
@@ -143,22 +146,24 @@ CASES = {
 }
 
 
+@pytest.mark.parametrize("front_end", FRONT_ENDS)
 @pytest.mark.parametrize("case", list(CASES))
 def test_interrupted_up_recovers_by_adopting_orphans(
-    tmp_path: Path, emulator_factory: Callable[..., EmulatorProcess], case: str
+    tmp_path: Path, emulator_factory: Callable[..., EmulatorProcess], case: str, front_end: FrontEnd
 ) -> None:
     sig, whole_group = CASES[case]
     emu = emulator_factory(**SLOW_START)
-    stack = make_stack(tmp_path, emu, jobs_program(JOBS, wait_for="running"))
+    stack = make_stack(tmp_path, emu, jobs_program(JOBS, wait_for="running"), front_end=front_end)
     interrupted_up(stack, emu, sig, whole_group=whole_group)
 
     stack.run("cancel", "--yes", check=False)  # only needed when the lock survived
+    before = all_jobs(emu)
     code, report = run_orphans(stack, tmp_path)
-    check_nothing_unseen(stack, emu, report)
+    check_nothing_unseen(stack, emu, report, front_end)
     print(
         case,
         "state",
-        len(state_job_ids(stack)),
+        len(state_job_ids(stack, front_end)),
         "orphans",
         len(report["orphans"]),
         "jobs",
@@ -170,19 +175,40 @@ def test_interrupted_up_recovers_by_adopting_orphans(
         run_orphans(stack, tmp_path, "--adopt-to", str(adopted))
         stack.run("stack", "import", "--file", str(adopted))
         stack.refresh()
-        assert set(state_job_ids(stack)) >= {o["id"] for o in report["orphans"]}
+        assert set(state_job_ids(stack, front_end)) >= {o["id"] for o in report["orphans"]}
         _code, after = run_orphans(stack, tmp_path)
         assert after["orphans"] == []
-    finish(stack, emu)
-    # Adopting means no job was created twice.
+    finish(stack, emu, front_end)
+    if front_end.native and sig == signal.SIGINT:
+        # Ctrl-C cancels the native plugin's waits: it terminated every job it had started (nothing is left to
+        # adopt), and the re-run created the declared jobs afresh.
+        assert report["orphans"] == [] and before and live(before) == []
+        assert len(all_jobs(emu)) == len(before) + JOBS
+    else:
+        # Adopting means no job was created twice.
+        assert len(all_jobs(emu)) == JOBS
+
+
+@pytest.mark.parametrize("front_end", FRONT_ENDS)
+def test_sigkill_then_a_plain_rerun_ends_with_exactly_the_declared_jobs(
+    tmp_path: Path, emulator_factory: Callable[..., EmulatorProcess], front_end: FrontEnd
+) -> None:
+    emu = emulator_factory(**SLOW_START)
+    stack = make_stack(tmp_path, emu, jobs_program(JOBS, wait_for="running"), front_end=front_end)
+    interrupted_up(stack, emu, signal.SIGKILL, whole_group=True)
+    stack.run("cancel", "--yes")  # the killed update's lock
+    # No finder: the next up re-creates the pending creates under the names chosen before, and adopts the
+    # jobs the killed run had already created (the name is the create's idempotency key).
+    finish(stack, emu, front_end)
     assert len(all_jobs(emu)) == JOBS
 
 
+@pytest.mark.parametrize("front_end", FRONT_ENDS)
 def test_sigkill_then_terminate_orphans(
-    tmp_path: Path, emulator_factory: Callable[..., EmulatorProcess]
+    tmp_path: Path, emulator_factory: Callable[..., EmulatorProcess], front_end: FrontEnd
 ) -> None:
     emu = emulator_factory(**SLOW_START)
-    stack = make_stack(tmp_path, emu, jobs_program(JOBS, wait_for="running"))
+    stack = make_stack(tmp_path, emu, jobs_program(JOBS, wait_for="running"), front_end=front_end)
     interrupted_up(stack, emu, signal.SIGKILL, whole_group=True)
     stack.run("cancel", "--yes")
     code, report = run_orphans(stack, tmp_path, "--terminate")
@@ -190,7 +216,7 @@ def test_sigkill_then_terminate_orphans(
     assert sorted(report["terminated"]) == sorted(o["id"] for o in report["orphans"])
     stack.refresh("--clear-pending-creates")
     assert not stack.export()["deployment"].get("pending_operations")
-    finish(stack, emu)
+    finish(stack, emu, front_end)
 
 
 def is_running(pid: int) -> bool:
@@ -214,12 +240,13 @@ def finder_text(stack: Stack, export: Path, *extra: str) -> subprocess.Completed
     )
 
 
+@pytest.mark.parametrize("front_end", FRONT_ENDS)
 def test_sigkill_recovery_in_the_finders_words(
-    tmp_path: Path, emulator_factory: Callable[..., EmulatorProcess]
+    tmp_path: Path, emulator_factory: Callable[..., EmulatorProcess], front_end: FrontEnd
 ) -> None:
     """What a SIGKILLed `up` leaves (its lock, its plugins), and the finder's text leading out of it."""
     emu = emulator_factory(**SLOW_START)
-    stack = make_stack(tmp_path, emu, jobs_program(JOBS, wait_for="running"))
+    stack = make_stack(tmp_path, emu, jobs_program(JOBS, wait_for="running"), front_end=front_end)
     interrupted_up(stack, emu, signal.SIGKILL, whole_group=True)
 
     # The lock stays behind: `stack export` ignores it, `stack import` refuses to run.
@@ -263,7 +290,7 @@ def test_sigkill_recovery_in_the_finders_words(
 
     for step in steps[:-1]:
         stack.run(*shlex.split(step)[1:])
-    finish(stack, emu)  # pulumi up, then destroy
+    finish(stack, emu, front_end)  # pulumi up, then destroy
     assert len(all_jobs(emu)) == JOBS
 
 
@@ -287,10 +314,11 @@ PENDING_FOR_EVER = textwrap.dedent(
 )
 
 
+@pytest.mark.parametrize("front_end", FRONT_ENDS)
 def test_a_timed_out_wait_terminates_its_job_while_the_engine_listens(
-    tmp_path: Path, emulator: EmulatorProcess
+    tmp_path: Path, emulator: EmulatorProcess, front_end: FrontEnd
 ) -> None:
-    stack = make_stack(tmp_path, emulator, PENDING_FOR_EVER % 2)
+    stack = make_stack(tmp_path, emulator, PENDING_FOR_EVER % 2, front_end=front_end)
     up = stack.up(check=False)
     assert up.returncode != 0
     assert "did not reach running within 2.0s" in up.stdout + up.stderr
@@ -299,11 +327,12 @@ def test_a_timed_out_wait_terminates_its_job_while_the_engine_listens(
     assert emulator.stats()["by_operation"].get("terminate") == 2
 
 
+@pytest.mark.parametrize("front_end", FRONT_ENDS)
 def test_a_provider_whose_engine_was_killed_never_terminates_the_job_it_waited_for(
-    tmp_path: Path, emulator: EmulatorProcess
+    tmp_path: Path, emulator: EmulatorProcess, front_end: FrontEnd
 ) -> None:
     timeout = 3.0
-    stack = make_stack(tmp_path, emulator, PENDING_FOR_EVER % timeout)
+    stack = make_stack(tmp_path, emulator, PENDING_FOR_EVER % timeout, front_end=front_end)
     proc = popen(stack, "up", "--yes", "--skip-preview")
     deadline = time.monotonic() + 60
     while len(all_jobs(emulator)) < 2:
@@ -312,11 +341,13 @@ def test_a_provider_whose_engine_was_killed_never_terminates_the_job_it_waited_f
     created = time.monotonic()
     os.killpg(proc.pid, signal.SIGKILL)
     proc.communicate(timeout=60)
-    providers = plugin_processes(tmp_path, b"pulumi.dynamic")
+    # The provider process: the dynamic provider host, or the native plugin.
+    command = b"pulumi-resource-modelarts" if front_end.native else b"pulumi.dynamic"
+    providers = plugin_processes(tmp_path, command)
     assert providers, "the provider host outlives its engine"
     # The provider's waits time out now, with nobody listening: the jobs are left for modelarts-orphans.
     time.sleep(max(0.0, created + timeout + 3.0 - time.monotonic()))
-    assert set(plugin_processes(tmp_path, b"pulumi.dynamic")) == set(providers), "the provider is still there"
+    assert set(plugin_processes(tmp_path, command)) == set(providers), "the provider is still there"
     jobs = all_jobs(emulator)
     assert [j["status"]["phase"] for j in jobs] == ["Pending", "Pending"]
     assert "terminate" not in emulator.stats()["by_operation"]

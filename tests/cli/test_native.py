@@ -1,7 +1,10 @@
 """The native provider (`pulumi-resource-modelarts`) through the real `pulumi` CLI, against the emulator.
 
-The program uses the generated Python SDK (`pulumi_modelarts_native`); the project's Pulumi.yaml points the
-engine at the plugin installed beside the Python interpreter (`plugins: providers`), as the README says.
+The native-only behaviour: what the user-facing story shares with the dynamic front-end runs for both in
+test_story.py, test_bad_input.py, test_faults.py, test_interrupts.py, test_scale.py and test_examples.py. The
+project is the shared story's (tests/cli/story.py) for the native front-end: the program uses the generated
+Python SDK (`pulumi_modelarts_native`) and Pulumi.yaml points the engine at the plugin installed beside the
+Python interpreter (`plugins: providers`), as the README says.
 """
 
 from __future__ import annotations
@@ -9,7 +12,6 @@ from __future__ import annotations
 import json
 import re
 import signal
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -19,40 +21,19 @@ import httpx
 
 from modelarts_emulator.testing import EmulatorProcess
 
-from ..support import emulator_env
 from .cli_helpers import all_jobs, live, popen
-from .pulumi_cli import Stack, new_stack
-from .story import job_args
+from .front_ends import NATIVE
+from .pulumi_cli import Stack
+from .story import job_args, new_story
 
-NATIVE_TYPE = "modelarts:index:TrainingJob"
-PLUGIN_DIR = Path(sys.executable).parent
-
-PROGRAM = '''\
-"""Jobs declared in jobs.json, through the native provider's SDK."""
-
-import json
-from pathlib import Path
-
-import pulumi
-
-from pulumi_modelarts_native import TrainingJob
-
-declared = json.loads((Path(__file__).parent / "jobs.json").read_text())
-for name, args in declared.get("jobs", {}).items():
-    create = args.pop("custom_timeouts", None)
-    opts = pulumi.ResourceOptions(custom_timeouts=pulumi.CustomTimeouts(create=create)) if create else None
-    job = TrainingJob(name, **args, opts=opts)
-    pulumi.export(name, {"id": job.id, "name": job.name, "phase": job.phase})
-'''
+NATIVE_TYPE = NATIVE.type_token
 
 
 def native_stack(tmp_path: Path, emu: EmulatorProcess, jobs: dict[str, Any]) -> Stack:
-    plugins = f"plugins:\n  providers:\n    - name: modelarts\n      path: {PLUGIN_DIR}\n"
-    stack = new_stack(
-        tmp_path / "prog", tmp_path, "native", PROGRAM, emulator_env(emu, "0.05"), project_yaml=plugins
-    )
-    write_jobs(stack.workdir, jobs)
-    return stack
+    """The shared story project (tests/cli/story.py) for the native front-end, with these jobs declared."""
+    story = new_story(tmp_path, emu, front_end=NATIVE)
+    story.declare(jobs)
+    return story.stack
 
 
 def write_jobs(workdir: Path, jobs: dict[str, Any]) -> None:
@@ -66,69 +47,6 @@ def native_resources(stack: Stack) -> list[dict[str, Any]]:
 def changes(preview: str) -> str:
     found = re.search(r"Resources:\n(.*?)(?:\n\n|\Z)", preview, re.S)
     return found.group(1) if found else preview
-
-
-def test_story_through_the_native_provider(tmp_path: Path, emulator: EmulatorProcess) -> None:
-    stack = native_stack(tmp_path, emulator, {"train": job_args(wait_for="running")})
-    up = stack.up()
-    assert "warning" not in up.stdout.lower() + up.stderr.lower(), up.stdout + up.stderr
-    outputs = stack.outputs()
-    job_id = outputs["train"]["id"]
-    assert outputs["train"]["phase"] == "Running"
-    assert [j["metadata"]["id"] for j in live(all_jobs(emulator))] == [job_id]
-
-    # no change: an empty preview; refresh finds no drift
-    preview = stack.preview("--diff")
-    assert "2 unchanged" in preview.stdout and " to " not in changes(preview.stdout), preview.stdout
-    refresh = stack.refresh()
-    assert "2 unchanged" in refresh.stdout and " to " not in changes(refresh.stdout), refresh.stdout
-
-    # description: an in-place update of that one property
-    write_jobs(stack.workdir, {"train": job_args("weekly training", wait_for="running")})
-    preview = stack.preview("--diff")
-    assert "~ 1 to update" in preview.stdout, preview.stdout
-    assert '~ description: "nightly training" => "weekly training"' in preview.stdout, preview.stdout
-    stack.up()
-    assert stack.outputs()["train"]["id"] == job_id
-
-    # image: a replacement, the property that forces it named
-    write_jobs(
-        stack.workdir, {"train": job_args("weekly training", image="org/train:2.0", wait_for="running")}
-    )
-    preview = stack.preview("--diff")
-    assert "+-1 to replace" in preview.stdout and "TrainingJob: (replace)" in preview.stdout, preview.stdout
-    assert '~ image_url: "org/train:1.0" => "org/train:2.0"' in preview.stdout, preview.stdout
-    stack.up()
-    new_id = stack.outputs()["train"]["id"]
-    assert new_id != job_id
-    assert [j["metadata"]["id"] for j in live(all_jobs(emulator))] == [new_id]
-
-    # no credential anywhere in the state
-    state = json.dumps(stack.export(show_secrets=True))
-    for secret in emulator.provider_env().values():
-        if len(secret) >= 16 and not secret.startswith("http"):
-            assert secret not in state
-
-    # destroy stops the job
-    stack.destroy()
-    assert live(all_jobs(emulator)) == []
-    assert native_resources(stack) == []
-
-
-def test_bad_inputs_fail_preview_with_the_field_named_and_no_api_call(
-    tmp_path: Path, emulator: EmulatorProcess
-) -> None:
-    args = job_args()
-    args["spec"] = {"resource": {"node_count": 0, "flavor_id": "modelarts.vm.cpu.8u"}}
-    args["wait_for"] = "sometime"
-    stack = native_stack(tmp_path, emulator, {"bad": args})
-    emulator.reset_stats()
-    preview = stack.preview(check=False)
-    text = preview.stdout + preview.stderr
-    assert preview.returncode != 0
-    assert "spec.resource.node_count" in text and "wait_for" in text, text
-    assert "{<nil>}" not in text
-    assert emulator.stats()["by_operation"] == {}
 
 
 def test_many_jobs_wait_for_running_at_once(
@@ -172,7 +90,7 @@ def test_custom_timeouts_bound_the_wait_and_the_job_is_terminated(
     tmp_path: Path, emulator: EmulatorProcess
 ) -> None:
     args = job_args(annotations={"emulator/stay-pending": "true"}, wait_for="running", wait_timeout="30m")
-    stack = native_stack(tmp_path, emulator, {"slow": {**args, "custom_timeouts": "3s"}})
+    stack = native_stack(tmp_path, emulator, {"slow": {**args, "custom_timeouts": {"create": "3s"}}})
     up = stack.up(check=False)
     text = up.stdout + up.stderr
     assert up.returncode != 0
@@ -181,6 +99,53 @@ def test_custom_timeouts_bound_the_wait_and_the_job_is_terminated(
     assert "the job was terminated" in text, text
     assert live(all_jobs(emulator)) == []
     assert native_resources(stack) == []
+
+
+def test_custom_timeouts_bound_a_delete_whose_job_stays_terminating(
+    tmp_path: Path, emulator: EmulatorProcess
+) -> None:
+    args = job_args(annotations={"emulator/terminating-seconds": "600"}, wait_for="running")
+    stack = native_stack(tmp_path, emulator, {"slow": {**args, "custom_timeouts": {"delete": "3s"}}})
+    stack.up()
+    job_id = stack.outputs()["slow"]["id"]
+    started = time.monotonic()
+    destroy = stack.destroy(check=False)
+    text = destroy.stdout + destroy.stderr
+    assert destroy.returncode != 0, text
+    assert time.monotonic() - started < 60, text  # not the built-in five minutes
+    assert f"(id {job_id}) is still Terminating after" in text and "(customTimeouts)" in text, text
+    assert "allow the delete more time in the resource's customTimeouts" in text, text
+    assert "Unexpected <class" not in text and "Traceback" not in text, text
+    # The job was told to stop and the state still holds it, so a later destroy can finish the job.
+    [job] = [j for j in all_jobs(emulator) if j["metadata"]["id"] == job_id]
+    assert job["status"]["phase"] == "Terminating"
+    assert [r["id"] for r in native_resources(stack)] == [job_id]
+
+
+def test_custom_timeouts_bound_an_update_the_service_keeps_throttling(
+    tmp_path: Path, emulator: EmulatorProcess
+) -> None:
+    hooks = {"emulator/throttle-updates": "true"}
+    args = job_args(annotations=hooks, wait_for="running")
+    stack = native_stack(tmp_path, emulator, {"busy": {**args, "custom_timeouts": {"update": "6s"}}})
+    stack.up()
+    job_id = stack.outputs()["busy"]["id"]
+    edited = job_args("weekly training", annotations=hooks, wait_for="running")
+    write_jobs(stack.workdir, {"busy": {**edited, "custom_timeouts": {"update": "6s"}}})
+    started = time.monotonic()
+    up = stack.up(check=False)
+    text = up.stdout + up.stderr
+    assert up.returncode != 0, text
+    assert time.monotonic() - started < 60, text  # not the client's own two minutes of retries
+    assert f"training job {job_id} could not be updated within 6.0s (customTimeouts)" in text, text
+    assert "ModelArts.2799" in text and "the job runs on unchanged" in text, text
+    assert "Unexpected <class" not in text and "Traceback" not in text, text
+    assert emulator.secret_key not in text
+    [resource] = native_resources(stack)
+    assert resource["id"] == job_id
+    assert resource["outputs"]["metadata"]["description"] == "nightly training"  # the state did not move on
+    stack.destroy()
+    assert live(all_jobs(emulator)) == []
 
 
 def test_progress_shows_under_the_job_and_an_out_of_band_terminate_is_seen(

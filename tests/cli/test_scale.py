@@ -16,6 +16,7 @@ import pytest
 from modelarts_emulator.testing import EmulatorProcess
 
 from .cli_helpers import all_jobs, jobs_program, live, make_stack, state_job_ids
+from .front_ends import FRONT_ENDS, FrontEnd
 
 pytestmark = pytest.mark.cli
 
@@ -26,12 +27,13 @@ PROGRAM = jobs_program(JOBS, wait_for="pending").replace(
 )
 
 
+@pytest.mark.parametrize("front_end", FRONT_ENDS)
 def test_fifty_jobs_up_preview_update_refresh_destroy(
-    tmp_path: Path, emulator_factory: Callable[..., EmulatorProcess]
+    tmp_path: Path, emulator_factory: Callable[..., EmulatorProcess], front_end: FrontEnd
 ) -> None:
     assert "Config().get('note')" in PROGRAM
     emu = emulator_factory(running_seconds=600)
-    stack = make_stack(tmp_path, emu, PROGRAM)
+    stack = make_stack(tmp_path, emu, PROGRAM, front_end=front_end)
     timings: dict[str, float] = {}
 
     def timed(step: str, action: Callable[[], object]) -> None:
@@ -44,7 +46,7 @@ def test_fifty_jobs_up_preview_update_refresh_destroy(
     assert len(jobs) == JOBS
     assert max(Counter(j["metadata"]["name"] for j in jobs).values()) == 1
     assert emu.stats()["by_operation"]["create"] == JOBS
-    assert sorted(state_job_ids(stack)) == sorted(j["metadata"]["id"] for j in jobs)
+    assert sorted(state_job_ids(stack, front_end)) == sorted(j["metadata"]["id"] for j in jobs)
 
     timed("preview", lambda: stack.preview("--expect-no-changes"))
 
@@ -59,6 +61,6 @@ def test_fifty_jobs_up_preview_update_refresh_destroy(
 
     timed("refresh", lambda: stack.refresh("--expect-no-changes"))
     timed("destroy", stack.destroy)
-    assert state_job_ids(stack) == []
+    assert state_job_ids(stack, front_end) == []
     assert live(all_jobs(emu)) == []
-    print(f"jobs={JOBS} " + " ".join(f"{k}={v}s" for k, v in timings.items()))
+    print(f"{front_end.name} jobs={JOBS} " + " ".join(f"{k}={v}s" for k, v in timings.items()))
