@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pulumi
@@ -139,3 +140,18 @@ def test_typed_inputs_register_under_their_wire_names() -> Any:
         }
 
     return job.id.apply(check)
+
+
+def test_the_dynamic_package_tells_pulumi_it_has_no_provider_plugin() -> None:
+    # Pulumi's Python language host takes any `pulumi-*` distribution for a provider SDK and makes the engine
+    # look for its plugin (here `pulumi-resource-modelarts`, the native provider: found on PATH, it draws a
+    # warning on every command of a dynamic stack) unless its pulumi-plugin.json says resource: false.
+    import importlib.resources
+    import json
+
+    from .cli.pulumi_cli import REPO
+
+    shipped = importlib.resources.files("pulumi_modelarts") / "pulumi-plugin.json"
+    assert json.loads(shipped.read_text()) == {"resource": False}
+    package_data = re.search(r"^pulumi_modelarts = \[(.*)\]$", (REPO / "pyproject.toml").read_text(), re.M)
+    assert package_data and '"pulumi-plugin.json"' in package_data.group(1)

@@ -116,3 +116,13 @@ def test_an_invalid_schema_is_reported_with_its_location(tmp_path: Path) -> None
     assert result.returncode == 1
     assert "NoSuchType" in result.stderr
     assert not (tmp_path / "sdk").exists()
+
+
+def test_no_sdk_asks_pulumi_to_install_the_plugin() -> None:
+    # The plugin comes with `pip install pulumi-modelarts` and is named in Pulumi.yaml; an SDK that claimed a
+    # plugin to install would make every program in its environment require it (a warning per command).
+    python = json.loads((REPO / "sdk/python/pulumi_modelarts_native/pulumi-plugin.json").read_text())
+    go = json.loads((REPO / "sdk/go/modelarts/pulumi-plugin.json").read_text())
+    nodejs = json.loads((REPO / "sdk/nodejs/package.json").read_text())["pulumi"]
+    for metadata in (python, go, nodejs):
+        assert metadata["resource"] is False and metadata["name"] == "modelarts", metadata

@@ -31,6 +31,8 @@ def pulumi_env(state_dir: Path, extra: Mapping[str, str] | None = None) -> dict[
             "PULUMI_PYTHON_CMD": sys.executable,
             "PULUMI_SKIP_UPDATE_CHECK": "true",
             "PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION": "true",
+            # As scripts/env.sh: no plugin from PATH (see there why the editable install needs it).
+            "PULUMI_IGNORE_AMBIENT_PLUGINS": "true",
             "PULUMI_BACKEND_URL": f"file://{state_dir / 'backend'}",
             "PULUMI_HOME": str(state_dir / "home"),
             "PULUMI_CONFIG_PASSPHRASE": PASSPHRASE,

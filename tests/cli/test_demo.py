@@ -42,3 +42,4 @@ def test_demo_script(tmp_path: Path) -> None:
     assert "2 unchanged" in output  # the preview after up
     assert "- 2 deleted" in output
     assert "Traceback" not in output
+    assert "warning:" not in output  # e.g. the engine's "using pulumi-resource-modelarts from $PATH"

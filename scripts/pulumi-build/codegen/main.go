@@ -145,15 +145,25 @@ func generate(lang, tool string, pkg *schema.Package, sdkVersion string) (map[st
 		if err != nil {
 			return nil, err
 		}
-		return files, addPythonReadme(files)
+		if err := addPythonReadme(files); err != nil {
+			return nil, err
+		}
+		return files, noPluginToInstall(files, "pulumi-plugin.json")
 	case "nodejs":
-		return nodejs.GeneratePackage(tool, pkg, nil, nil, false, loader)
+		files, err := nodejs.GeneratePackage(tool, pkg, nil, nil, false, loader)
+		if err != nil {
+			return nil, err
+		}
+		return files, noPluginToInstall(files, "package.json")
 	case "go":
 		files, err := gogen.GeneratePackage(tool, pkg, nil)
 		if err != nil {
 			return nil, err
 		}
-		return files, pinGoSDK(files, sdkVersion)
+		if err := pinGoSDK(files, sdkVersion); err != nil {
+			return nil, err
+		}
+		return files, noPluginToInstall(files, "pulumi-plugin.json")
 	}
 	return nil, fmt.Errorf("unknown language %q", lang)
 }
@@ -173,6 +183,29 @@ func addPythonReadme(files map[string][]byte) error {
 		}
 	}
 	return errors.New("the Python generator wrote no README.md beside pulumi-plugin.json")
+}
+
+// noPluginToInstall marks the SDK's plugin metadata (pulumi-plugin.json, or the "pulumi" block of package.json)
+// "resource": false. The plugin is not installed by Pulumi but by `pip install pulumi-modelarts`, and a project
+// names it in Pulumi.yaml's `plugins:` block; with "resource": true a language host would list it as a
+// requirement of every program in an environment where the SDK is installed, and the engine, finding it on
+// PATH, would warn on every command of stacks that never use it (the dynamic provider's, for one).
+func noPluginToInstall(files map[string][]byte, base string) error {
+	marked := 0
+	for name, content := range files {
+		if path.Base(name) != base {
+			continue
+		}
+		if bytes.Count(content, []byte(`"resource": true`)) != 1 {
+			return fmt.Errorf("%s: expected one \"resource\": true to turn off", name)
+		}
+		files[name] = bytes.Replace(content, []byte(`"resource": true`), []byte(`"resource": false`), 1)
+		marked++
+	}
+	if marked == 0 {
+		return fmt.Errorf("the generator wrote no %s", base)
+	}
+	return nil
 }
 
 // pinGoSDK makes the generated go.mod require the Pulumi Go SDK of the generator's own version (the generator
