@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 import pulumi
@@ -139,3 +140,14 @@ def test_typed_inputs_register_under_their_wire_names() -> Any:
         }
 
     return job.id.apply(check)
+
+
+def test_output_annotations_are_resolved_once_not_on_every_registration() -> None:
+    # Pulumi calls typing.get_type_hints on the class for every registered resource; strings would be
+    # compiled and evaluated each time.
+    from pulumi_modelarts.resource import TrainingJob
+
+    own = inspect.get_annotations(TrainingJob)
+    assert own and not any(isinstance(hint, str) for hint in own.values()), own
+    assert own["phase"] == pulumi.Output[str]
+    assert set(own) >= {"kind", "metadata", "name", "phase", "declared_inputs"}
