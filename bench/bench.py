@@ -819,7 +819,7 @@ def chart(scale: dict[str, Any], sizes: list[int], concurrency_sizes: list[int],
         linestyle=":",
         label="one job alone (native)",
     )
-    ax.set_title(f"pulumi up, wait_for=running (~2 s each, --parallel {PARALLEL})")
+    ax.set_title(f"pulumi up --parallel {PARALLEL}, wait_for=running")
     ax.set_xlabel("jobs in the stack")
     for ax in axes:
         ax.set_ylabel("seconds (median; band = min-max)")
