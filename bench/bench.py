@@ -1,13 +1,15 @@
-"""What the provider costs beyond the API calls it must make, measured side by side in one run.
+"""What each front-end (dynamic and native provider) costs beyond the API calls it must make, side by side.
 
-Every timing is a ratio against a floor measured in the same run on the same machine (absolute times on shared
-machines drift), and every figure is the median of several runs with min and max kept. See bench/README.md for
-what each figure means and how it is measured; `bench/run --quick` is the small version CI runs.
+Both front-ends and both floors (a no-op dynamic resource; a no-op native Python plugin) are measured
+interleaved in one run against the same emulator, so their ratios are comparable on a noisy machine; every
+figure is the median of several runs with min and max kept. See bench/README.md for what each figure means and
+how it is measured; `bench/run --quick` is the small version CI runs.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import contextlib
 import json
 import math
@@ -29,24 +31,38 @@ from tests.support import emulator_env
 from modelarts_emulator.testing import EmulatorProcess, start_emulator
 
 REPO = Path(__file__).resolve().parents[1]
-
+VENV_BIN = Path(sys.executable).parent  # where pip put pulumi-resource-modelarts
 
 LATENCY_MS = 50
-PROVIDER_CONCURRENCY = 4  # pulumi.dynamic's provider host serves four calls at once
+# pulumi.dynamic's provider host serves four calls at once (a thread pool of four), whatever --parallel says.
+DYNAMIC_CONCURRENCY = 4
+# Every up and destroy runs with --parallel 32; the native plugin then really has 32 calls in flight.
+PARALLEL = 32
 POLL_SECONDS = "0.1"
-TARGETS = {
-    "preview_overhead_ratio": 1.15,
-    "up_overhead_ratio": 1.25,
-    "client_cost_vs_official_sdk": 0.5,
+# The wait_concurrency emulator: a job reaches Running about 2 s after its create.
+CONCURRENCY_PHASES = {"creating_seconds": 0.5, "pending_seconds": 1.5}
+
+FRONT_ENDS = ("dynamic", "native")
+FLOOR = {"dynamic": "dynamic_floor", "native": "native_floor"}
+KINDS = ("dynamic_floor", "dynamic", "native_floor", "native")
+CONCURRENCY = {"dynamic": DYNAMIC_CONCURRENCY, "native": PARALLEL}
+TARGETS: dict[str, dict[str, float | None]] = {
+    "dynamic": {
+        "wait_concurrency_ratio": None,  # reported: the dynamic provider host's four threads bound it
+        "preview_overhead_ratio": 1.10,
+        "up_overhead_ratio": 1.15,
+    },
+    "native": {"wait_concurrency_ratio": 1.3, "preview_overhead_ratio": 1.10, "up_overhead_ratio": 1.15},
 }
+CLIENT_TARGET = 1.0  # reported; it stays below 1
 ALGORITHM_ID = "3f5d6706-7b67-408d-8ba0-ec08048c45ed"
 FREE_FLAVOR = "modelarts.p3.large.public.free"
 
-PROVIDER_PROGRAM = textwrap.dedent(
+JOB_PROGRAM = textwrap.dedent(
     f"""
     import os
 
-    from pulumi_modelarts import TrainingJob
+    from MODULE import TrainingJob
 
     for i in range(int(os.environ["BENCH_JOBS"])):
         TrainingJob(
@@ -62,8 +78,14 @@ PROVIDER_PROGRAM = textwrap.dedent(
     """
 )
 
-# Pulumi's floor: dynamic resources whose provider does nothing but hand back an id.
-FLOOR_PROGRAM = textwrap.dedent(
+
+def job_program(module: str) -> str:
+    """The jobs program through one front-end's Python SDK (the dynamic or the native one)."""
+    return JOB_PROGRAM.replace("from MODULE import", f"from {module} import")
+
+
+# Pulumi's floor for a dynamic provider: dynamic resources whose provider does nothing but hand back an id.
+DYNAMIC_FLOOR_PROGRAM = textwrap.dedent(
     """
     import os
 
@@ -84,6 +106,85 @@ FLOOR_PROGRAM = textwrap.dedent(
         Thing(f"thing-{i}", i)
     """
 )
+
+# The floor for a native Python provider: custom resources of a plugin that does nothing but hand back an id.
+NATIVE_FLOOR_PROGRAM = textwrap.dedent(
+    """
+    import os
+
+    import pulumi
+
+
+    class Thing(pulumi.CustomResource):
+        def __init__(self, name, index):
+            super().__init__("noop:index:Thing", name, {"index": index})
+
+
+    for i in range(int(os.environ["BENCH_JOBS"])):
+        Thing(f"thing-{i}", i)
+    """
+)
+
+# The no-op plugin: the same server (pulumi.provider.experimental), on the same Python, as
+# pulumi-resource-modelarts.
+NOOP_PROVIDER = textwrap.dedent(
+    """
+    import sys
+
+    from pulumi.provider.experimental.provider import (
+        CheckResponse,
+        CreateResponse,
+        DiffResponse,
+        Provider,
+    )
+    from pulumi.provider.experimental.server import main as serve
+
+
+    class Noop(Provider):
+        async def check(self, request):
+            return CheckResponse(inputs=request.new_inputs, failures=[])
+
+        async def diff(self, request):
+            return DiffResponse(changes=False)
+
+        async def create(self, request):
+            return CreateResponse(f"noop-{request.name}", {})
+
+        async def delete(self, request):
+            return None
+
+
+    def main():
+        serve(sys.argv[1:], "0.1.0", Noop())
+    """
+)
+
+# Launched as pip launches pulumi-resource-modelarts: a console script on the venv's interpreter.
+CONSOLE_SCRIPT = textwrap.dedent(
+    """\
+    #!{python}
+    # -*- coding: utf-8 -*-
+    import re
+    import sys
+    from {module} import main
+    if __name__ == "__main__":
+        sys.argv[0] = re.sub(r"(-script\\.pyw|\\.exe)?$", "", sys.argv[0])
+        sys.exit(main())
+    """
+)
+
+
+def plugins_yaml(name: str, directory: Path) -> str:
+    return f"plugins:\n  providers:\n    - name: {name}\n      path: {directory}\n"
+
+
+def write_noop_plugin(directory: Path) -> None:
+    """pulumi-resource-noop and its module in directory."""
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / "noop_provider.py").write_text(NOOP_PROVIDER)
+    script = directory / "pulumi-resource-noop"
+    script.write_text(CONSOLE_SCRIPT.format(python=sys.executable, module="noop_provider"))
+    script.chmod(0o755)
 
 
 # ------------------------------------------------------------------------------------------------- helpers
@@ -121,17 +222,22 @@ def total(calls: dict[str, int]) -> int:
 
 
 class Bench:
-    """The two stacks (provider and floor) in one private backend, and the commands timed on them."""
+    """The four stacks (each front-end and its floor) in one private backend, and the commands timed."""
 
     def __init__(self, root: Path, emu: EmulatorProcess) -> None:
         self.emu = emu
         env = pulumi_env(root / "state")
+        write_noop_plugin(root / "noop-plugin")
+        projects = {
+            "dynamic_floor": (DYNAMIC_FLOOR_PROGRAM, ""),
+            "dynamic": (job_program("pulumi_modelarts"), ""),
+            "native_floor": (NATIVE_FLOOR_PROGRAM, plugins_yaml("noop", root / "noop-plugin")),
+            "native": (job_program("pulumi_modelarts_native"), plugins_yaml("modelarts", VENV_BIN)),
+        }
         self.stacks: dict[str, Stack] = {}
-        for kind, program in (("floor", FLOOR_PROGRAM), ("provider", PROVIDER_PROGRAM)):
-            write_project(root / kind, f"bench-{kind}", program)
-            self.stacks[kind] = Stack(root / kind, root / "state", name=kind, env=env)
-        self.stacks["floor"].init()
-        self.stacks["provider"].init()
+        for kind, (program, project_yaml) in projects.items():
+            write_project(root / kind, f"bench-{kind.replace('_', '-')}", program, project_yaml)
+            self.stacks[kind] = Stack(root / kind, root / "state", name=kind, env=env).init()
 
     def run(
         self, kind: str, *args: str, jobs: int, emu: EmulatorProcess | None = None, **extra: str
@@ -142,7 +248,7 @@ class Bench:
         return time.perf_counter() - started
 
     def up(self, kind: str, jobs: int, **kw: Any) -> float:
-        return self.run(kind, "up", "--yes", "--skip-preview", jobs=jobs, **kw)
+        return self.run(kind, "up", "--yes", "--skip-preview", "--parallel", str(PARALLEL), jobs=jobs, **kw)
 
     def preview(self, kind: str, jobs: int, **kw: Any) -> float:
         return self.run(kind, "preview", "--expect-no-changes", jobs=jobs, **kw)
@@ -151,7 +257,9 @@ class Bench:
         return self.run(kind, "refresh", "--yes", "--skip-preview", jobs=jobs, **kw)
 
     def destroy(self, kind: str, jobs: int, **kw: Any) -> float:
-        return self.run(kind, "destroy", "--yes", "--skip-preview", jobs=jobs, **kw)
+        return self.run(
+            kind, "destroy", "--yes", "--skip-preview", "--parallel", str(PARALLEL), jobs=jobs, **kw
+        )
 
 
 # ------------------------------------------------------------------------------------------------- engine
@@ -160,58 +268,81 @@ class Bench:
 def measure_engine(
     bench: Bench, sizes: list[int], main_size: int, reps: int, main_reps: int
 ) -> dict[str, Any]:
-    """preview/up of the provider and the floor at each size, interleaved so drift hits both alike."""
+    """preview/up of both front-ends and both floors at each size, interleaved so drift hits all alike."""
     emu = bench.emu
     times: dict[str, dict[int, dict[str, list[float]]]] = {
-        kind: {n: {"up": [], "preview": []} for n in sizes} for kind in ("floor", "provider")
+        kind: {n: {"up": [], "preview": []} for n in sizes} for kind in KINDS
     }
-    calls: dict[str, Any] = {"up_none": [], "preview": [], "destroy": []}
+    calls: dict[str, dict[str, Any]] = {
+        fe: {"up_none": [], "preview": [], "destroy": []} for fe in FRONT_ENDS
+    }
     for n in sizes:
         for rep in range(main_reps if n == main_size else reps):
-            say(f"{n} jobs, run {rep + 1}: up, preview, destroy (floor and provider)")
-            for kind in ("floor", "provider"):
-                emu.reset_stats()
-                times[kind][n]["up"].append(bench.up(kind, n))
-                if kind == "provider":
-                    calls["up_none"].append(total(api_calls(emu)) / n)
-            for kind in ("floor", "provider"):
-                emu.reset_stats()
-                times[kind][n]["preview"].append(bench.preview(kind, n))
-                if kind == "provider":
-                    calls["preview"].append(total(api_calls(emu)))
+            say(f"{n} jobs, run {rep + 1}: up, preview, destroy (both front-ends and both floors)")
+            # Every up meets an empty service, as a first up does: a destroyed job's kept record would hold
+            # its name and make the next up's create take another path (refused, looked up, renamed).
+            emu.reset()
+            for step, timed in (("up", bench.up), ("preview", bench.preview)):
+                for kind in KINDS:
+                    emu.reset_stats()
+                    times[kind][n][step].append(timed(kind, n))
+                    if kind in FRONT_ENDS:
+                        count = total(api_calls(emu))
+                        calls[kind]["up_none" if step == "up" else "preview"].append(
+                            count / n if step == "up" else count
+                        )
             if n == main_size and rep == 0:
-                emu.reset_stats()
-                bench.refresh("provider", n)
-                calls["refresh"] = api_calls(emu)
-                calls["refresh_per_job"] = total(calls["refresh"]) / n
-            for kind in ("floor", "provider"):
+                for fe in FRONT_ENDS:
+                    emu.reset_stats()
+                    bench.refresh(fe, n)
+                    calls[fe]["refresh"] = api_calls(emu)
+                    calls[fe]["refresh_per_job"] = total(calls[fe]["refresh"]) / n
+            for kind in KINDS:
                 emu.reset_stats()
                 bench.destroy(kind, n)
-                if kind == "provider":
-                    calls["destroy"].append(total(api_calls(emu)) / n)
+                if kind in FRONT_ENDS:
+                    calls[kind]["destroy"].append(total(api_calls(emu)) / n)
     return {"times": times, "calls": calls}
+
+
+def measure_wait_concurrency(bench: Bench, sizes: list[int], reps: int) -> dict[str, dict[int, list[float]]]:
+    """`pulumi up` of n jobs with wait_for="running" (each ~2 s to Running), then destroy, per front-end."""
+    times: dict[str, dict[int, list[float]]] = {fe: {n: [] for n in sizes} for fe in FRONT_ENDS}
+    with start_emulator(**CONCURRENCY_PHASES, running_seconds=600, terminating_seconds=0.2) as emu:
+        for rep in range(reps):
+            for n in sizes:
+                say(f"wait_for=running, {n} jobs, run {rep + 1}: up and destroy (both front-ends)")
+                emu.reset()  # an empty service for every up (see measure_engine)
+                for fe in FRONT_ENDS:
+                    times[fe][n].append(bench.up(fe, n, emu=emu, BENCH_WAIT_FOR="running"))
+                    bench.destroy(fe, n, emu=emu, BENCH_WAIT_FOR="running")
+    return times
 
 
 def measure_wait_for(bench: Bench, jobs: int) -> dict[str, Any]:
     """API calls per job for `pulumi up` with each wait_for, and for the destroy that follows it."""
-    found: dict[str, Any] = {}
+    found: dict[str, Any] = {fe: {} for fe in FRONT_ENDS}
     with start_emulator(
         creating_seconds=0.3, pending_seconds=0.3, running_seconds=0.6, terminating_seconds=0.3
     ) as emu:
         for wait_for in ("none", "pending", "running", "completed"):
-            say(f"wait_for={wait_for}: up and destroy of {jobs} jobs")
-            emu.reset_stats()
-            bench.up("provider", jobs, emu=emu, BENCH_WAIT_FOR=wait_for)
-            up = api_calls(emu)
-            emu.reset_stats()
-            bench.destroy("provider", jobs, emu=emu, BENCH_WAIT_FOR=wait_for)
-            down = api_calls(emu)
-            found[wait_for] = {
-                "up_calls_per_job": total(up) / jobs,
-                "up_calls": up,
-                "destroy_calls_per_job": total(down) / jobs,
-                "destroy_calls": down,
-            }
+            # An empty service for every up: the last up's jobs, destroyed but kept, would still hold their
+            # names (a job created seconds ago with the same declaration would even be adopted, not polled).
+            emu.reset()
+            for fe in FRONT_ENDS:
+                say(f"{fe}, wait_for={wait_for}: up and destroy of {jobs} jobs")
+                emu.reset_stats()
+                bench.up(fe, jobs, emu=emu, BENCH_WAIT_FOR=wait_for)
+                up = api_calls(emu)
+                emu.reset_stats()
+                bench.destroy(fe, jobs, emu=emu, BENCH_WAIT_FOR=wait_for)
+                down = api_calls(emu)
+                found[fe][wait_for] = {
+                    "up_calls_per_job": total(up) / jobs,
+                    "up_calls": up,
+                    "destroy_calls_per_job": total(down) / jobs,
+                    "destroy_calls": down,
+                }
     return found
 
 
@@ -321,7 +452,7 @@ def _client_round(ops: dict[str, Callable[..., Any]], calls: int) -> dict[str, t
     found: dict[str, tuple[float, float]] = {}
     ids: list[str] = []
 
-    def timed(name: str, body: Callable[[], None]) -> None:
+    def timed(name: str, body: Callable[[], object]) -> None:
         cpu, wall = time.process_time(), time.perf_counter()
         body()
         found[name] = ((time.process_time() - cpu) / calls, (time.perf_counter() - wall) / calls)
@@ -422,8 +553,98 @@ def large_inputs() -> dict[str, Any]:
     }
 
 
-def measure_check_diff(iterations: int, reps: int) -> dict[str, Any]:
-    """CPU time of check + diff (no change) of a large spec, per pair of calls, in microseconds."""
+def small_inputs() -> dict[str, Any]:
+    return {
+        "metadata": {"description": "bench"},
+        "algorithm": {
+            "id": ALGORITHM_ID,
+            "parameters": [{"name": "input_dir", "value": "obs://bench/data/"}],
+        },
+        "spec": {"resource": {"flavor_id": FREE_FLAVOR, "node_count": 1}},
+        "wait_for": "none",
+        "name_prefix": "job",
+    }
+
+
+# What the dynamic provider host does before its first answer to a Check of one of our jobs: its imports
+# (pulumi.dynamic.__main__ cannot be imported: it starts serving), unpickling the provider (which imports this
+# package) and running its check.
+DYNAMIC_FIRST_CHECK = """
+import time
+started = time.perf_counter()
+import base64, json, sys
+import dill, grpc
+import pulumi.dynamic
+from pulumi.runtime import rpc
+news = json.loads(sys.argv[1])
+provider = dill.loads(base64.b64decode(news["__provider"]))
+result = provider.check({}, news)
+assert not result.failures, result.failures
+print(time.perf_counter() - started)
+"""
+
+
+def first_answer_ms(front_end: str) -> float:
+    """Wall time from starting the front-end's provider process to its answer to a first Check of one job.
+
+    native: pulumi-resource-modelarts started as the engine starts it, to its gRPC answer; dynamic: a fresh
+    interpreter doing what the dynamic provider host does for its first Check (its gRPC server start is the
+    same for every dynamic provider, so it is left out).
+    """
+    news = small_inputs()
+    if front_end == "dynamic":
+        from pulumi.dynamic.dynamic import serialize_provider
+
+        from pulumi_modelarts.provider import TrainingJobProvider
+
+        news["__provider"] = serialize_provider(TrainingJobProvider())
+        started = time.perf_counter()
+        subprocess.run(
+            [sys.executable, "-c", DYNAMIC_FIRST_CHECK, json.dumps(news)],
+            check=True,
+            timeout=120,
+            capture_output=True,
+            stdin=subprocess.DEVNULL,
+        )
+        return (time.perf_counter() - started) * 1000
+    import grpc  # type: ignore[import-untyped]
+    from google.protobuf import struct_pb2  # type: ignore[import-untyped]
+    from pulumi.runtime.proto import provider_pb2, provider_pb2_grpc
+
+    urn = "urn:pulumi:bench::bench::modelarts:index:TrainingJob::job"
+    request = provider_pb2.CheckRequest(urn=urn, olds=struct_pb2.Struct(), news=struct_pb2.Struct())
+    request.news.update(news)
+    # An engine address is required on the command line; nothing is sent to it before the first operation.
+    argv = [str(VENV_BIN / "pulumi-resource-modelarts"), "127.0.0.1:1"]
+    started = time.perf_counter()
+    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
+    try:
+        assert process.stdout is not None
+        port = int(process.stdout.readline().strip())
+        with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+            answer = provider_pb2_grpc.ResourceProviderStub(channel).Check(request, timeout=60)
+        elapsed = time.perf_counter() - started
+    finally:
+        process.kill()
+        process.wait(timeout=10)
+    assert not answer.failures, answer.failures
+    return elapsed * 1000
+
+
+def measure_provider_start(reps: int) -> dict[str, list[float]]:
+    found: dict[str, list[float]] = {fe: [] for fe in FRONT_ENDS}
+    for _ in range(reps):
+        for fe in FRONT_ENDS:
+            found[fe].append(first_answer_ms(fe))
+    return found
+
+
+def measure_check_diff(iterations: int, reps: int) -> dict[str, list[float]]:
+    """CPU time of check + diff (no change) of a large spec, per pair of calls in µs, for each front-end."""
+    return {"dynamic": _dynamic_check_diff(iterations, reps), "native": _native_check_diff(iterations, reps)}
+
+
+def _dynamic_check_diff(iterations: int, reps: int) -> list[float]:
     from pulumi_modelarts.provider import TrainingJobProvider
 
     provider = TrainingJobProvider()
@@ -439,74 +660,174 @@ def measure_check_diff(iterations: int, reps: int) -> dict[str, Any]:
             decision = provider.diff("id", olds, result.inputs)
         samples.append((time.process_time() - started) / iterations * 1e6)
         assert not decision.changes, decision
-    return summary(samples, 1)
+    return samples
+
+
+def _native_check_diff(iterations: int, reps: int) -> list[float]:
+    """The plugin's check and diff as the server calls them (PropertyValues in, PropertyValues out)."""
+    from pulumi.provider.experimental.provider import CheckRequest, DiffRequest
+
+    from pulumi_modelarts.core import DECLARED_INPUTS
+    from pulumi_modelarts.plugin import ModelArtsProvider, plain_map, property_map
+
+    provider = ModelArtsProvider(None, workers=1)
+    urn = "urn:pulumi:bench::bench::modelarts:index:TrainingJob::big-job"
+    news = property_map(large_inputs())
+
+    async def measure() -> list[float]:
+        first = await provider.check(CheckRequest(urn, {}, news, b""))
+        assert not first.failures and first.inputs is not None, first.failures
+        olds = first.inputs
+        state = property_map({DECLARED_INPUTS: plain_map(olds), "phase": "Running", "name": "big-job"})
+        samples: list[float] = []
+        for _ in range(reps):
+            started = time.process_time()
+            for _ in range(iterations):
+                checked = await provider.check(CheckRequest(urn, olds, news, b""))
+                assert checked.inputs is not None
+                decision = await provider.diff(DiffRequest(urn, "id", state, checked.inputs, []))
+            samples.append((time.process_time() - started) / iterations * 1e6)
+            assert not decision.changes, decision
+        return samples
+
+    return asyncio.run(measure())
 
 
 # ------------------------------------------------------------------------------------------------- output
 
 
-def figures(engine: dict[str, Any], main_size: int, rtt: list[float]) -> dict[str, Any]:
-    times = engine["times"]
-    prov, floor = times["provider"][main_size], times["floor"][main_size]
+def with_target(entry: dict[str, Any], target: float | None) -> dict[str, Any]:
+    return {**entry, "target": target}
+
+
+def front_end_figures(
+    fe: str,
+    measured: dict[str, Any],
+    main_size: int,
+    rtt: list[float],
+) -> dict[str, Any]:
+    """The figures of one front-end, each ratio against that front-end's own floor."""
+    times, calls = measured["engine"]["times"], measured["engine"]["calls"][fe]
+    ours, floor = times[fe][main_size], times[FLOOR[fe]][main_size]
+    concurrency = measured["wait_concurrency"][fe]
+    many, one = max(concurrency), min(concurrency)
     rtt_median = statistics.median(rtt)
-    api_seconds = math.ceil(main_size / PROVIDER_CONCURRENCY) * rtt_median
+    in_flight = min(main_size, CONCURRENCY[fe])
+    api_seconds = math.ceil(main_size / CONCURRENCY[fe]) * rtt_median
     up_floor = [t + api_seconds for t in floor["up"]]
-    return {
+    wait_for = measured["wait_for"][fe]
+    targets = TARGETS[fe]
+    found: dict[str, Any] = {
+        "wait_concurrency_ratio": {
+            **with_target(
+                ratio_summary(concurrency[many], concurrency[one]), targets["wait_concurrency_ratio"]
+            ),
+            "jobs": many,
+            f"up_{many}_s": summary(concurrency[many], 3),
+            f"up_{one}_s": summary(concurrency[one], 3),
+            "method": (
+                f"pulumi up --parallel {PARALLEL} of {many} jobs with wait_for=running / the same of {one} "
+                f"(emulator: {CONCURRENCY_PHASES['creating_seconds']} s Creating + "
+                f"{CONCURRENCY_PHASES['pending_seconds']} s Pending)"
+            ),
+        },
         "preview_overhead_ratio": {
-            **ratio_summary(prov["preview"], floor["preview"]),
-            "target": TARGETS["preview_overhead_ratio"],
-            "provider_s": summary(prov["preview"], 3),
+            **with_target(
+                ratio_summary(ours["preview"], floor["preview"]), targets["preview_overhead_ratio"]
+            ),
+            "front_end_s": summary(ours["preview"], 3),
             "floor_s": summary(floor["preview"], 3),
         },
         "up_overhead_ratio": {
-            **ratio_summary(prov["up"], up_floor),
-            "target": TARGETS["up_overhead_ratio"],
-            "provider_s": summary(prov["up"], 3),
+            **with_target(ratio_summary(ours["up"], up_floor), targets["up_overhead_ratio"]),
+            "front_end_s": summary(ours["up"], 3),
             "floor_s": summary(floor["up"], 3),
             "api_s": round(api_seconds, 4),
             "api_method": (
-                f"ceil({main_size} creates / {PROVIDER_CONCURRENCY} concurrent provider calls) x median wall "
-                f"time of one signed create on a kept-alive connection to the same emulator "
-                f"(--latency-ms {LATENCY_MS}): {rtt_median * 1000:.1f} ms over {len(rtt)} creates"
+                f"ceil({main_size} creates / {CONCURRENCY[fe]} calls in flight) x median wall time of one "
+                f"signed create on a kept-alive connection to the same emulator (--latency-ms {LATENCY_MS}): "
+                f"{rtt_median * 1000:.1f} ms over {len(rtt)} creates; {in_flight} in flight because "
+                + (
+                    "pulumi.dynamic's provider host serves four calls at once"
+                    if fe == "dynamic"
+                    else f"the engine runs --parallel {PARALLEL} and the plugin has a thread per call"
+                )
             ),
             "create_round_trip_ms": summary([r * 1000 for r in rtt], 2),
         },
+        "preview_api_calls": max(calls["preview"]),
+        "refresh_api_calls_per_job": calls["refresh_per_job"],
+        "up_api_calls_per_job": {w: entry["up_calls_per_job"] for w, entry in wait_for.items()},
+        "destroy_api_calls_per_job": {
+            "jobs_creating": statistics.median(calls["destroy"]),
+            **{f"after_wait_for_{w}": entry["destroy_calls_per_job"] for w, entry in wait_for.items()},
+        },
+        "provider_start_ms": with_target(summary(measured["provider_start"][fe], 1), None),
+        "check_diff_us": with_target(summary(measured["check_diff"][fe], 1), None),
     }
+    if fe == "dynamic":
+        found["provider_import_ms"] = with_target(measured["import_ms"], None)
+    return found
 
 
-def scaling(engine: dict[str, Any], sizes: list[int]) -> dict[str, Any]:
-    return {
-        kind: {
-            str(n): {op: summary(engine["times"][kind][n][op], 3) for op in ("preview", "up")} for n in sizes
-        }
-        for kind in ("provider", "floor")
+def scaling(measured: dict[str, Any], sizes: list[int]) -> dict[str, Any]:
+    times = measured["engine"]["times"]
+    found: dict[str, Any] = {
+        kind: {str(n): {op: summary(times[kind][n][op], 3) for op in ("preview", "up")} for n in sizes}
+        for kind in KINDS
     }
+    found["wait_concurrency"] = {
+        fe: {str(n): summary(samples, 3) for n, samples in measured["wait_concurrency"][fe].items()}
+        for fe in FRONT_ENDS
+    }
+    return found
 
 
-def chart(scale: dict[str, Any], sizes: list[int], path: Path) -> None:
+LABELS = {
+    "dynamic": "TrainingJob, dynamic",
+    "dynamic_floor": "no-op dynamic resource (floor)",
+    "native": "TrainingJob, native",
+    "native_floor": "no-op native Python plugin (floor)",
+}
+STYLES = {"dynamic": "o-C0", "dynamic_floor": "s--C0", "native": "o-C1", "native_floor": "s--C1"}
+
+
+def chart(scale: dict[str, Any], sizes: list[int], concurrency_sizes: list[int], path: Path) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, 2, figsize=(9, 3.6), sharex=True)
-    for ax, op in zip(axes, ("preview", "up"), strict=True):
-        for kind, style in (("provider", "o-"), ("floor", "s--")):
-            medians = [scale[kind][str(n)][op]["median"] for n in sizes]
-            lows = [scale[kind][str(n)][op]["min"] for n in sizes]
-            highs = [scale[kind][str(n)][op]["max"] for n in sizes]
-            label = "TrainingJob" if kind == "provider" else "no-op dynamic resource (floor)"
-            ax.plot(sizes, medians, style, label=label)
-            ax.fill_between(sizes, lows, highs, alpha=0.2)
+    def band(ax: Any, xs: list[int], entries: list[dict[str, Any]], style: str, label: str) -> None:
+        ax.plot(xs, [e["median"] for e in entries], style, label=label)
+        ax.fill_between(xs, [e["min"] for e in entries], [e["max"] for e in entries], alpha=0.15)
+
+    fig, axes = plt.subplots(1, 3, figsize=(13.5, 3.9))
+    for ax, op in zip(axes[:2], ("preview", "up"), strict=True):
+        for kind in KINDS:
+            band(ax, sizes, [scale[kind][str(n)][op] for n in sizes], STYLES[kind], LABELS[kind])
         title = "pulumi preview (no changes)" if op == "preview" else f"pulumi up (emulator +{LATENCY_MS} ms)"
         ax.set_title(title)
         ax.set_xlabel("resources in the stack")
+    ax = axes[2]
+    for fe in FRONT_ENDS:
+        entries = [scale["wait_concurrency"][fe][str(n)] for n in concurrency_sizes]
+        band(ax, concurrency_sizes, entries, STYLES[fe], LABELS[fe])
+    ax.axhline(
+        scale["wait_concurrency"]["native"][str(concurrency_sizes[0])]["median"],
+        color="grey",
+        linestyle=":",
+        label="one job alone (native)",
+    )
+    ax.set_title(f"pulumi up --parallel {PARALLEL}, wait_for=running")
+    ax.set_xlabel("jobs in the stack")
+    for ax in axes:
         ax.set_ylabel("seconds (median; band = min-max)")
         ax.grid(alpha=0.3)
         ax.set_ylim(bottom=0)
-    axes[0].legend(fontsize=8)
+        ax.legend(fontsize=7)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    fig.savefig(path, dpi=100)
     plt.close(fig)
 
 
@@ -514,20 +835,39 @@ def table(result: dict[str, Any]) -> str:
     def mm(entry: dict[str, Any], unit: str = "") -> str:
         return f"{entry['median']}{unit} ({entry['min']}-{entry['max']})"
 
+    def target(entry: dict[str, Any]) -> str:
+        return "reported" if entry.get("target") is None else f"<= {entry['target']}"
+
     f = result["figures"]
-    rows = [
-        (
-            "preview_overhead_ratio",
-            mm(f["preview_overhead_ratio"]),
-            f"<= {TARGETS['preview_overhead_ratio']}",
-        ),
-        ("up_overhead_ratio", mm(f["up_overhead_ratio"]), f"<= {TARGETS['up_overhead_ratio']}"),
-        (
-            "client_cost_vs_official_sdk",
-            mm(f["client_cost_vs_official_sdk"]),
-            f"<= {TARGETS['client_cost_vs_official_sdk']}",
-        ),
-    ]
+    rows: list[tuple[str, str, str]] = []
+    for fe in FRONT_ENDS:
+        g = f[fe]
+        rows += [
+            (f"{fe}: {name}", mm(g[name]), target(g[name]))
+            for name in ("wait_concurrency_ratio", "preview_overhead_ratio", "up_overhead_ratio")
+        ]
+        rows += [
+            (f"{fe}: preview_api_calls", str(g["preview_api_calls"]), "must be 0"),
+            (f"{fe}: refresh_api_calls_per_job", str(g["refresh_api_calls_per_job"]), "must be 1"),
+            (
+                f"{fe}: up_api_calls_per_job",
+                " / ".join(str(v) for v in g["up_api_calls_per_job"].values()),
+                "wait_for " + " / ".join(g["up_api_calls_per_job"]),
+            ),
+            (
+                f"{fe}: destroy_api_calls_per_job",
+                str(g["destroy_api_calls_per_job"]["jobs_creating"]),
+                "jobs still Creating",
+            ),
+            (f"{fe}: provider_start_ms", mm(g["provider_start_ms"], " ms"), "start to first Check answer"),
+            (f"{fe}: check_diff_us", mm(g["check_diff_us"], " us"), "100 params, 20 in/out"),
+        ]
+        if "provider_import_ms" in g:
+            rows.append(
+                (f"{fe}: provider_import_ms", mm(g["provider_import_ms"], " ms"), "after pulumi.dynamic")
+            )
+    client = f["shared"]["client_cost_vs_official_sdk"]
+    rows.append(("client_cost_vs_official_sdk", mm(client), f"< {client['target']}"))
     for op, entry in result["client"]["per_operation"].items():
         rows.append(
             (
@@ -536,31 +876,28 @@ def table(result: dict[str, Any]) -> str:
                 f"wall us {entry['ours_wall_us']['median']} | {entry['official_wall_us']['median']}",
             )
         )
-    rows += [
-        ("preview_api_calls", str(f["preview_api_calls"]), "must be 0"),
-        ("refresh_api_calls_per_job", str(f["refresh_api_calls_per_job"]), "must be 1"),
-        ("destroy_api_calls_per_job", str(f["destroy_api_calls_per_job"]), "jobs in Creating"),
-    ]
-    for wait_for, entry in result["wait_for_api_calls"].items():
-        rows.append(
-            (
-                f"up_api_calls_per_job[wait_for={wait_for}]",
-                str(entry["up_calls_per_job"]),
-                f"destroy after it: {entry['destroy_calls_per_job']}",
-            )
-        )
-    rows += [
-        ("provider_import_ms", mm(f["provider_import_ms"], " ms"), "after pulumi.dynamic"),
-        ("check_diff_us", mm(f["check_diff_us"], " us"), "100 params, 20 in/out"),
-    ]
     scale = result["scaling"]
     for n in result["config"]["scaling_sizes"]:
-        p, fl = scale["provider"][str(n)], scale["floor"][str(n)]
         rows.append(
             (
-                f"scaling {n} jobs preview | up (s)",
-                f"{p['preview']['median']} vs floor {fl['preview']['median']}",
-                f"{p['up']['median']} vs floor {fl['up']['median']}",
+                f"scaling {n} jobs preview (s)",
+                " | ".join(f"{k} {scale[k][str(n)]['preview']['median']}" for k in KINDS),
+                "",
+            )
+        )
+        rows.append(
+            (
+                f"scaling {n} jobs up (s)",
+                " | ".join(f"{k} {scale[k][str(n)]['up']['median']}" for k in KINDS),
+                "",
+            )
+        )
+    for n in result["config"]["wait_concurrency_sizes"]:
+        rows.append(
+            (
+                f"wait_for=running {n} jobs up (s)",
+                " | ".join(f"{fe} {scale['wait_concurrency'][fe][str(n)]['median']}" for fe in FRONT_ENDS),
+                "",
             )
         )
     width = max(len(r[0]) for r in rows)
@@ -571,6 +908,21 @@ def table(result: dict[str, Any]) -> str:
 
 
 # ------------------------------------------------------------------------------------------------- main
+
+
+def compile_packages() -> None:
+    """Byte-compile this repository's packages, as a pip install from a wheel does: an editable install (and
+    PYTHONDONTWRITEBYTECODE in the environment) would otherwise make every provider process and program
+    compile the sources again, a cost no installed package has."""
+    import compileall
+
+    for package in (
+        REPO / "provider" / "pulumi_modelarts",
+        REPO / "sdk" / "python" / "pulumi_modelarts_native",
+        REPO / "emulator" / "modelarts_emulator",
+    ):
+        if package.is_dir():
+            compileall.compile_dir(package, quiet=1)
 
 
 @contextlib.contextmanager
@@ -591,16 +943,25 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.quick:
         main_size, sizes, reps, main_reps = 2, [2], 1, 1
+        concurrency_sizes, concurrency_reps = [1, 2], 1
         client_calls, client_rounds, import_reps, check_iters, wait_jobs, rtt_samples = 10, 1, 2, 20, 1, 8
+        start_reps = 1
     else:
         main_size, sizes, reps, main_reps = 20, [1, 10, 20, 50], 3, 5
+        concurrency_sizes, concurrency_reps = [1, 5, 10, 20], 3
         client_calls, client_rounds, import_reps, check_iters, wait_jobs, rtt_samples = 200, 5, 7, 200, 2, 40
+        start_reps = 5
     find_pulumi()
     started = time.perf_counter()
+    compile_packages()
+    load_before = os.getloadavg()
 
-    say("in-process figures: import time, check + diff")
-    import_ms = measure_import(import_reps)
-    check_diff = measure_check_diff(check_iters, 5)
+    say("in-process figures: import time, check + diff, plugin start")
+    measured: dict[str, Any] = {
+        "import_ms": measure_import(import_reps),
+        "check_diff": measure_check_diff(check_iters, 5),
+        "provider_start": measure_provider_start(start_reps),
+    }
     say("client CPU time: this project's client vs the official SDK")
     client = measure_clients(client_calls, client_rounds)
 
@@ -616,39 +977,37 @@ def main(argv: list[str] | None = None) -> int:
     ):
         rtt = create_round_trip(emu, rtt_samples)
         bench = Bench(root, emu)
-        engine = measure_engine(bench, sizes, main_size, reps, main_reps)
-        wait_for = measure_wait_for(bench, wait_jobs)
+        measured["engine"] = measure_engine(bench, sizes, main_size, reps, main_reps)
+        measured["wait_concurrency"] = measure_wait_concurrency(bench, concurrency_sizes, concurrency_reps)
+        measured["wait_for"] = measure_wait_for(bench, wait_jobs)
 
-    calls = engine["calls"]
     result: dict[str, Any] = {
         "figures": {
-            **figures(engine, main_size, rtt),
-            "client_cost_vs_official_sdk": {
-                **client["overall"],
-                "target": TARGETS["client_cost_vs_official_sdk"],
+            **{fe: front_end_figures(fe, measured, main_size, rtt) for fe in FRONT_ENDS},
+            # One client serves both front-ends.
+            "shared": {
+                "client_cost_vs_official_sdk": with_target(client["overall"], CLIENT_TARGET),
             },
-            "preview_api_calls": max(calls["preview"]),
-            "refresh_api_calls_per_job": calls["refresh_per_job"],
-            "destroy_api_calls_per_job": statistics.median(calls["destroy"]),
-            "up_api_calls_per_job": statistics.median(calls["up_none"]),
-            "provider_import_ms": import_ms,
-            "check_diff_us": check_diff,
         },
         "client": client,
-        "wait_for_api_calls": wait_for,
-        "refresh_api_calls": calls["refresh"],
-        "scaling": scaling(engine, sizes),
+        "wait_for_api_calls": measured["wait_for"],
+        "refresh_api_calls": {fe: measured["engine"]["calls"][fe]["refresh"] for fe in FRONT_ENDS},
+        "scaling": scaling(measured, sizes),
         "config": {
             "quick": args.quick,
             "jobs": main_size,
             "scaling_sizes": sizes,
             "runs_per_size": reps,
             "runs_at_main_size": main_reps,
+            "wait_concurrency_sizes": concurrency_sizes,
+            "wait_concurrency_runs": concurrency_reps,
+            "parallel": PARALLEL,
             "emulator_latency_ms": LATENCY_MS,
             "poll_seconds": float(POLL_SECONDS),
             "wait_for_jobs": wait_jobs,
             "python": platform.python_version(),
             "machine": f"{platform.system()} {platform.machine()}, {os.cpu_count()} CPUs",
+            "load_average_before_after": [round(load_before[0], 2), round(os.getloadavg()[0], 2)],
             "pulumi": subprocess.run(
                 [find_pulumi(), "version"], capture_output=True, text=True
             ).stdout.strip(),
@@ -657,7 +1016,7 @@ def main(argv: list[str] | None = None) -> int:
     }
     args.out_dir.mkdir(parents=True, exist_ok=True)
     (args.out_dir / "latest.json").write_text(json.dumps(result, indent=2, sort_keys=False) + "\n")
-    chart(result["scaling"], sizes, args.out_dir / "scaling.png")
+    chart(result["scaling"], sizes, concurrency_sizes, args.out_dir / "scaling.png")
     print(table(result))
     print(f"\nwritten: {args.out_dir / 'latest.json'}, {args.out_dir / 'scaling.png'}")
     return 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import re
 from typing import Any
 
@@ -155,3 +156,14 @@ def test_the_dynamic_package_tells_pulumi_it_has_no_provider_plugin() -> None:
     assert json.loads(shipped.read_text()) == {"resource": False}
     package_data = re.search(r"^pulumi_modelarts = \[(.*)\]$", (REPO / "pyproject.toml").read_text(), re.M)
     assert package_data and '"pulumi-plugin.json"' in package_data.group(1)
+
+
+def test_output_annotations_are_resolved_once_not_on_every_registration() -> None:
+    # Pulumi calls typing.get_type_hints on the class for every registered resource; strings would be
+    # compiled and evaluated each time.
+    from pulumi_modelarts.resource import TrainingJob
+
+    own = inspect.get_annotations(TrainingJob)
+    assert own and not any(isinstance(hint, str) for hint in own.values()), own
+    assert own["phase"] == pulumi.Output[str]
+    assert set(own) >= {"kind", "metadata", "name", "phase", "declared_inputs"}

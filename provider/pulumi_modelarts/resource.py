@@ -14,6 +14,7 @@ encrypted; the outputs ``declared_inputs``, ``environments`` and ``endpoints`` a
 from __future__ import annotations
 
 import datetime as _dt
+import inspect
 import os
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Optional, Union
@@ -214,6 +215,12 @@ class TrainingJob(pulumi.dynamic.Resource, module="modelarts", name="TrainingJob
         """Look up an existing training job by id (read-only: Pulumi will not change or delete it)."""
         opts = pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(id=id))
         return TrainingJob(resource_name, opts=opts)
+
+
+# Pulumi reads a resource class's annotations (typing.get_type_hints) for every resource it registers; as
+# strings (``from __future__ import annotations``) they would be compiled and evaluated each time, so they are
+# evaluated once here.
+TrainingJob.__annotations__ = inspect.get_annotations(TrainingJob, eval_str=True)
 
 
 def _register(
