@@ -331,6 +331,8 @@ def _post(inputs: Mapping[str, Any], client: ModelArtsClient, progress: Progress
     running stranger is an error; a stopped or older finished job is stale: an auto-named job moves to the
     next generation of its name, a pinned name is freed by deleting the stale job's record.
     """
+    from .models import to_wire
+
     since_ms = (time.time() - CREATE_SKEW_SECONDS) * 1000.0
     generation = diffing.auto_name_generation(inputs)
     request = _create_request(inputs)
@@ -356,11 +358,7 @@ def _post(inputs: Mapping[str, Any], client: ModelArtsClient, progress: Progress
             continue
         label = _label(holder)
         if judgment.holding is diffing.Holding.ADOPT:
-            progress.say(
-                f"{label} ({holder.phase or 'unknown'}) already holds the name and matches this declaration: "
-                "adopting it (an earlier attempt of this create started it)"
-            )
-            return _with_description(client, holder, request.metadata.description, progress)
+            return _adopt(client, holder, "the name", request, progress)
         where = ", ".join(judgment.differences) or "its phase"
         if judgment.holding is diffing.Holding.MISMATCH:
             raise ProvisioningError(
@@ -368,8 +366,9 @@ def _post(inputs: Mapping[str, Any], client: ModelArtsClient, progress: Progress
                 f"(it differs at {where}); choose another metadata.name, or stop and delete that job"
             )
         if generation is not None:
-            later, adopt = _later_generation(client, inputs, generation + 1, since_ms)
-            new_name = diffing.auto_name(inputs, later) or ""
+            later, new_name, adopt = _later_generation(
+                client, inputs, to_wire(request), generation + 1, since_ms
+            )
             skipped = later - generation - 1
             progress.say(
                 f"the name {name} is held by the {holder.phase or 'stopped'} {label}; "
@@ -377,11 +376,7 @@ def _post(inputs: Mapping[str, Any], client: ModelArtsClient, progress: Progress
                 + (f" ({skipped} generated names in between are held by stopped jobs)" if skipped else "")
             )
             if adopt is not None:
-                progress.say(
-                    f"{_label(adopt)} ({adopt.phase or 'unknown'}) already holds {new_name} and matches this "
-                    "declaration: adopting it (an earlier attempt of this create started it)"
-                )
-                return _with_description(client, adopt, request.metadata.description, progress)
+                return _adopt(client, adopt, new_name, request, progress)
             generation = later
             request = _create_request(_renamed(inputs, new_name))
             continue
@@ -393,6 +388,21 @@ def _post(inputs: Mapping[str, Any], client: ModelArtsClient, progress: Progress
             "deleting that job's record to free the name"
         )
         _delete_record(client, holder, progress, _delete_bound(None))
+
+
+def _adopt(
+    client: ModelArtsClient,
+    job: TrainingJob,
+    held: str,
+    request: CreateTrainingJobRequest,
+    progress: Progress,
+) -> TrainingJob:
+    """The job holding a name (held: which one, for the message) taken as this create's own."""
+    progress.say(
+        f"{_label(job)} ({job.phase or 'unknown'}) already holds {held} and matches this declaration: "
+        "adopting it (an earlier attempt of this create started it)"
+    )
+    return _with_description(client, job, request.metadata.description, progress)
 
 
 def _with_description(
@@ -445,9 +455,10 @@ def _holders(
 
 
 def _later_generation(
-    client: ModelArtsClient, inputs: Mapping[str, Any], start: int, since_ms: float
-) -> tuple[int, TrainingJob | None]:
-    """The first generation of the auto-name from start that is free, or held by the job declared (to adopt).
+    client: ModelArtsClient, inputs: Mapping[str, Any], body: Mapping[str, Any], start: int, since_ms: float
+) -> tuple[int, str, TrainingJob | None]:
+    """The first generation of the auto-name from start that is free, or held by the job declared (to adopt),
+    with its name; body is the create request as sent (on the wire), whose name each generation replaces.
 
     Names are looked up as many at a time as a search filter takes values (ten), one search per batch, so a
     job whose earlier names are held by stopped records (every destroy-then-up keeps one) costs the same few
@@ -455,24 +466,20 @@ def _later_generation(
     name in turn.
     """
     from .models import SEARCH_FILTER_MAX_VALUES as batch
-    from .models import to_wire
 
     for first in range(start, diffing.MAX_NAME_GENERATIONS, batch):
         generations = range(first, min(first + batch, diffing.MAX_NAME_GENERATIONS))
-        declared: dict[str, dict[str, Any]] = {}
-        for generation in generations:
-            name = diffing.auto_name(inputs, generation) or ""
-            declared[name] = to_wire(_create_request(_renamed(inputs, name)))
+        names = [diffing.auto_name(inputs, generation) or "" for generation in generations]
         try:
-            held = _holders(client, declared, since_ms, operator="in")
+            held = _holders(client, {name: _renamed(body, name) for name in names}, since_ms, operator="in")
         except SearchRejectedError:
-            return start, None
-        for generation, name in zip(generations, declared, strict=True):
+            return start, names[0], None
+        for generation, name in zip(generations, names, strict=True):
             if name not in held:
-                return generation, None
+                return generation, name, None
             job, judgment = held[name]
             if judgment.holding is diffing.Holding.ADOPT:
-                return generation, job
+                return generation, name, job
             if judgment.holding is diffing.Holding.MISMATCH:
                 raise ProvisioningError(
                     f"the generated name {name!r} is held by the running {_label(job)}, which is not the job "
