@@ -4,6 +4,7 @@ reached from the README; the README keeps the commands CI and newcomers run."""
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -218,6 +219,16 @@ def test_every_page_can_be_reached_from_the_readme() -> None:
     assert not orphans, "not linked from README.md or a page it leads to: " + ", ".join(
         str(p.relative_to(REPO)) for p in sorted(orphans)
     )
+
+
+def python_blocks(text: str) -> list[str]:
+    return re.findall(r"^```python\n(.*?)^```$", text, re.DOTALL | re.MULTILINE)
+
+
+@pytest.mark.parametrize("page", pages(REPO), ids=lambda p: str(p.relative_to(REPO)))
+def test_python_examples_parse(page: Path) -> None:
+    for block in python_blocks(page.read_text(encoding="utf-8")):
+        ast.parse(block, filename=str(page.relative_to(REPO)))
 
 
 def test_the_readme_keeps_the_two_commands() -> None:
