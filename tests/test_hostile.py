@@ -32,7 +32,9 @@ def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[ScriptedServer]:
             monkeypatch.delenv(name)
     monkeypatch.setenv(wait_module.POLL_SECONDS_ENV, "0.01")
     # Retries keep their real count; only the pause between them is removed.
-    monkeypatch.setattr(client_module.ModelArtsClient, "_backoff", lambda self, attempt, retry_after: 0.0)
+    monkeypatch.setattr(
+        client_module.ModelArtsClient, "_retry_delay", lambda self, attempt, retry_after=None: 0.0
+    )
     with ScriptedServer() as srv:
         monkeypatch.setenv("HW_MODELARTS_ENDPOINT", srv.url)
         monkeypatch.setenv("HW_ACCESS_KEY", "HOSTILEAK")

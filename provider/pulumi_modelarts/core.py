@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from . import diffing
+from . import diffing, ownership
 from . import lifecycle as lc
 from .errors import (
     APIError,
@@ -80,9 +80,6 @@ REPORT_LOG_LINES = 20
 REPORT_EVENTS = 5
 REPORT_LINE_CHARS = 200
 REPORT_ATTEMPTS = 2
-# Clock difference allowed between this machine and the service when deciding whether a finished job holding
-# the name was started by this very create.
-CREATE_SKEW_SECONDS = 300.0
 # How often create asks about a name that is held but whose holder the search cannot find (yet).
 HOLDER_LOOKUPS = 3
 
@@ -333,7 +330,7 @@ def _post(inputs: Mapping[str, Any], client: ModelArtsClient, progress: Progress
     """
     from .models import to_wire
 
-    since_ms = (time.time() - CREATE_SKEW_SECONDS) * 1000.0
+    since_ms = ownership.since_ms(time.time())
     generation = diffing.auto_name_generation(inputs)
     request = _create_request(inputs)
     lookups = freed = 0
@@ -357,10 +354,10 @@ def _post(inputs: Mapping[str, Any], client: ModelArtsClient, progress: Progress
             time.sleep(1.0)  # the search may not list a job created a moment ago
             continue
         label = _label(holder)
-        if judgment.holding is diffing.Holding.ADOPT:
+        if judgment.holding is ownership.Holding.ADOPT:
             return _adopt(client, holder, "the name", request, progress)
         where = ", ".join(judgment.differences) or "its phase"
-        if judgment.holding is diffing.Holding.MISMATCH:
+        if judgment.holding is ownership.Holding.MISMATCH:
             raise ProvisioningError(
                 f"the name {name!r} is held by the running {label}, which is not the job declared here "
                 f"(it differs at {where}); choose another metadata.name, or stop and delete that job"
@@ -418,12 +415,12 @@ def _with_description(
 
 def _holder(
     client: ModelArtsClient, request: CreateTrainingJobRequest, name: str, since_ms: float
-) -> tuple[TrainingJob | None, diffing.Judgment]:
+) -> tuple[TrainingJob | None, ownership.Judgment]:
     """The job holding name and its judgment (without unique names several may: the most favourable wins)."""
     from .models import to_wire
 
     found = _holders(client, {name: to_wire(request)}, since_ms, operator="like")
-    return found.get(name, (None, diffing.Judgment(diffing.Holding.STALE)))
+    return found.get(name, (None, ownership.Judgment(ownership.Holding.STALE)))
 
 
 def _holders(
@@ -432,12 +429,12 @@ def _holders(
     since_ms: float,
     *,
     operator: str,
-) -> dict[str, tuple[TrainingJob, diffing.Judgment]]:
+) -> dict[str, tuple[TrainingJob, ownership.Judgment]]:
     """Each held name of declared (name -> the wire body declared under it) with its holder, in one search."""
     from .models import SearchFilter
 
-    rank = {diffing.Holding.ADOPT: 0, diffing.Holding.MISMATCH: 1, diffing.Holding.STALE: 2}
-    best: dict[str, tuple[TrainingJob, diffing.Judgment]] = {}
+    rank = {ownership.Holding.ADOPT: 0, ownership.Holding.MISMATCH: 1, ownership.Holding.STALE: 2}
+    best: dict[str, tuple[TrainingJob, ownership.Judgment]] = {}
     for job in client.iter_jobs([SearchFilter(key="name", operator=operator, value=list(declared))]):
         name = job.name or ""
         if name not in declared or not job.job_id:
@@ -478,9 +475,9 @@ def _later_generation(
             if name not in held:
                 return generation, name, None
             job, judgment = held[name]
-            if judgment.holding is diffing.Holding.ADOPT:
+            if judgment.holding is ownership.Holding.ADOPT:
                 return generation, name, job
-            if judgment.holding is diffing.Holding.MISMATCH:
+            if judgment.holding is ownership.Holding.MISMATCH:
                 raise ProvisioningError(
                     f"the generated name {name!r} is held by the running {_label(job)}, which is not the job "
                     f"declared here (it differs at {', '.join(judgment.differences) or 'its phase'}); set "
@@ -502,17 +499,10 @@ def _delete_record(client: ModelArtsClient, job: TrainingJob, progress: Progress
     job_id = job.job_id or ""
     label = _label(job, job_id)
     if job.phase == Phase.TERMINATING:
-        try:
-            job = until(
-                job,
-                lambda: client.get_job(job_id),
-                done=[Condition("stopped", _stopped)],
-                timeout=bound.seconds,
-            )
-        except JobVanished:
+        stopped = _wait_stopped(client, job, job_id, label, bound)
+        if stopped is None:
             return
-        except WaitTimedOut as exc:
-            raise _still_stopping(label, exc, bound) from None
+        job = stopped
     if is_terminable(job.phase):
         raise ProvisioningError(f"{label} is {job.phase}; a running job's record is never deleted")
     try:
@@ -864,9 +854,23 @@ def _stop(job_id: str, client: ModelArtsClient, progress: Progress, bound: _Boun
     elif job.phase != Phase.TERMINATING:
         return job  # it has already ended (completed, failed, terminated): nothing to stop or wait for
     start = time.monotonic()
+    # Right after terminate the service may still report the old phase; Terminating comes next.
+    stopped = _wait_stopped(client, job, job_id, label, bound)
+    if stopped is not None:
+        elapsed = lc.format_elapsed(time.monotonic() - start)
+        progress.say(f"{label} {stopped.phase or 'stopped'} after {elapsed}")
+    return stopped
+
+
+def _wait_stopped(
+    client: ModelArtsClient, job: TrainingJob, job_id: str, label: str, bound: _Bound
+) -> TrainingJob | None:
+    """Wait until the job has stopped (neither terminable nor Terminating): the job then, or None once gone.
+
+    Raises ProvisioningError when it is still stopping after bound.
+    """
     try:
-        # Right after terminate the service may still report the old phase; Terminating comes next.
-        job = until(
+        return until(
             job,
             lambda: client.get_job(job_id),
             done=[Condition("stopped", _stopped)],
@@ -876,8 +880,6 @@ def _stop(job_id: str, client: ModelArtsClient, progress: Progress, bound: _Boun
         return None
     except WaitTimedOut as exc:
         raise _still_stopping(label, exc, bound) from None
-    progress.say(f"{label} {job.phase or 'stopped'} after {lc.format_elapsed(time.monotonic() - start)}")
-    return job
 
 
 def _stopped(job: TrainingJob) -> bool:
