@@ -13,6 +13,7 @@ encrypted; the outputs ``declared_inputs``, ``environments`` and ``endpoints`` a
 
 from __future__ import annotations
 
+import copy
 import datetime as _dt
 import inspect
 import os
@@ -21,7 +22,6 @@ from typing import TYPE_CHECKING, Any, Optional, Union
 
 import pulumi
 import pulumi.dynamic
-from pulumi import _types
 
 from .fields import HIDDEN_FIELDS, OUTPUT_ONLY_FIELDS, SECRET_INPUTS, SECRET_OUTPUTS
 from .provider import TrainingJobProvider
@@ -36,17 +36,6 @@ __all__ = ["SECRET_OUTPUTS", "TrainingJob", "get_training_jobs"]
 
 NAME_SCOPE_FIELD = "name_scope"  # diffing's; this module must not load it (the program stays light)
 assert NAME_SCOPE_FIELD in HIDDEN_FIELDS
-
-
-def _plain(value: Any) -> Any:
-    """Input-type objects (``...Args``) turned into dicts, recursively; Outputs and plain values untouched."""
-    if value is not None and _types.is_input_type(type(value)):
-        return {k: _plain(v) for k, v in _types.input_type_to_dict(value).items() if v is not None}
-    if isinstance(value, Mapping):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    return value
 
 
 def _path_parts(path: str) -> list[str]:
@@ -68,12 +57,19 @@ def _mark_secret(value: Any, parts: list[str]) -> Any:
     if not parts:
         return pulumi.Output.secret(value)
     if isinstance(value, pulumi.Output):
-        return value.apply(lambda resolved: _mark_secret(_plain(resolved), parts))
+        return value.apply(lambda resolved: _mark_secret(resolved, parts))
     head, rest = parts[0], parts[1:]
     if head == "[]":
         return [_mark_secret(item, rest) for item in value] if isinstance(value, (list, tuple)) else value
     if isinstance(value, Mapping):
         return {k: _mark_secret(v, rest) if k == head else v for k, v in value.items()}
+    attribute = getattr(type(value), head, None)
+    if isinstance(attribute, property) and attribute.fset is not None:
+        # A typed input (``inputs.…Args``; the secret paths are spelled as its property names): a copy with
+        # the property marked, leaving the caller's object alone. Pulumi serialises it as it does any Args.
+        marked = copy.copy(value)
+        setattr(marked, head, _mark_secret(getattr(value, head), rest))
+        return marked
     return value
 
 
@@ -236,7 +232,7 @@ def _register(
             if value is None:
                 given[key] = getattr(args, key)
     reading = opts is not None and opts.id is not None
-    props: dict[str, Any] = {key: _plain(value) for key, value in given.items()}
+    props: dict[str, Any] = dict(given)
     if not reading:
         # Dynamic providers never see the resource name: pass it in for auto-naming.
         if props["name_prefix"] is None:
