@@ -251,7 +251,7 @@ def restrict(found: Any, declared: Any) -> Any:
 
 
 def name_scope(urn: str) -> str:
-    """ "<project>/<stack>" of a URN (``urn:pulumi:<stack>::<project>::<type>::<name>``)."""
+    """"<project>/<stack>" of a URN (``urn:pulumi:<stack>::<project>::<type>::<name>``)."""
     stack, _, rest = urn.removeprefix("urn:pulumi:").partition("::")
     return f"{rest.partition('::')[0]}/{stack}"
 
@@ -424,7 +424,9 @@ class ModelArtsProvider(Provider):
 
         def call() -> None:
             with core.open_client(self.config(), progress) as client:
-                core.delete(request.resource_id, client, progress, plain_map(request.properties), limit=limit)
+                core.delete(
+                    request.resource_id, client, progress, plain_map(request.properties), limit=limit
+                )
 
         await self._run(call)
 
