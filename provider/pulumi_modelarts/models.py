@@ -41,8 +41,9 @@ from pydantic import (
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticCustomError
 
-# The phase vocabulary lives in phases.py; re-exported here for the models' users.
 from . import lifecycle
+
+# The phase vocabulary lives in phases.py; re-exported here for the models' users.
 from .phases import (
     TERMINABLE_PHASES,
     TERMINAL_PHASES,
