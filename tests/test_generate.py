@@ -23,6 +23,7 @@ SCRIPT = ROOT / "scripts" / "generate"
 GENERATED = [
     "provider/pulumi_modelarts/inputs.py",
     "provider/pulumi_modelarts/fields.py",
+    "provider/pulumi_modelarts/outputs.py",
     "provider/pulumi_modelarts/resource.py",
     "provider/pulumi_modelarts/__init__.py",
     "README.md",

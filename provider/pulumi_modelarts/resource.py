@@ -27,8 +27,9 @@ from .fields import HIDDEN_FIELDS, OUTPUT_ONLY_FIELDS, SECRET_INPUTS, SECRET_OUT
 from .provider import TrainingJobProvider
 
 if TYPE_CHECKING:
-    # Only annotations name the typed inputs: a program that passes plain dicts never loads them.
-    from . import inputs
+    # Only annotations name the typed inputs: a program that passes plain dicts never loads them. The typed
+    # outputs are for type checkers only.
+    from . import inputs, outputs
 
 # ruff: noqa: UP007, UP045  (Optional/Union spelled out, as generated SDKs do)
 
@@ -91,30 +92,47 @@ class TrainingJob(pulumi.dynamic.Resource, module="modelarts", name="TrainingJob
     """
 
     # BEGIN GENERATED resource properties (scripts/generate; do not edit)
-    kind: pulumi.Output[str]
-    """Job type."""
-    metadata: pulumi.Output[dict[str, Any]]
-    """Metadata as the service returns it: id, name (also a generated one), description, create_time..."""
-    name: pulumi.Output[str]
-    """The job's name."""
-    status: pulumi.Output[dict[str, Any]]
-    """phase, secondary_phase, duration (ms), start_time, tasks, task_statuses, running_records."""
-    phase: pulumi.Output[str]
-    """Level-1 phase as last seen (Creating, Pending, Running, Completed, Failed, Terminated, ...)."""
-    secondary_phase: pulumi.Output[str]
-    """Level-2 phase as last seen."""
-    algorithm: pulumi.Output[dict[str, Any]]
-    """The algorithm as the service returns it, without environment variables."""
-    spec: pulumi.Output[dict[str, Any]]
-    """The spec as the service returns it (flavor details, log path, volumes...)."""
-    tasks: pulumi.Output[list[dict[str, Any]]]
-    """Tasks of a heterogeneous job, as returned."""
-    endpoints: pulumi.Output[dict[str, Any]]
-    """Remote access endpoints (SSH, JupyterLab, TensorBoard), with tokens. Secret."""
-    environments: pulumi.Output[dict[str, str]]
-    """Environment variables of the job. Secret."""
-    declared_inputs: pulumi.Output[dict[str, Any]]
-    """The inputs as declared (normalised); what changes are judged against. Secret."""
+    if TYPE_CHECKING:
+        # The job's sections typed from the response models (outputs.py), as the native SDK's are.
+        # At run time they stay plain dicts (the branch below): Pulumi converts an output to the
+        # type its annotation names, which must then be one of its own output classes.
+        kind: pulumi.Output[str]
+        """Job type."""
+        metadata: pulumi.Output[outputs.MetadataResponse]
+        """Metadata as the service returns it: id, name (also a generated one), description, create_time..."""
+        name: pulumi.Output[str]
+        """The job's name."""
+        status: pulumi.Output[outputs.JobStatus]
+        """phase, secondary_phase, duration (ms), start_time, tasks, task_statuses, running_records."""
+        phase: pulumi.Output[str]
+        """Level-1 phase as last seen (Creating, Pending, Running, Completed, Failed, Terminated, ...)."""
+        secondary_phase: pulumi.Output[str]
+        """Level-2 phase as last seen."""
+        algorithm: pulumi.Output[outputs.AlgorithmResponse]
+        """The algorithm as the service returns it, without environment variables."""
+        spec: pulumi.Output[outputs.SpecResponse]
+        """The spec as the service returns it (flavor details, log path, volumes...)."""
+        tasks: pulumi.Output[list[outputs.TaskResponse]]
+        """Tasks of a heterogeneous job, as returned."""
+        endpoints: pulumi.Output[outputs.Endpoints]
+        """Remote access endpoints (SSH, JupyterLab, TensorBoard), with tokens. Secret."""
+        environments: pulumi.Output[dict[str, str]]
+        """Environment variables of the job. Secret."""
+        declared_inputs: pulumi.Output[dict[str, Any]]
+        """The inputs as declared (normalised); what changes are judged against. Secret."""
+    else:
+        kind: pulumi.Output[str]
+        metadata: pulumi.Output[dict[str, Any]]
+        name: pulumi.Output[str]
+        status: pulumi.Output[dict[str, Any]]
+        phase: pulumi.Output[str]
+        secondary_phase: pulumi.Output[str]
+        algorithm: pulumi.Output[dict[str, Any]]
+        spec: pulumi.Output[dict[str, Any]]
+        tasks: pulumi.Output[list[dict[str, Any]]]
+        endpoints: pulumi.Output[dict[str, Any]]
+        environments: pulumi.Output[dict[str, str]]
+        declared_inputs: pulumi.Output[dict[str, Any]]
 
     def __init__(
         self,
