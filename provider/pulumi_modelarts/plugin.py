@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib.resources
+import re
 import sys
 import threading
 from collections.abc import Callable, Mapping, Sequence
@@ -55,6 +56,7 @@ from pulumi.provider.experimental.provider import (
 )
 from pulumi.runtime import rpc
 
+from . import schema_names
 from .fields import SECRET_OUTPUTS, SETTINGS_FIELDS
 from .progress import engine_address, engine_reachable
 from .settings import CONFIG_NAMESPACE, SOURCES, near_miss_keys
@@ -124,8 +126,115 @@ def property_map(
 
 
 def outputs_map(outputs: Mapping[str, Any], inputs: Mapping[str, PropertyValue]) -> dict[str, PropertyValue]:
-    """The resource's outputs; those always secret are marked, and so is any output whose input was secret."""
-    return property_map(outputs, {k: v for k, v in inputs.items() if v.is_secret}, SECRET_OUTPUTS)
+    """The resource's outputs (core's, in wire names) for the engine, in schema names; those always secret are
+    marked, and so is any output whose input was secret."""
+    secret = [schema_path(name, schema_names.OUTPUTS) for name in SECRET_OUTPUTS]
+    renamed = to_schema(outputs, schema_names.OUTPUTS)
+    return property_map(renamed, {k: v for k, v in inputs.items() if v.is_secret}, secret)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Schema names <-> wire names
+#
+# The schema names properties in camelCase (``nodeCount``); core speaks the API's names (``node_count``).
+# Every value crossing the protocol is renamed here, walking it by the generated types of ``schema_names``:
+# only the properties of object types are renamed, never the keys of maps (environment variables,
+# annotations: the user's) or anything inside a value of any type. A key that is not a property of its type
+# passes unchanged (core then reports it, with the path the user wrote).
+
+
+def _wire_table() -> dict[str, dict[str, tuple[str, str]]]:
+    """schema_names.TYPES the other way round: per object type, schema name -> (wire name, value's type)."""
+    global _WIRE_TABLE
+    if _WIRE_TABLE is None:
+        _WIRE_TABLE = {
+            type_: {schema: (wire, inner) for wire, (schema, inner) in props.items()}
+            for type_, props in schema_names.TYPES.items()
+        }
+    return _WIRE_TABLE
+
+
+_WIRE_TABLE: dict[str, dict[str, tuple[str, str]]] | None = None
+
+
+def _rename(value: Any, shape: str, table: Mapping[str, Mapping[str, tuple[str, str]]]) -> Any:
+    if shape.startswith("[]"):
+        return [_rename(v, shape[2:], table) for v in value] if isinstance(value, list) else value
+    if not isinstance(value, Mapping):
+        return value
+    if shape.startswith("{}"):
+        return {k: _rename(v, shape[2:], table) for k, v in value.items()}
+    props = table.get(shape)
+    if props is None:
+        return value
+    renamed: dict[str, Any] = {}
+    # Unknown keys first: should one be the other name of a known property given too, the known one wins.
+    for key, item in value.items():
+        if key not in props:
+            renamed[key] = item
+    for key, item in value.items():
+        if key in props:
+            name, inner = props[key]
+            renamed[name] = _rename(item, inner, table)
+    return renamed
+
+
+def to_wire(value: Mapping[str, Any], root: str) -> dict[str, Any]:
+    """Plain data with schema names (as the engine sends it) as core wants it, with wire names."""
+    renamed: dict[str, Any] = _rename(value, root, _wire_table())
+    return renamed
+
+
+def to_schema(value: Mapping[str, Any], root: str) -> dict[str, Any]:
+    """Plain data with wire names (as core answers) as the engine wants it, with schema names."""
+    renamed: dict[str, Any] = _rename(value, root, schema_names.TYPES)
+    return renamed
+
+
+_SEGMENT = re.compile(r"""\.?([^.\[]+)|\[(\d+|'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")\]""")
+
+
+def schema_path(path: str, root: str = schema_names.INPUTS) -> str:
+    """A path in wire names as core reports it (``spec.resource.node_count``, ``tasks[0].role``) in schema
+    names (``spec.resource.nodeCount``): the path the user wrote. Map keys and unknown names are kept."""
+    shape, done, at = root, "", 0
+    while at < len(path):
+        found = _SEGMENT.match(path, at)
+        if found is None:
+            return done + path[at:]
+        name, index = found.group(1), found.group(2)
+        if index is not None or shape.startswith("{}") or name is None:
+            if shape.startswith("{}") and shape == "{}" and index is None:
+                return done + path[at:]  # a map of plain values: the rest is the user's key, dots and all
+            done += found.group(0)
+            shape = shape[2:] if shape.startswith(("[]", "{}")) else ""
+        else:
+            entry = schema_names.TYPES.get(shape, {}).get(name)
+            if entry is None:
+                return done + path[at:]
+            done += found.group(0).replace(name, entry[0])
+            shape = entry[1]
+        at = found.end()
+    return done
+
+
+_DID_YOU_MEAN = re.compile(r"did you mean '([^']+)'\?")
+_EXPECTED = re.compile(r"^(unknown property; expected one of )(.+)$")
+
+
+def schema_failure(path: str, reason: str) -> tuple[str, str]:
+    """A check failure of core (path and reason in wire names) in the names the user wrote."""
+    shown = schema_path(path)
+    hint = _DID_YOU_MEAN.search(reason)
+    if hint is not None:
+        parent = path[: len(path) - len(path.rpartition(".")[2])] if "." in path else ""
+        suggested = schema_path(parent + hint.group(1)).rpartition(".")[2]
+        reason = reason[: hint.start(1)] + suggested + reason[hint.end(1) :]
+    expected = _EXPECTED.search(reason)
+    if expected is not None:
+        names = [schema_path(n.strip()) for n in expected.group(2).split(",")]
+        reason = reason[: expected.start(2)] + ", ".join(names)
+    return shown, reason
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -315,7 +424,7 @@ class ModelArtsProvider(Provider):
     async def check(self, request: CheckRequest) -> CheckResponse:
         from . import core, diffing
 
-        news = plain_map(request.new_inputs)
+        news = to_wire(plain_map(request.new_inputs), schema_names.INPUTS)
         if news.get("name_prefix") is None:
             news["name_prefix"] = request.name  # as the dynamic resource does: the resource name
         # The stack's identity, which generated names hash (the dynamic resource passes it from the program).
@@ -324,21 +433,24 @@ class ModelArtsProvider(Provider):
             config = dict(self._config) if self._configured else None
             misplaced = list(self._misplaced)
         # Settings are checked at preview too (no API call, no value in any message), as the dynamic one does.
-        checked = core.check(plain_map(request.old_inputs), news, config=config, misplaced=misplaced)
-        failures = [
+        olds = to_wire(plain_map(request.old_inputs), schema_names.INPUTS)
+        checked = core.check(olds, news, config=config, misplaced=misplaced)
+        failures = []
+        for failure in checked.failures:
+            path, reason = schema_failure(failure.path, failure.reason)
             # The engine shows a nested property as {<nil>}: nested paths lead the reason instead.
-            CheckFailure(f.path, f.reason)
-            if f.path and "." not in f.path and "[" not in f.path
-            else CheckFailure("", f"{f.path}: {f.reason}" if f.path else f.reason)
-            for f in checked.failures
-        ]
-        return CheckResponse(inputs=property_map(checked.inputs, request.new_inputs), failures=failures)
+            if path and "." not in path and "[" not in path:
+                failures.append(CheckFailure(path, reason))
+            else:
+                failures.append(CheckFailure("", f"{path}: {reason}" if path else reason))
+        inputs = to_schema(checked.inputs, schema_names.INPUTS)
+        return CheckResponse(inputs=property_map(inputs, request.new_inputs), failures=failures)
 
     async def diff(self, request: DiffRequest) -> DiffResponse:
         from . import core, diffing
 
-        olds = plain_map(request.old_state)
-        news = diffing.normalise_inputs(plain_map(request.new_inputs))
+        olds = to_wire(plain_map(request.old_state), schema_names.OUTPUTS)
+        news = diffing.normalise_inputs(to_wire(plain_map(request.new_inputs), schema_names.INPUTS))
         declared = olds.get(core.DECLARED_INPUTS)
         if not isinstance(declared, Mapping):
             # Adopted by `pulumi import`: compare what the program declares with the job as it was found.
@@ -350,15 +462,17 @@ class ModelArtsProvider(Provider):
         progress = self._log.progress(request.urn)
         decision = core.plan(request.resource_id, olds, news, progress)
         detailed: dict[str, PropertyDiff] = {}
+        # Keys and replace reasons name input properties (status: the output), in schema names.
         for name in decision.replaces:
-            detailed[name] = PropertyDiff(_kind(declared, news, name, replace=True), name != "status")
+            kind = _kind(declared, news, name, replace=True)
+            detailed[_diff_key(name)] = PropertyDiff(kind, name != "status")
         if decision.description_changed:
-            detailed["metadata.description"] = PropertyDiff(PropertyDiffKind.UPDATE, True)
+            detailed[schema_path("metadata.description")] = PropertyDiff(PropertyDiffKind.UPDATE, True)
         for name in decision.settings_changed:
-            detailed[name] = PropertyDiff(_kind(declared, news, name, replace=False), True)
+            detailed[_diff_key(name)] = PropertyDiff(_kind(declared, news, name, replace=False), True)
         return DiffResponse(
             changes=decision.changes,
-            replaces=list(decision.replaces),
+            replaces=[_diff_key(name) for name in decision.replaces],
             delete_before_replace=decision.delete_before_replace,
             detailed_diff=detailed,
         )
@@ -366,7 +480,7 @@ class ModelArtsProvider(Provider):
     async def create(self, request: CreateRequest) -> CreateResponse:
         from . import core
 
-        inputs = plain_map(request.properties)
+        inputs = to_wire(plain_map(request.properties), schema_names.INPUTS)
         progress = self._log.progress(request.urn)
         limit = _limit(request.timeout)
 
@@ -380,7 +494,7 @@ class ModelArtsProvider(Provider):
     async def read(self, request: ReadRequest) -> ReadResponse:
         from . import core
 
-        olds = plain_map(request.properties)
+        olds = to_wire(plain_map(request.properties), schema_names.OUTPUTS)
         progress = self._log.progress(request.urn)
 
         # No stored outputs: an import or a lookup by id, for which a missing job is an error, not news.
@@ -396,7 +510,7 @@ class ModelArtsProvider(Provider):
         inputs: Mapping[str, PropertyValue] = request.inputs
         if not inputs:
             # `pulumi import`: the inputs are what the job says about itself.
-            inputs = property_map(declared_from_job(found.outputs))
+            inputs = property_map(to_schema(declared_from_job(found.outputs), schema_names.INPUTS))
         return ReadResponse(
             resource_id=found.id, properties=outputs_map(found.outputs, inputs), inputs=dict(inputs)
         )
@@ -404,8 +518,8 @@ class ModelArtsProvider(Provider):
     async def update(self, request: UpdateRequest) -> UpdateResponse:
         from . import core
 
-        olds = plain_map(request.olds)
-        news = plain_map(request.news)
+        olds = to_wire(plain_map(request.olds), schema_names.OUTPUTS)
+        news = to_wire(plain_map(request.news), schema_names.INPUTS)
         progress = self._log.progress(request.urn)
         limit = _limit(request.timeout)
 
@@ -425,7 +539,11 @@ class ModelArtsProvider(Provider):
         def call() -> None:
             with core.open_client(self.config(), progress) as client:
                 core.delete(
-                    request.resource_id, client, progress, plain_map(request.properties), limit=limit
+                    request.resource_id,
+                    client,
+                    progress,
+                    to_wire(plain_map(request.properties), schema_names.OUTPUTS),
+                    limit=limit,
                 )
 
         await self._run(call)
@@ -433,13 +551,14 @@ class ModelArtsProvider(Provider):
     async def invoke(self, request: InvokeRequest) -> InvokeResponse:
         if request.tok != FUNCTION_TYPE:
             raise ValueError(f"unknown function {request.tok}")
-        args = plain_map(request.args)
+        args = to_wire(plain_map(request.args), schema_names.FUNCTION_ARGS)
 
         def call() -> list[dict[str, Any]]:
             return find_jobs(self.config(), args)
 
         jobs = await self._run(call)
-        return InvokeResponse(return_value={"jobs": to_property(jobs)})
+        result = to_schema({"jobs": jobs}, schema_names.FUNCTION_RESULT)
+        return InvokeResponse(return_value=property_map(result))
 
     async def cancel(self) -> None:
         # Waits in progress end now (their jobs are terminated while the engine listens); later ones at once.
@@ -477,6 +596,11 @@ def find_jobs(config: Mapping[str, str], args: Mapping[str, Any]) -> list[dict[s
 def _limit(timeout: float | None) -> float | None:
     """The seconds a request's customTimeouts allow (the engine sends 0 when none is set)."""
     return timeout if timeout and timeout > 0 else None
+
+
+def _diff_key(name: str) -> str:
+    """A detailed-diff key or replace reason of core (a wire path) in schema names."""
+    return schema_path(name, schema_names.OUTPUTS if name == "status" else schema_names.INPUTS)
 
 
 def _kind(
