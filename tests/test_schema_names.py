@@ -5,7 +5,10 @@ or values of any type), in inputs, outputs, check failures, diffs and the functi
 from __future__ import annotations
 
 import asyncio
+import inspect
 import json
+import keyword
+import re
 from pathlib import Path
 from typing import Any
 
@@ -221,3 +224,40 @@ def test_outputs_in_schema_names_with_lists_of_objects_and_secrets() -> None:
     assert plain["declaredInputs"] == {"spec": {"resource": {"nodeCount": 1}}, "waitFor": "none"}
     assert outs["environments"].is_secret and outs["declaredInputs"].is_secret
     assert not outs["secondaryPhase"].is_secret
+
+
+def _snake(wire: str) -> str:
+    """A wire name as Python names it: itself, or snake_case where the API spells it in camelCase already
+    (``matchExpressions``; the SDK named those ``match_expressions`` before the schema was camelCase too)."""
+    snake = re.sub(r"(?<!^)([A-Z])", r"_\1", wire).lower()
+    return f"{snake}_" if keyword.iskeyword(snake) or snake == "exec" else snake  # as Pulumi escapes them
+
+
+def _python_names(cls: type) -> set[str]:
+    return {n for n in inspect.signature(cls.__init__).parameters if n not in ("self", "__self__")}
+
+
+def test_the_native_python_sdk_keeps_the_wire_names() -> None:
+    # Python programs are the same for both front-ends: the generated SDK maps the schema's camelCase back
+    # to snake_case, which must be the wire name of every property of every type.
+    import pulumi_modelarts_native as native
+    from pulumi import _types
+    from pulumi_modelarts_native import _inputs, outputs
+
+    assert _types.input_type_py_to_pulumi_names(_inputs.TrainingJobEngineArgs)["image_url"] == "imageUrl"
+    for token, spec in SCHEMA["types"].items():
+        name = token.rpartition(":")[2]
+        wire = {w for w, (s, _) in schema_names.TYPES[name].items() if s in spec["properties"]}
+        if name.startswith("TrainingJob") and name != "TrainingJobDetails":
+            args = getattr(_inputs, f"{name}Args")
+            assert _python_names(args) == {_snake(w) for w in wire}, name
+            assert _types.input_type_py_to_pulumi_names(args) == {
+                _snake(w): schema_names.TYPES[name][w][0] for w in wire
+            }, name
+        else:
+            assert _python_names(getattr(outputs, name)) == {_snake(w) for w in wire}, name
+    inputs = {w for w, (s, _) in schema_names.TYPES[schema_names.INPUTS].items() if s != "nameScope"}
+    assert _python_names(native.TrainingJobArgs) == inputs
+    assert {"wait_for", "name_prefix", "ftjob_config"} <= inputs
+    args = set(inspect.signature(native.get_training_jobs).parameters) - {"opts"}
+    assert args == set(schema_names.TYPES[schema_names.FUNCTION_ARGS])
