@@ -168,14 +168,13 @@ def _rename(value: Any, shape: str, table: Mapping[str, Mapping[str, tuple[str, 
     if props is None:
         return value
     renamed: dict[str, Any] = {}
-    # Unknown keys first: should one be the other name of a known property given too, the known one wins.
-    for key, item in value.items():
-        if key not in props:
-            renamed[key] = item
     for key, item in value.items():
         if key in props:
             name, inner = props[key]
             renamed[name] = _rename(item, inner, table)
+        else:
+            # Should an unknown key be the other name of a known property also given, the known one wins.
+            renamed.setdefault(key, item)
     return renamed
 
 
