@@ -170,6 +170,37 @@ def test_check_failures_name_the_paths_the_user_wrote() -> None:
     assert "_" not in unknown
 
 
+@pytest.mark.parametrize(
+    ("algorithm", "failure"),
+    [
+        (
+            {"engine": {"engineVersion": "2.1"}, "codeDir": "/b/c/", "bootFile": "/b/c/t.py"},
+            "algorithm.engine.engineName: engineVersion needs engineName",
+        ),
+        (
+            {"subscriptionId": "s"},
+            "algorithm.itemVersionId: itemVersionId is required together with subscriptionId",
+        ),
+        (
+            {"engine": {"engineName": "PyTorch", "engineVersion": "x"}, "command": "run"},
+            "algorithm.command: command is only used with a custom image (engine.imageUrl)",
+        ),
+    ],
+)
+def test_rules_name_the_fields_as_the_user_wrote_them(algorithm: dict[str, Any], failure: str) -> None:
+    news = {"algorithm": algorithm, "spec": {"resource": {"flavorId": "f", "nodeCount": 1}}}
+    answer = run(plugin.ModelArtsProvider().check(CheckRequest(URN, {}, plugin.property_map(news), b"")))
+    assert [f.reason for f in answer.failures] == [failure]
+
+
+def test_a_reason_keeps_words_that_are_not_names_of_its_object() -> None:
+    # Values and user keys in a reason stay as they are; only names of the failing object's type change.
+    path, reason = plugin.schema_failure("algorithm.environments.MY_VAR", "my_value is not image_url")
+    assert (path, reason) == ("algorithm.environments.MY_VAR", "my_value is not image_url")
+    path, reason = plugin.schema_failure("spec.resource", "'/b/node_count/' is not flavor_id, nor pool_x")
+    assert (path, reason) == ("spec.resource", "'/b/node_count/' is not flavorId, nor pool_x")
+
+
 def _state(declared: dict[str, Any]) -> dict[str, PropertyValue]:
     return plugin.property_map({"phase": "Running", "metadata": {"id": "j"}, "declaredInputs": declared})
 

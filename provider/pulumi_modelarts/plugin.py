@@ -196,44 +196,56 @@ _SEGMENT = re.compile(r"""\.?([^.\[]+)|\[(\d+|'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*
 def schema_path(path: str, root: str = schema_names.INPUTS) -> str:
     """A path in wire names as core reports it (``spec.resource.node_count``, ``tasks[0].role``) in schema
     names (``spec.resource.nodeCount``): the path the user wrote. Map keys and unknown names are kept."""
-    shape, done, at = root, "", 0
+    return _walk(path, root)[0]
+
+
+def _walk(path: str, root: str) -> tuple[str, str, str]:
+    """(the path in schema names, the type of what it names, the type of the object holding that); a type
+    is "" where the path leaves the known types (an unknown name, a map key, a value of any type)."""
+    shape, holder, done, at = root, "", "", 0
     while at < len(path):
         found = _SEGMENT.match(path, at)
         if found is None:
-            return done + path[at:]
+            return done + path[at:], "", ""
         name, index = found.group(1), found.group(2)
+        holder = shape
         if index is not None or shape.startswith("{}") or name is None:
-            if shape.startswith("{}") and shape == "{}" and index is None:
-                return done + path[at:]  # a map of plain values: the rest is the user's key, dots and all
+            if shape == "{}" and index is None:
+                return done + path[at:], "", holder  # a map of plain values: the rest is the user's key
             done += found.group(0)
             shape = shape[2:] if shape.startswith(("[]", "{}")) else ""
         else:
             entry = schema_names.TYPES.get(shape, {}).get(name)
             if entry is None:
-                return done + path[at:]
+                return done + path[at:], "", holder
             done += found.group(0).replace(name, entry[0])
             shape = entry[1]
         at = found.end()
-    return done
+    return done, shape, holder
 
 
-_DID_YOU_MEAN = re.compile(r"did you mean '([^']+)'\?")
-_EXPECTED = re.compile(r"^(unknown property; expected one of )(.+)$")
+# A name or dotted path in a reason (``image_url``, ``engine.image_url``); only those with an underscore
+# differ between the two.
+_NAME = re.compile(r"(?<![\w./-])[a-z][A-Za-z0-9_]*(?:\.[a-z][A-Za-z0-9_]*)*")
 
 
 def schema_failure(path: str, reason: str) -> tuple[str, str]:
-    """A check failure of core (path and reason in wire names) in the names the user wrote."""
-    shown = schema_path(path)
-    hint = _DID_YOU_MEAN.search(reason)
-    if hint is not None:
-        parent = path[: len(path) - len(path.rpartition(".")[2])] if "." in path else ""
-        suggested = schema_path(parent + hint.group(1)).rpartition(".")[2]
-        reason = reason[: hint.start(1)] + suggested + reason[hint.end(1) :]
-    expected = _EXPECTED.search(reason)
-    if expected is not None:
-        names = [schema_path(n.strip()) for n in expected.group(2).split(",")]
-        reason = reason[: expected.start(2)] + ", ".join(names)
-    return shown, reason
+    """A check failure of core (path and reason in wire names) in the names the user wrote: the path, and
+    each name in the reason of a property of the object the path names or of the object holding it (a rule
+    naming fields of its object, a sibling, a "did you mean" hint, the accepted top-level properties)."""
+    shown, shape, holder = _walk(path, schema_names.INPUTS)
+    scopes = [t for t in (shape, holder) if t in schema_names.TYPES]
+
+    def rename(found: re.Match[str]) -> str:
+        words = found.group(0)
+        if "_" not in words:
+            return words
+        for scope in scopes:
+            if words.partition(".")[0] in schema_names.TYPES[scope]:
+                return _walk(words, scope)[0]
+        return words
+
+    return shown, _NAME.sub(rename, reason)
 
 
 # ---------------------------------------------------------------------------------------------------------
