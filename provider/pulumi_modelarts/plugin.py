@@ -3,6 +3,10 @@
 The engine starts this executable and talks gRPC to it (``pulumi.provider.experimental``). Every method turns
 ``PropertyValue``s into the plain dicts ``core`` works on, calls it, and turns the answer back:
 
+- property names are the schema's (camelCase, ``nodeCount``) on the engine's side and the wire's
+  (``node_count``) on core's: every value is renamed on the way in and out, by the generated types of
+  ``schema_names`` (map keys, such as environment variables, are never renamed), and so are the paths of
+  check failures, the fields their reasons name, detailed-diff keys and replace reasons;
 - numbers arrive as floats (whole ones become ints again), values not known yet (preview) become the same
   unknown marker the dynamic provider sees, and secrets are unwrapped on the way in and marked again on the
   way out (where the inputs had them, and on the outputs that are always secret);
@@ -176,6 +180,16 @@ def _rename(value: Any, shape: str, table: Mapping[str, Mapping[str, tuple[str, 
             # Should an unknown key be the other name of a known property also given, the known one wins.
             renamed.setdefault(key, item)
     return renamed
+
+
+def wire_inputs(values: Mapping[str, PropertyValue]) -> dict[str, Any]:
+    """A request's inputs (schema names) as the plain data core takes (wire names)."""
+    return to_wire(plain_map(values), schema_names.INPUTS)
+
+
+def wire_state(values: Mapping[str, PropertyValue]) -> dict[str, Any]:
+    """A request's stored outputs (schema names) as the plain data core takes (wire names)."""
+    return to_wire(plain_map(values), schema_names.OUTPUTS)
 
 
 def to_wire(value: Mapping[str, Any], root: str) -> dict[str, Any]:
@@ -435,7 +449,7 @@ class ModelArtsProvider(Provider):
     async def check(self, request: CheckRequest) -> CheckResponse:
         from . import core, diffing
 
-        news = to_wire(plain_map(request.new_inputs), schema_names.INPUTS)
+        news = wire_inputs(request.new_inputs)
         if news.get("name_prefix") is None:
             news["name_prefix"] = request.name  # as the dynamic resource does: the resource name
         # The stack's identity, which generated names hash (the dynamic resource passes it from the program).
@@ -444,7 +458,7 @@ class ModelArtsProvider(Provider):
             config = dict(self._config) if self._configured else None
             misplaced = list(self._misplaced)
         # Settings are checked at preview too (no API call, no value in any message), as the dynamic one does.
-        olds = to_wire(plain_map(request.old_inputs), schema_names.INPUTS)
+        olds = wire_inputs(request.old_inputs)
         checked = core.check(olds, news, config=config, misplaced=misplaced)
         failures = []
         for failure in checked.failures:
@@ -460,8 +474,8 @@ class ModelArtsProvider(Provider):
     async def diff(self, request: DiffRequest) -> DiffResponse:
         from . import core, diffing
 
-        olds = to_wire(plain_map(request.old_state), schema_names.OUTPUTS)
-        news = diffing.normalise_inputs(to_wire(plain_map(request.new_inputs), schema_names.INPUTS))
+        olds = wire_state(request.old_state)
+        news = diffing.normalise_inputs(wire_inputs(request.new_inputs))
         declared = olds.get(core.DECLARED_INPUTS)
         if not isinstance(declared, Mapping):
             # Adopted by `pulumi import`: compare what the program declares with the job as it was found.
@@ -491,7 +505,7 @@ class ModelArtsProvider(Provider):
     async def create(self, request: CreateRequest) -> CreateResponse:
         from . import core
 
-        inputs = to_wire(plain_map(request.properties), schema_names.INPUTS)
+        inputs = wire_inputs(request.properties)
         progress = self._log.progress(request.urn)
         limit = _limit(request.timeout)
 
@@ -505,7 +519,7 @@ class ModelArtsProvider(Provider):
     async def read(self, request: ReadRequest) -> ReadResponse:
         from . import core
 
-        olds = to_wire(plain_map(request.properties), schema_names.OUTPUTS)
+        olds = wire_state(request.properties)
         progress = self._log.progress(request.urn)
 
         # No stored outputs: an import or a lookup by id, for which a missing job is an error, not news.
@@ -529,8 +543,8 @@ class ModelArtsProvider(Provider):
     async def update(self, request: UpdateRequest) -> UpdateResponse:
         from . import core
 
-        olds = to_wire(plain_map(request.olds), schema_names.OUTPUTS)
-        news = to_wire(plain_map(request.news), schema_names.INPUTS)
+        olds = wire_state(request.olds)
+        news = wire_inputs(request.news)
         progress = self._log.progress(request.urn)
         limit = _limit(request.timeout)
 
@@ -544,18 +558,13 @@ class ModelArtsProvider(Provider):
     async def delete(self, request: DeleteRequest) -> None:
         from . import core
 
+        state = wire_state(request.properties)
         progress = self._log.progress(request.urn)
         limit = _limit(request.timeout)
 
         def call() -> None:
             with core.open_client(self.config(), progress) as client:
-                core.delete(
-                    request.resource_id,
-                    client,
-                    progress,
-                    to_wire(plain_map(request.properties), schema_names.OUTPUTS),
-                    limit=limit,
-                )
+                core.delete(request.resource_id, client, progress, state, limit=limit)
 
         await self._run(call)
 
