@@ -10,6 +10,7 @@ import json
 import keyword
 import re
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import pytest
@@ -128,6 +129,8 @@ def test_a_name_the_schema_does_not_know_passes_and_a_known_one_wins() -> None:
     # Old (wire-named) state still reads: a wire name is not a schema name of its type and passes unchanged.
     old = {"spec": {"resource": {"flavor_id": "f", "node_count": 1}}, "wait_for": "none"}
     assert plugin.to_wire(old, schema_names.INPUTS) == old
+    # Any mapping is renamed, not only a dict.
+    assert plugin.to_wire(MappingProxyType({"waitFor": "none"}), schema_names.INPUTS) == {"wait_for": "none"}
     for both in ({"node_count": 1, "nodeCount": 2}, {"nodeCount": 2, "node_count": 1}):
         wire = plugin.to_wire({"spec": {"resource": both}}, schema_names.INPUTS)
         assert wire == {"spec": {"resource": {"node_count": 2}}}

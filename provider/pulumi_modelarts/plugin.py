@@ -162,12 +162,15 @@ _WIRE_TABLE: dict[str, dict[str, tuple[str, str]]] | None = None
 
 
 def _rename(value: Any, shape: str, table: Mapping[str, Mapping[str, tuple[str, str]]]) -> Any:
+    # A value with no names inside ("") is kept as it is; dicts are checked for first (the ABC check is slow).
     if shape.startswith("[]"):
-        return [_rename(v, shape[2:], table) for v in value] if isinstance(value, list) else value
-    if not isinstance(value, Mapping):
+        inner = shape[2:]
+        return [_rename(v, inner, table) for v in value] if inner and isinstance(value, list) else value
+    if not isinstance(value, dict) and not isinstance(value, Mapping):
         return value
     if shape.startswith("{}"):
-        return {k: _rename(v, shape[2:], table) for k, v in value.items()}
+        inner = shape[2:]
+        return {k: _rename(v, inner, table) for k, v in value.items()} if inner else value
     props = table.get(shape)
     if props is None:
         return value
@@ -175,7 +178,7 @@ def _rename(value: Any, shape: str, table: Mapping[str, Mapping[str, tuple[str, 
     for key, item in value.items():
         if key in props:
             name, inner = props[key]
-            renamed[name] = _rename(item, inner, table)
+            renamed[name] = _rename(item, inner, table) if inner else item
         else:
             # Should an unknown key be the other name of a known property also given, the known one wins.
             renamed.setdefault(key, item)
