@@ -1551,7 +1551,7 @@ class ResourceOutputs(BaseModel):
     )
     declared_inputs: dict[str, Any] = Field(
         description="The inputs as declared (normalised); what changes are judged against.",
-        json_schema_extra={"secret": True},
+        json_schema_extra={"secret": True, "holds_inputs": True},
     )
 
 
