@@ -151,15 +151,16 @@ class EngineLog:
                 self._stub = engine_pb2_grpc.EngineStub(self._channel)
             return self._stub
 
-    def log(self, urn: str, line: str) -> None:
+    def log(self, urn: str, line: str, *, warning: bool = False) -> None:
         from pulumi.runtime.proto import engine_pb2
 
         try:
             engine = self._engine()
             if engine is None:
-                sys.stderr.write(f"modelarts: {line}\n")
+                sys.stderr.write(f"modelarts: {'warning: ' if warning else ''}{line}\n")
                 return
-            engine.Log(engine_pb2.LogRequest(severity=engine_pb2.INFO, message=line, urn=urn), timeout=10)
+            severity = engine_pb2.WARNING if warning else engine_pb2.INFO
+            engine.Log(engine_pb2.LogRequest(severity=severity, message=line, urn=urn), timeout=10)
         except Exception:  # progress is informative only: a lost line must never fail an operation
             pass
 
@@ -251,7 +252,7 @@ def restrict(found: Any, declared: Any) -> Any:
 
 
 def name_scope(urn: str) -> str:
-    """"<project>/<stack>" of a URN (``urn:pulumi:<stack>::<project>::<type>::<name>``)."""
+    """ "<project>/<stack>" of a URN (``urn:pulumi:<stack>::<project>::<type>::<name>``)."""
     stack, _, rest = urn.removeprefix("urn:pulumi:").partition("::")
     return f"{rest.partition('::')[0]}/{stack}"
 
@@ -332,6 +333,9 @@ class ModelArtsProvider(Provider):
             else CheckFailure("", f"{f.path}: {f.reason}" if f.path else f.reason)
             for f in checked.failures
         ]
+        # Advice the service does not enforce: a warning on the job's row, the inputs pass.
+        for warning in checked.warnings:
+            self._log.log(request.urn, f"{warning.path}: {warning.reason}", warning=True)
         return CheckResponse(inputs=property_map(checked.inputs, request.new_inputs), failures=failures)
 
     async def diff(self, request: DiffRequest) -> DiffResponse:
@@ -424,9 +428,7 @@ class ModelArtsProvider(Provider):
 
         def call() -> None:
             with core.open_client(self.config(), progress) as client:
-                core.delete(
-                    request.resource_id, client, progress, plain_map(request.properties), limit=limit
-                )
+                core.delete(request.resource_id, client, progress, plain_map(request.properties), limit=limit)
 
         await self._run(call)
 

@@ -157,6 +157,11 @@ class TrainingJobProvider(ResourceProvider):
         # Outside the provider host (no configure), settings come from wherever the caller resolves them.
         config, misplaced = _settings_to_check()
         checked = core.check(_olds, news, config=config, misplaced=misplaced)
+        if checked.warnings:
+            # A dynamic provider has no per-resource log: its stderr is shown among the diagnostics.
+            said = stderr_progress()
+            for warning in checked.warnings:
+                said.say(f"warning: {warning.path}: {warning.reason}")
         return CheckResult(checked.inputs, [check_failure(f.path, f.reason) for f in checked.failures])
 
     @_reported
