@@ -1085,6 +1085,12 @@ ADVISED: list[tuple[str, dict[str, Any], str, str]] = [
         "engine_name with engine_version",
     ),
     (
+        "engine name without version",
+        _request(algorithm__engine={"engine_name": "PyTorch"}),
+        "algorithm.engine.engine_version",
+        "engine_name with engine_version",
+    ),
+    (
         "moxing without a preset engine",
         _full(algorithm__engine={"image_url": "org/i:1", "install_sys_packages": True}),
         "algorithm.engine.install_sys_packages",
@@ -1138,6 +1144,15 @@ def test_advised_requests_pass_with_a_warning_on_the_field(
     message = dict(found)[path]
     assert fragment in message, found
     assert not JARGON.search(message), message
+
+
+def test_every_warning_rule_has_an_advised_case() -> None:
+    warned = {key for key, rule in m.INPUT_RULES.items() if rule.severity == "warning"}
+    seen = {key for _, data, _, _ in ADVISED for key in m.advice_rules(m.validate_create_request(data))}
+    task = {"task_resource": {"node_count": 1}, "algorithm": {"code_dir": "/c/"}}
+    both = {"metadata": {"name": "a"}, "tasks": [task], "spec": {"resource": {"flavor_id": "f"}}}
+    seen |= set(m.advice_rules(m.validate_create_request(both)))
+    assert warned == seen, warned ^ seen
 
 
 @pytest.mark.parametrize(

@@ -87,6 +87,28 @@ def test_check_names_top_level_properties_and_leads_nested_reasons_with_the_path
     assert answer.inputs["metadata"].value["name"].value.startswith("train-")
 
 
+def test_check_passes_advised_inputs_and_logs_each_warning_on_the_job(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    provider = plugin.ModelArtsProvider()
+    logged: list[tuple[str, str, bool]] = []
+    monkeypatch.setattr(
+        provider._log, "log", lambda urn, line, *, warning=False: logged.append((urn, line, warning))
+    )
+    # Huawei's Terraform acceptance test sends engine_id with engine_name; the service accepts it.
+    news = inputs(
+        algorithm={
+            "engine": {"engine_id": "pytorch-1.8", "engine_name": "PyTorch"},
+            "code_dir": "/b/code/",
+            "boot_file": "/b/code/train.py",
+        }
+    )
+    answer = run(provider.check(CheckRequest(URN, {}, plugin.property_map(news), b"")))
+    assert answer.failures == []
+    assert [(urn, warning) for urn, _, warning in logged] == [(URN, True)]
+    assert logged[0][1].startswith("algorithm.engine.engine_name: engine_name is not needed")
+
+
 def test_check_keeps_secrets_where_the_inputs_had_them() -> None:
     provider = plugin.ModelArtsProvider()
     news = plugin.property_map(inputs())

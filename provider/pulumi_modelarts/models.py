@@ -4,8 +4,10 @@ Field names and nesting follow the API pages exactly (see the seed documents), a
 where the real service goes beyond them (tests/test_models_sdk_shape.py holds the SDK to that). Two families:
 
 * Requests (``CreateTrainingJobRequest``, ``SearchRequest`` and everything nested in them) are strict: unknown
-  keys are refused, and the rules the API pages state are checked before anything is sent, so a user learns
-  about a mistake at preview time with the path of the offending field.
+  keys, wrong types and impossible values are refused before anything is sent, so a user learns about a
+  mistake at preview time with the path of the offending field. Rules between fields are declared once in
+  ``INPUT_RULES`` with their evidence: those the service enforces refuse the request; the API pages' advice
+  the service does not enforce is a warning (``advice()``), never a refusal (docs/input-rules.md).
 * Responses (``TrainingJob``, ``SearchResponse``, ``ErrorBody``) are tolerant: every field is optional,
   numbers sent where text is documented are accepted as text, and fields this module does not know are kept,
   because the service adds fields over time and differs between clouds.
@@ -178,6 +180,7 @@ __all__ = [
     "TrainingJob",
     "Volume",
     "advice",
+    "advice_rules",
     "environments_map",
     "is_failure",
     "is_terminable",
@@ -247,7 +250,7 @@ class InputRule(NamedTuple):
     def warn(self, model: RequestModel, message: str, at: str | None = None) -> None:
         """Note a broken ``warning`` rule on the model; ``advice()`` collects the notes with their paths."""
         assert self.severity == "warning", self.key
-        note = (at or "", message)
+        note = (at or "", message, self.key)
         if note not in model.advice_notes:
             model.advice_notes.append(note)
 
@@ -518,12 +521,12 @@ class RequestModel(BaseModel):
 
     model_config = ConfigDict(extra="forbid", validate_assignment=True, defer_build=True)
 
-    # Warning rules broken in this object: (field below it, message); see ``advice``.
-    _advice: list[tuple[str, str]] = PrivateAttr(default_factory=list)
+    # Warning rules broken in this object: (field below it, message, rule key); see ``advice``.
+    _advice: list[tuple[str, str, str]] = PrivateAttr(default_factory=list)
 
     @property
-    def advice_notes(self) -> list[tuple[str, str]]:
-        """The warning rules this object breaks, as ``(field below it, message)``."""
+    def advice_notes(self) -> list[tuple[str, str, str]]:
+        """The warning rules this object breaks, as ``(field below it, message, rule key)``."""
         return self._advice
 
 
@@ -880,7 +883,9 @@ class Engine(RequestModel):
     """The engine (framework image) the job runs on: `engine_id`; or `engine_name` with `engine_version`; or a
     custom `image_url`, alone or on top of a preset `engine_name` (and `engine_version`).
 
-    With ``engine_id`` the other three stay blank.
+    With ``engine_id`` the API pages say the other three stay blank; the service accepts them (Huawei's
+    Terraform acceptance tests send engine_name and engine_version beside it), so that is a warning
+    (``INPUT_RULES``), as is every other pairing advice here. An engine naming none of them is an error.
     """
 
     engine_id: str | None = Field(default=None, description="Preset engine id; leave the other fields blank.")
@@ -1020,8 +1025,10 @@ class Algorithm(RequestModel):
     with `item_version_id`); or your own code or image: an `engine` with `code_dir` and `boot_file`, and/or
     a `command` (custom images only).
 
-    With the first two sources, ``code_dir``, ``boot_file``, ``engine`` and ``command`` stay blank, as the API
-    pages say. ``environments`` is a map of variable name to text value.
+    With the first two sources the API pages say ``code_dir``, ``boot_file``, ``engine`` and ``command`` stay
+    blank; the service accepts them (Huawei's Terraform acceptance tests send an id with code_dir and
+    boot_file), so that is a warning (``INPUT_RULES``). ``environments`` is a map of variable name to text
+    value.
     """
 
     id: str | None = Field(default=None, description="Algorithm id from algorithm management.")
@@ -2891,16 +2898,23 @@ def advice(request: RequestModel) -> list[tuple[str, str]]:
     The request is still valid (the service takes it as written); each message says what the API pages advise
     and what the service does instead, where that is known. Paths are spelled as in ``problems``.
     """
-    found: list[tuple[str, str]] = []
+    found: list[tuple[str, str, str]] = []
     _collect_advice(request, [], found)
-    return found
+    return [(path, message) for path, message, _ in found]
 
 
-def _collect_advice(model: RequestModel, loc: list[object], found: list[tuple[str, str]]) -> None:
-    for at, message in model.advice_notes:
-        pair = (_dotted([*loc, *at.split(".")] if at else loc) or TOP_LEVEL, message)
-        if pair not in found:
-            found.append(pair)
+def advice_rules(request: RequestModel) -> list[str]:
+    """The keys (``INPUT_RULES``) of the warning rules a validated request breaks, each once."""
+    found: list[tuple[str, str, str]] = []
+    _collect_advice(request, [], found)
+    return list(dict.fromkeys(key for _, _, key in found))
+
+
+def _collect_advice(model: RequestModel, loc: list[object], found: list[tuple[str, str, str]]) -> None:
+    for at, message, key in model.advice_notes:
+        note = (_dotted([*loc, *at.split(".")] if at else loc) or TOP_LEVEL, message, key)
+        if note not in found:
+            found.append(note)
     for name, info in type(model).model_fields.items():
         value = getattr(model, name)
         key = info.alias or name
