@@ -1100,7 +1100,7 @@ ADVISED: list[tuple[str, dict[str, Any], str, str]] = [
         "customized flavor on a public flavor",
         _full(spec__resource__pool_id=...),
         "spec.resource.main_container_customized_flavor",
-        "described for dedicated pools",
+        "a share of a dedicated pool's node",
     ),
     (
         "two kinds in one volume",

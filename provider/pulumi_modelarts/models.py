@@ -424,8 +424,8 @@ CUSTOMIZED_FLAVOR_POOL = _declare(
     "spec.resource",
     "`main_container_customized_flavor` is for dedicated pools (`pool_id`)",
     "warning",
-    f"{_SDK}: described for dedicated pools; {_TF_DEBUG} uses it with `pool_id`; no refusal without one "
-    "is known.",
+    f"{_TF_DEBUG} uses it with `pool_id` (a share of a dedicated pool's node); {_SDK} "
+    "`MainContainerCustomizedFlavor` states no such limit; no refusal without a pool is known.",
 )
 VOLUME_PATH = _declare(
     "volume-path",
@@ -468,8 +468,8 @@ SELECTOR_TERM_ONE = _declare(
     "spec.schedule_policy.*.nodeSelectorTerms[], preference",
     "`matchExpressions` or `matchFields`, not both",
     "warning",
-    f"{_SDK} `NodeSelectorTerm` allows both (Kubernetes ANDs them); the provider's former rule had no "
-    "evidence.",
+    f"{_SDK} `NodeSelectorTerm` and {_TF} (which sends both keys of every term) allow both; a node must "
+    "then meet both; nothing shows the service refusing it.",
 )
 AFFINITY_ONE = _declare(
     "affinity-one",
@@ -1307,8 +1307,8 @@ class Resource(RequestModel):
         if self.main_container_customized_flavor is not None and not _given(self.pool_id):
             CUSTOMIZED_FLAVOR_POOL.warn(
                 self,
-                "main_container_customized_flavor is described for dedicated pools (pool_id); the service "
-                "may ignore it here",
+                "main_container_customized_flavor is a share of a dedicated pool's node (pool_id); without "
+                "a pool the service may ignore it",
                 at="main_container_customized_flavor",
             )
         return self
