@@ -372,6 +372,28 @@ def test_a_plugin_installed_from_the_archive_file_serves_the_native_sdk(
     assert {"name": "modelarts", "kind": "resource", "version": VERSION}.items() <= next(
         p for p in json.loads(listed) if p["name"] == "modelarts"
     ).items()
+    # Two first starts at once: one installs the provider's environment, the other waits for it; both serve.
+    launcher = tmp_path / "home" / "plugins" / f"resource-modelarts-v{VERSION}" / "pulumi-resource-modelarts"
+    starts = [
+        subprocess.Popen(
+            [str(launcher), "127.0.0.1:1"],  # an engine address; nothing calls it before the engine connects
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(2)
+    ]
+    try:
+        ports = [start.stdout.readline() if start.stdout else "" for start in starts]
+    finally:
+        for start in starts:
+            start.terminate()
+    errors = [start.communicate(timeout=60)[1] for start in starts]
+    assert all(re.fullmatch(r"\d+\n", port) for port in ports), (ports, errors)
+    assert sum("first start: installing" in e for e in errors) == 1, errors
+    assert sum("waiting for another start" in e for e in errors) == 1, errors
+    # The stack then runs on the installed plugin (later starts).
     no_warning(install, *up_preview_destroy(tmp_path, env, NATIVE))
 
 
