@@ -125,6 +125,21 @@ def test_check_keeps_secrets_where_the_inputs_had_them() -> None:
     assert not answer.inputs["algorithm"].is_secret
 
 
+def test_check_marks_environment_variables_secret_however_they_were_passed() -> None:
+    # The state's inputs then hold them encrypted, and `preview --diff` shows [secret] at their keys.
+    algorithm = {"engine": {"imageUrl": "org/img:1"}, "command": "run", "environments": {"TOKEN": "s3cr3t"}}
+    tasks = [{"role": "worker", "algorithm": {"environments": {"K": "v"}}}, {"role": "ps"}]
+    news = plugin.property_map(inputs(algorithm=algorithm, tasks=tasks))
+    answer = run(plugin.ModelArtsProvider().check(CheckRequest(URN, {}, news, b"")))
+    checked = answer.inputs
+    assert checked["algorithm"].value["environments"].is_secret and not checked["algorithm"].is_secret
+    assert not checked["algorithm"].value["command"].is_secret
+    first, second = checked["tasks"].value
+    assert first.value["algorithm"].value["environments"].is_secret and not first.is_secret
+    assert plugin.to_plain(second) == {"role": "ps"}
+    assert plugin.to_plain(checked["algorithm"])["environments"] == {"TOKEN": "s3cr3t"}
+
+
 def _state(declared: dict[str, Any]) -> dict[str, PropertyValue]:
     return plugin.property_map({"phase": "Running", "metadata": {"id": "j"}, "declaredInputs": declared})
 
@@ -176,7 +191,7 @@ def test_an_imported_job_differs_only_where_the_program_says_otherwise() -> None
     assert same.changes is False
     other = {**declared, "algorithm": {"engine": {"imageUrl": "org/img:2"}, "command": "run"}}
     changed = run(provider.diff(DiffRequest(URN, "j", state, plugin.property_map(other), [])))
-    assert changed.replaces == ["algorithm"]
+    assert changed.replaces == ["algorithm.engine.imageUrl"]  # the value that differs, in schema names
     wire = {
         "kind": "job",
         "metadata": {"id": "j", "name": "adopted", "create_time": 1},

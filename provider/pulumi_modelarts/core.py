@@ -247,16 +247,25 @@ def _name_scope_failures(scope: object) -> list[Failure]:
 
 
 def plan(
-    job_id: str, old_outputs: Mapping[str, Any], news: Mapping[str, Any], progress: Progress
+    job_id: str,
+    old_outputs: Mapping[str, Any],
+    news: Mapping[str, Any],
+    progress: Progress,
+    *,
+    explain: bool = False,
 ) -> diffing.Decision:
-    """What moving from the stored outputs to the new inputs means: nothing, an update, or a replacement."""
+    """What moving from the stored outputs to the new inputs means: nothing, an update, or a replacement.
+
+    A replacement because of the job's last phase is always said; with explain, every replacement is, naming
+    the values that force it (for a front-end whose diff can only name top-level properties).
+    """
     decision = diffing.decide(
         _declared(old_outputs),
         news,
         last_phase=old_outputs.get("phase"),
         last_secondary_phase=old_outputs.get("secondary_phase"),
     )
-    if "status" in decision.replaces:
+    if "status" in decision.replaces or (explain and decision.replaces):
         name = old_outputs.get("name") or job_id
         progress.say(f"training job {name} will be replaced: {'; '.join(decision.reasons)}")
     return decision

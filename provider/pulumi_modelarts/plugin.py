@@ -61,7 +61,7 @@ from pulumi.provider.experimental.provider import (
 from pulumi.runtime import rpc
 
 from . import schema_names
-from .fields import SECRET_OUTPUTS, SETTINGS_FIELDS
+from .fields import SECRET_INPUTS, SECRET_OUTPUTS, SETTINGS_FIELDS
 from .progress import engine_address, engine_reachable
 from .settings import CONFIG_NAMESPACE, SOURCES, near_miss_keys
 
@@ -127,6 +127,29 @@ def property_map(
 ) -> dict[str, PropertyValue]:
     like = like or {}
     return {k: to_property(v, like.get(k), secret=k in secret) for k, v in values.items()}
+
+
+def secret_inputs(values: Mapping[str, PropertyValue]) -> dict[str, PropertyValue]:
+    """Inputs with the secret ones (``fields.SECRET_INPUTS``: environment variables) marked secret, however
+    the program passed them: the state then holds them encrypted and `preview --diff` shows ``[secret]``."""
+    marked = dict(values)
+    for path in SECRET_INPUTS:
+        top, *rest = schema_path(path.replace("[]", "[0]")).replace("[0]", ".[]").split(".")
+        if top in marked:
+            marked[top] = _secret_at(marked[top], rest)
+    return marked
+
+
+def _secret_at(value: PropertyValue, parts: Sequence[str]) -> PropertyValue:
+    inner = value.value
+    if not parts:
+        return value if inner is None else value.with_secret(True)
+    head, rest = parts[0], parts[1:]
+    if head == "[]" and isinstance(inner, Sequence) and not isinstance(inner, str):
+        return value.with_value([_secret_at(v, rest) if isinstance(v, PropertyValue) else v for v in inner])
+    if isinstance(inner, Mapping) and isinstance(inner.get(head), PropertyValue):
+        return value.with_value({**inner, head: _secret_at(inner[head], rest)})
+    return value
 
 
 def outputs_map(outputs: Mapping[str, Any], inputs: Mapping[str, PropertyValue]) -> dict[str, PropertyValue]:
@@ -477,7 +500,9 @@ class ModelArtsProvider(Provider):
             path, reason = schema_failure(warning.path, warning.reason)
             self._log.log(request.urn, f"{path}: {reason}" if path else reason, warning=True)
         inputs = to_schema(checked.inputs, schema_names.INPUTS)
-        return CheckResponse(inputs=property_map(inputs, request.new_inputs), failures=failures)
+        return CheckResponse(
+            inputs=secret_inputs(property_map(inputs, request.new_inputs)), failures=failures
+        )
 
     async def diff(self, request: DiffRequest) -> DiffResponse:
         from . import core, diffing
@@ -494,18 +519,17 @@ class ModelArtsProvider(Provider):
             olds = {**olds, core.DECLARED_INPUTS: declared}
         progress = self._log.progress(request.urn)
         decision = core.plan(request.resource_id, olds, news, progress)
-        detailed: dict[str, PropertyDiff] = {}
-        # Keys and replace reasons name input properties (status: the output), in schema names.
-        for name in decision.replaces:
-            kind = _kind(declared, news, name, replace=True)
-            detailed[_diff_key(name)] = PropertyDiff(kind, name != "status")
-        if decision.description_changed:
-            detailed[schema_path("metadata.description")] = PropertyDiff(PropertyDiffKind.UPDATE, True)
-        for name in decision.settings_changed:
-            detailed[_diff_key(name)] = PropertyDiff(_kind(declared, news, name, replace=False), True)
+        # Each changed value at its own path (spec.resource.nodeCount, algorithm.parameters[1].value), in
+        # schema names: `preview --diff` shows it where it is and `preview --json` lists it. The replace
+        # reasons are those paths too: the engine takes property paths there (it replaces the job and reports
+        # them as the step's replaceReasons), so a reviewer sees which value forces a new job.
+        detailed = {
+            _diff_key(leaf.path): PropertyDiff(_KINDS[leaf.kind, leaf.replaces], leaf.path != "status")
+            for leaf in decision.leaves
+        }
         return DiffResponse(
             changes=decision.changes,
-            replaces=[_diff_key(name) for name in decision.replaces],
+            replaces=[_diff_key(path) for path in decision.forcing()],
             delete_before_replace=decision.delete_before_replace,
             detailed_diff=detailed,
         )
@@ -543,7 +567,9 @@ class ModelArtsProvider(Provider):
         inputs: Mapping[str, PropertyValue] = request.inputs
         if not inputs:
             # `pulumi import`: the inputs are what the job says about itself.
-            inputs = property_map(to_schema(declared_from_job(found.outputs), schema_names.INPUTS))
+            inputs = secret_inputs(
+                property_map(to_schema(declared_from_job(found.outputs), schema_names.INPUTS))
+            )
         return ReadResponse(
             resource_id=found.id, properties=outputs_map(found.outputs, inputs), inputs=dict(inputs)
         )
@@ -631,15 +657,14 @@ def _diff_key(name: str) -> str:
     return schema_path(name, schema_names.OUTPUTS if name == "status" else schema_names.INPUTS)
 
 
-def _kind(
-    declared: Mapping[str, Any], news: Mapping[str, Any], name: str, *, replace: bool
-) -> PropertyDiffKind:
-    had, has = declared.get(name) is not None, news.get(name) is not None
-    if name == "status" or (had and has):
-        return PropertyDiffKind.UPDATE_REPLACE if replace else PropertyDiffKind.UPDATE
-    if has:
-        return PropertyDiffKind.ADD_REPLACE if replace else PropertyDiffKind.ADD
-    return PropertyDiffKind.DELETE_REPLACE if replace else PropertyDiffKind.DELETE
+_KINDS = {
+    ("add", False): PropertyDiffKind.ADD,
+    ("add", True): PropertyDiffKind.ADD_REPLACE,
+    ("update", False): PropertyDiffKind.UPDATE,
+    ("update", True): PropertyDiffKind.UPDATE_REPLACE,
+    ("delete", False): PropertyDiffKind.DELETE,
+    ("delete", True): PropertyDiffKind.DELETE_REPLACE,
+}
 
 
 def _version() -> str:
