@@ -33,11 +33,15 @@ class Recorder:
 
     def __init__(self, listening: bool = True) -> None:
         self.lines: list[str] = []
+        self.statuses: list[str] = []
         self.listening = listening
         self.asked = 0
 
     def say(self, line: str) -> None:
         self.lines.append(line)
+
+    def status(self, line: str) -> None:
+        self.statuses.append(line)
 
     def engine_listening(self) -> bool:
         self.asked += 1

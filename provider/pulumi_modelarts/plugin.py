@@ -311,7 +311,9 @@ class EngineLog:
                 self._stub = engine_pb2_grpc.EngineStub(self._channel)
             return self._stub
 
-    def log(self, urn: str, line: str, *, warning: bool = False) -> None:
+    def log(self, urn: str, line: str, *, warning: bool = False, ephemeral: bool = False) -> None:
+        """A line under the resource; an ephemeral one is only its row's status (the next replaces it) and
+        stays out of the diagnostics at the end."""
         from pulumi.runtime.proto import engine_pb2
 
         try:
@@ -320,7 +322,8 @@ class EngineLog:
                 sys.stderr.write(f"modelarts: {'warning: ' if warning else ''}{line}\n")
                 return
             severity = engine_pb2.WARNING if warning else engine_pb2.INFO
-            engine.Log(engine_pb2.LogRequest(severity=severity, message=line, urn=urn), timeout=10)
+            request = engine_pb2.LogRequest(severity=severity, message=line, urn=urn, ephemeral=ephemeral)
+            engine.Log(request, timeout=10)
         except Exception:  # progress is informative only: a lost line must never fail an operation
             pass
 
@@ -340,6 +343,9 @@ class ResourceProgress:
 
     def say(self, line: str) -> None:
         self._log.log(self._urn, line)
+
+    def status(self, line: str) -> None:
+        self._log.log(self._urn, line, ephemeral=True)
 
     def engine_listening(self) -> bool:
         return self._log.listening()
