@@ -634,7 +634,8 @@ def test_create_wait_survives_a_closed_stderr(
 ) -> None:
     # Progress lines are only informative: when nobody reads them any more, the wait must go on and the job
     # must not be treated as failed (and terminated) - after a SIGKILLed `pulumi up` it is left for adoption.
-    inputs = checked(prov, job_inputs(wait_for="running"))
+    # Running for 30 s: with the fixture's 0.2 s a busy machine could see the job completed before the check.
+    inputs = checked(prov, annotated({"emulator/running-seconds": "30"}, wait_for="running"))
     monkeypatch.setattr("sys.stderr", _ClosedStderr())
     result = prov.create(inputs)
     assert result.outs is not None and result.outs["phase"] == "Running"
