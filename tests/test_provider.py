@@ -585,7 +585,9 @@ def test_get_training_jobs_takes_phases_in_any_case_and_refuses_unknown_ones(
 ) -> None:
     from pulumi_modelarts import get_training_jobs
 
-    created = prov.create(checked(prov, job_inputs(wait_for="running", name_prefix="phased")))
+    # Running for 30 s (not the fixture's 0.2 s): still Running for both searches on a busy machine.
+    long_running = annotated({"emulator/running-seconds": "30"}, wait_for="running", name_prefix="phased")
+    created = prov.create(checked(prov, long_running))
     assert [j["metadata"]["id"] for j in get_training_jobs(phase="running")] == [created.id]
     assert [j["metadata"]["id"] for j in get_training_jobs(phase=["RUNNING", "failed"])] == [created.id]
     emu.reset_stats()

@@ -13,8 +13,8 @@ protobuf, which the development pins in ``constraints.txt`` exclude):
    replace pins by exact versions (the oldest environment also takes httpx and pydantic at their floors),
    and the distributions these require exactly (``COUPLED``).
 
-The native SDK is installed ``--no-deps``, as scripts/setup does: its metadata names the pulumi version it was
-generated with, and these environments are how an older SDK is shown to work with it.
+The native SDK (``sdk/python``) is installed with its dependencies: its declared pulumi range (the schema's
+``language.python.requires``, which scripts/generate takes from pyproject.toml) must admit both SDKs too.
 
 Run as a script to build one by hand: ``.venv/bin/python -m tests.compat.venvs 3.171.0``.
 """
@@ -85,15 +85,6 @@ def _pip(python: Path, *args: str) -> None:
     )
 
 
-def _native_sdk_requirements() -> list[str]:
-    """What the native SDK requires besides pulumi (whose version is what these environments vary)."""
-    pyproject = REPO / "sdk" / "python" / "pyproject.toml"
-    if not pyproject.exists():
-        return []
-    requirements: list[str] = tomllib.loads(pyproject.read_text())["project"]["dependencies"]
-    return [r for r in requirements if _name(r) != "pulumi"]
-
-
 def _installed(python: Path) -> set[str]:
     listed = subprocess.run(
         [str(python), "-m", "pip", "list", "--format=freeze", "--disable-pip-version-check"],
@@ -134,10 +125,9 @@ def ensure_venv(pulumi_version: str, floors: Mapping[str, str] | None = None) ->
     constraints = target / "constraints.txt"
     constraints.write_text("".join(f"{line}\n" for line in kept))
     exact = [f"{name}=={version}" for name, version in sorted(floors.items())]
-    sdk = _native_sdk_requirements()
-    _pip(python, "-c", str(constraints), *exact, *sdk, "-e", ".", "-e", "./emulator[testing]", *TEST_TOOLS)
-    if (REPO / "sdk" / "python" / "pyproject.toml").exists():
-        _pip(python, "--no-deps", "-e", "./sdk/python")
+    native_sdk = ["-e", "./sdk/python"] if (REPO / "sdk" / "python" / "pyproject.toml").exists() else []
+    editables = ["-e", ".", "-e", "./emulator[testing]", *native_sdk]
+    _pip(python, "-c", str(constraints), *exact, *editables, *TEST_TOOLS)
     # Step 2 must not have moved pulumi (it would, for a version below pyproject.toml's floor).
     got = installed_version(python, "pulumi")
     if got != pulumi_version:
