@@ -102,6 +102,7 @@ def test_jobs_deployed_with_the_first_release_survive_an_upgrade_to_this_one(
     with emulator_client(emulator) as client:
         ids = {str(job.metadata.name): str(job.metadata.id) for job in all_jobs(client) if job.metadata}
     assert sorted(ids.values()) == sorted(v["id"] for v in before.values())
+    assert _writes(emulator.stats()) == {"create": 3}  # the count the checks below rely on sees writes
     state_before = stack.export()
     assert SECRET_VALUE not in json.dumps(state_before)
 
