@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from pulumi_modelarts import diffing, fields, lifecycle, models
+from pulumi_modelarts import diffing, fields, lifecycle, models, schema_names
 from pulumi_modelarts.core import job_outputs
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -23,10 +23,12 @@ SCRIPT = ROOT / "scripts" / "generate"
 GENERATED = [
     "provider/pulumi_modelarts/inputs.py",
     "provider/pulumi_modelarts/fields.py",
+    "provider/pulumi_modelarts/outputs.py",
     "provider/pulumi_modelarts/resource.py",
     "provider/pulumi_modelarts/__init__.py",
     "docs/training-job.md",
     "provider/pulumi_modelarts/schema.json",
+    "provider/pulumi_modelarts/schema_names.py",
 ]
 
 
@@ -110,14 +112,15 @@ def test_the_description_carries_what_a_schema_needs() -> None:
 
 
 def test_settings_defaults_are_the_ones_the_provider_applies() -> None:
-    assert fields.SETTING_DEFAULTS["wait_for"] == lifecycle.DEFAULT_WAIT_FOR.value
+    assert fields.SETTING_DEFAULTS["wait_for"] == lifecycle.DEFAULT_WAIT_FOR
     assert lifecycle.parse_duration(fields.SETTING_DEFAULTS["wait_timeout"]) == (
         lifecycle.DEFAULT_WAIT_TIMEOUT_SECONDS
     )
     assert fields.SETTING_DEFAULTS["replace_when_failed"] is False
     assert fields.JOB_DEFAULTS == {"kind": diffing.DEFAULT_KIND}
     for value in models.ProviderSettings.model_fields["wait_for"].annotation.__args__:  # type: ignore[union-attr]
-        lifecycle.WaitFor.parse(value)  # every documented choice is one the provider accepts
+        # every documented choice is one the provider accepts, and has a rule
+        lifecycle.classify("Creating", lifecycle.parse_wait_for(value))
 
 
 def test_outputs_are_what_the_provider_returns() -> None:
@@ -149,18 +152,23 @@ def _resolve(schema: dict[str, Any], spec: dict[str, Any]) -> dict[str, Any]:
     return dict(schema["types"][ref.removeprefix("#/types/")])
 
 
-def test_schema_inputs_are_the_wire_names_with_descriptions_and_secrets() -> None:
+def _schema_names(root: str, wire_names: Any) -> list[str]:
+    return [schema_names.TYPES[root][name][0] for name in wire_names]
+
+
+def test_schema_inputs_are_camel_case_names_with_descriptions_and_secrets() -> None:
     schema = _schema()
     job = schema["resources"]["modelarts:index:TrainingJob"]
-    assert list(job["inputProperties"]) == list(fields.INPUT_FIELDS)
+    assert list(job["inputProperties"]) == _schema_names(schema_names.INPUTS, fields.INPUT_FIELDS)
+    assert "waitFor" in job["inputProperties"] and "ftjobConfig" in job["inputProperties"]
     assert all(spec["description"] for spec in job["inputProperties"].values())
     algorithm = _resolve(schema, job["inputProperties"]["algorithm"])
     environments = algorithm["properties"]["environments"]
     assert environments["secret"] is True and environments["additionalProperties"] == {"type": "string"}
     resource = _resolve(schema, _resolve(schema, job["inputProperties"]["spec"])["properties"]["resource"])
-    assert "flavor_id" in resource["properties"] and resource["properties"]["node_count"]["type"] == "integer"
+    assert "flavorId" in resource["properties"] and resource["properties"]["nodeCount"]["type"] == "integer"
     engine = _resolve(schema, algorithm["properties"]["engine"])
-    assert "image_url" in engine["properties"]  # wire names verbatim, not camelCased
+    assert "imageUrl" in engine["properties"]  # camelCase, as Pulumi providers name properties
     parameter = schema["types"]["modelarts:index:TrainingJobParameter"]
     assert "name" in parameter["required"]
 
@@ -169,14 +177,15 @@ def test_schema_outputs_are_typed_by_the_response_models() -> None:
     schema = _schema()
     job = schema["resources"]["modelarts:index:TrainingJob"]
     outputs = job["properties"]
-    assert list(outputs) == list(fields.OUTPUT_FIELDS)
+    assert list(outputs) == _schema_names(schema_names.OUTPUTS, fields.OUTPUT_FIELDS)
     for name in ("metadata", "status", "algorithm", "spec", "endpoints"):
         assert "$ref" in outputs[name], name
     status = _resolve(schema, outputs["status"])
     assert status["properties"]["phase"]["type"] == "string"
     assert status["properties"]["duration"]["type"] == "integer"
     assert "$ref" in outputs["tasks"]["items"]
-    assert {k for k, v in outputs.items() if v.get("secret")} == set(fields.SECRET_OUTPUTS)
+    secret = {k for k, v in outputs.items() if v.get("secret")}
+    assert secret == set(_schema_names(schema_names.OUTPUTS, fields.SECRET_OUTPUTS))
 
 
 def test_schema_config_comes_from_the_settings_sources() -> None:
