@@ -104,6 +104,11 @@ def capture(release: str, workdir: Path) -> Path:
 
 if __name__ == "__main__":
     import tempfile
+    from importlib.metadata import version
+
+    if version("pulumi-modelarts") != sys.argv[1]:
+        # The state records the plugin's version (the default provider's); recapture once it is the release's.
+        print(f"note: this checkout is pulumi-modelarts {version('pulumi-modelarts')}, not {sys.argv[1]}")
 
     with tempfile.TemporaryDirectory() as tmp:
         print(capture(sys.argv[1], Path(tmp)))
