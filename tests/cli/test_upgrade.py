@@ -27,6 +27,7 @@ from modelarts_emulator.testing import EmulatorProcess
 from ..support import emulator_env
 from .front_ends import NATIVE
 from .native_state import FIXTURES
+from .native_state import SECRET_VALUE as NATIVE_SECRET
 from .native_state import project as native_project
 from .pulumi_cli import TOOLS_BIN, Stack, new_stack
 from .story import POLL_ENV, all_jobs, assert_no_traceback, emulator_client, job_args
@@ -171,4 +172,6 @@ def test_a_native_stack_of_an_earlier_release_plans_and_applies_nothing_with_thi
     assert_no_traceback(up.stdout, up.stderr)
     assert _writes(emulator.stats()) == {}, emulator.stats()
     assert {r["urn"]: r["id"] for r in stack.resources(NATIVE.type_token)} == recorded
+    # The environment variables are encrypted in the state (the inputs this up recorded included).
+    assert NATIVE_SECRET not in json.dumps(stack.export())
     stack.preview("--expect-no-changes")
