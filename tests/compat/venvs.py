@@ -37,7 +37,8 @@ else:  # pragma: no cover - the development environment is 3.11
 REPO = Path(__file__).resolve().parents[2]
 CONSTRAINTS = REPO / "constraints.txt"
 VERSIONS_FILE = Path(__file__).with_name("pulumi-versions.toml")
-TEST_TOOLS = ("pytest", "pytest-timeout", "hypothesis")
+# mypy: test_resource type-checks a program against the installed pulumi.
+TEST_TOOLS = ("pytest", "pytest-timeout", "hypothesis", "mypy")
 # A distribution taken at another version than its pin releases the pins of those it requires exactly.
 COUPLED = {"pydantic": ("pydantic-core",), "httpx": ("httpcore",)}
 
