@@ -29,6 +29,7 @@ GENERATED = [
     "docs/training-job.md",
     "provider/pulumi_modelarts/schema.json",
     "provider/pulumi_modelarts/schema_names.py",
+    "docs/input-rules.md",
 ]
 
 
@@ -202,3 +203,15 @@ def test_schema_config_comes_from_the_settings_sources() -> None:
     assert function["outputs"]["required"] == ["jobs"]
     assert schema["language"]["python"]["packageName"] == "pulumi_modelarts_native"
     assert schema["meta"]["supportPack"] is True
+
+
+def test_the_input_rules_page_lists_every_rule_with_its_severity_and_evidence() -> None:
+    page = (ROOT / "docs" / "input-rules.md").read_text(encoding="utf-8")
+    for rule in models.INPUT_RULES.values():
+        row = next((line for line in page.splitlines() if f"(`{rule.key}`)" in line), None)
+        assert row is not None, rule.key
+        assert f"| {rule.severity} |" in row, row
+        assert rule.evidence.split(":")[0] in row, row
+    # The rules the Terraform acceptance tests contradict are warnings.
+    for key in ("engine-id-alone", "algorithm-leaves-code-blank", "code-pair"):
+        assert models.INPUT_RULES[key].severity == "warning"

@@ -90,6 +90,29 @@ def test_check_names_top_level_properties_and_leads_nested_reasons_with_the_path
     assert answer.inputs["metadata"].value["name"].value.startswith("train-")
 
 
+def test_check_passes_advised_inputs_and_logs_each_warning_on_the_job(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    provider = plugin.ModelArtsProvider()
+    logged: list[tuple[str, str, bool]] = []
+    monkeypatch.setattr(
+        provider._log, "log", lambda urn, line, *, warning=False: logged.append((urn, line, warning))
+    )
+    # Huawei's Terraform acceptance test sends engine_id with engine_name; the service accepts it.
+    news = inputs(
+        algorithm={
+            "engine": {"engine_id": "pytorch-1.8", "engine_name": "PyTorch"},
+            "code_dir": "/b/code/",
+            "boot_file": "/b/code/train.py",
+        }
+    )
+    answer = run(provider.check(CheckRequest(URN, {}, plugin.property_map(news), b"")))
+    assert answer.failures == []
+    assert [(urn, warning) for urn, _, warning in logged] == [(URN, True)]
+    # The warning names the field as the schema does (the user wrote engineName in TypeScript or Go).
+    assert logged[0][1].startswith("algorithm.engine.engineName: engineName is not needed")
+
+
 def test_check_keeps_secrets_where_the_inputs_had_them() -> None:
     provider = plugin.ModelArtsProvider()
     news = plugin.property_map(inputs())
@@ -229,9 +252,10 @@ def test_create_read_invoke_and_delete_against_the_emulator(
     assert outputs["declaredInputs"]["waitFor"] == "running"
     read = run(provider.read(ReadRequest(URN, created.resource_id, created.properties, checked.inputs)))
     assert read.resource_id == created.resource_id and read.inputs == checked.inputs
-    assert plugin.to_plain(PropertyValue(read.properties))["metadata"]["createTime"] == outputs["metadata"][
-        "createTime"
-    ]
+    assert (
+        plugin.to_plain(PropertyValue(read.properties))["metadata"]["createTime"]
+        == outputs["metadata"]["createTime"]
+    )
     found = run(provider.invoke(InvokeRequest("modelarts:index:getTrainingJobs", {})))
     assert [j.value["metadata"].value["id"].value for j in found.return_value["jobs"].value] == [
         created.resource_id

@@ -2,7 +2,7 @@
 package main
 
 import (
-	"example.invalid/pulumi-modelarts/sdk/go/modelarts"
+	"github.com/pulumi-modelarts/pulumi-modelarts/sdk/go/modelarts"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 

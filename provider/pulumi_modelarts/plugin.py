@@ -318,15 +318,16 @@ class EngineLog:
                 self._stub = engine_pb2_grpc.EngineStub(self._channel)
             return self._stub
 
-    def log(self, urn: str, line: str) -> None:
+    def log(self, urn: str, line: str, *, warning: bool = False) -> None:
         from pulumi.runtime.proto import engine_pb2
 
         try:
             engine = self._engine()
             if engine is None:
-                sys.stderr.write(f"modelarts: {line}\n")
+                sys.stderr.write(f"modelarts: {'warning: ' if warning else ''}{line}\n")
                 return
-            engine.Log(engine_pb2.LogRequest(severity=engine_pb2.INFO, message=line, urn=urn), timeout=10)
+            severity = engine_pb2.WARNING if warning else engine_pb2.INFO
+            engine.Log(engine_pb2.LogRequest(severity=severity, message=line, urn=urn), timeout=10)
         except Exception:  # progress is informative only: a lost line must never fail an operation
             pass
 
@@ -418,7 +419,7 @@ def restrict(found: Any, declared: Any) -> Any:
 
 
 def name_scope(urn: str) -> str:
-    """"<project>/<stack>" of a URN (``urn:pulumi:<stack>::<project>::<type>::<name>``)."""
+    """ "<project>/<stack>" of a URN (``urn:pulumi:<stack>::<project>::<type>::<name>``)."""
     stack, _, rest = urn.removeprefix("urn:pulumi:").partition("::")
     return f"{rest.partition('::')[0]}/{stack}"
 
@@ -501,6 +502,10 @@ class ModelArtsProvider(Provider):
                 failures.append(CheckFailure(path, reason))
             else:
                 failures.append(CheckFailure("", f"{path}: {reason}" if path else reason))
+        # Advice the service does not enforce: a warning on the job's row, the inputs pass.
+        for warning in checked.warnings:
+            path, reason = schema_failure(warning.path, warning.reason)
+            self._log.log(request.urn, f"{path}: {reason}" if path else reason, warning=True)
         inputs = to_schema(checked.inputs, schema_names.INPUTS)
         answer = with_secret_inputs(property_map(inputs, request.new_inputs))
         return CheckResponse(inputs=answer, failures=failures)
