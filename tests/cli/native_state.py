@@ -33,7 +33,6 @@ import json
 from pathlib import Path
 
 import pulumi
-
 from pulumi_modelarts_native import TrainingJob
 
 ARGS = json.loads((Path(__file__).parent / "args.json").read_text())
