@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -32,9 +33,13 @@ from .native_state import project as native_project
 from .pulumi_cli import TOOLS_BIN, Stack, new_stack
 from .story import POLL_ENV, all_jobs, assert_no_traceback, emulator_client, job_args
 from .upgrade import (
+    FIXTURE,
     RELEASE,
+    RELEASE_COMMIT,
+    build_release_wheel,
     has_module,
     installed_version,
+    release_in_history,
     release_wheel,
     upgrade_to_current,
     venv_with_release,
@@ -46,6 +51,7 @@ pytestmark = pytest.mark.cli
 PROGRAM = """\
 import json
 import os
+import zipfile
 from pathlib import Path
 
 import pulumi
@@ -175,3 +181,14 @@ def test_a_native_stack_of_an_earlier_release_plans_and_applies_nothing_with_thi
     # The environment variables are encrypted in the state (the inputs this up recorded included).
     assert NATIVE_SECRET not in json.dumps(stack.export())
     stack.preview("--expect-no-changes")
+
+
+def test_the_committed_release_wheel_is_what_the_release_commit_builds(tmp_path: Path) -> None:
+    # A shallow clone uses the committed copy; a full one builds it. Both must install the same files.
+    if not release_in_history():
+        pytest.skip(f"{RELEASE_COMMIT} is not in this clone (shallow): only the committed copy is available")
+    built = build_release_wheel(tmp_path)
+    with zipfile.ZipFile(built) as fresh, zipfile.ZipFile(FIXTURE) as committed:
+        assert {n: fresh.read(n) for n in fresh.namelist()} == {
+            n: committed.read(n) for n in committed.namelist()
+        }
