@@ -25,7 +25,7 @@ GENERATED = [
     "provider/pulumi_modelarts/fields.py",
     "provider/pulumi_modelarts/resource.py",
     "provider/pulumi_modelarts/__init__.py",
-    "README.md",
+    "docs/training-job.md",
     "provider/pulumi_modelarts/schema.json",
 ]
 
@@ -66,12 +66,12 @@ def test_check_names_the_files_that_differ(
     assert generator.main(["--check"]) == 0
     fields_py = root / "provider/pulumi_modelarts/fields.py"
     fields_py.write_text(fields_py.read_text().replace('"triggers"', '"trigger"'))
-    readme = root / "README.md"
-    readme.write_text(readme.read_text().replace("| `spec` |", "| `specs` |"))
+    docs = root / "docs/training-job.md"
+    docs.write_text(docs.read_text().replace("| `spec` |", "| `specs` |"))
     before = {p: (root / p).read_text() for p in GENERATED}
     assert generator.main(["--check"]) == 1
     err = capsys.readouterr().err
-    assert "provider/pulumi_modelarts/fields.py" in err and "README.md" in err
+    assert "provider/pulumi_modelarts/fields.py" in err and "docs/training-job.md" in err
     assert "inputs.py" not in err and "resource.py" not in err
     assert {p: (root / p).read_text() for p in GENERATED} == before  # --check writes nothing
     assert generator.main([]) == 0

@@ -12,7 +12,7 @@ where the real service goes beyond them (tests/test_models_sdk_shape.py holds th
 
 The request models, with ``ProviderSettings`` and ``ResourceOutputs``, are also the one source of the
 ``TrainingJob`` resource's shape: ``scripts/generate`` writes the typed inputs, the property lists, the typed
-part of the resource and the README's inputs tables from their fields and descriptions.
+part of the resource and the inputs tables of docs/training-job.md from their fields and descriptions.
 
 ``problems()`` turns a ``pydantic.ValidationError`` into ``(dotted path, plain message)`` pairs and
 ``to_wire()`` turns a model into the JSON-ready body. Only pydantic (with its annotated_types) is imported at
@@ -238,10 +238,11 @@ def _empty_mapping_as_none(value: object) -> object:
 # Create request (POST /v2/{project_id}/training-jobs)
 #
 # These models are the one source of the job's shape: scripts/generate writes the typed inputs (inputs.py),
-# the property lists (fields.py), the typed part of resource.py, the package exports and the README's inputs
-# table from them. Field descriptions are user documentation (Markdown); a class docstring's first paragraph
-# describes the object to users, the rest is for maintainers. Fields marked ``service_set`` are accepted (the
-# API pages list them in the request) but not offered as typed inputs; ``secret`` fields are kept encrypted.
+# the property lists (fields.py), the typed part of resource.py, the package exports and the inputs table
+# of docs/training-job.md from them. Field descriptions are user documentation (Markdown); a class
+# docstring's first paragraph describes the object to users, the rest is for maintainers. Fields marked
+# ``service_set`` are accepted (the API pages list them in the request) but not offered as typed inputs;
+# ``secret`` fields are kept encrypted.
 
 
 class TrainingExperimentReference(RequestModel):

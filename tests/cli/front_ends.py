@@ -4,7 +4,7 @@ A CLI test program is written once, importing ``TrainingJob`` from ``pulumi_mode
 as the examples do); ``FrontEnd.program`` gives the same program for the front-end under test (the native one
 imports the generated SDK, ``pulumi_modelarts_native``, whose ``TrainingJob`` takes the same arguments), and
 ``FrontEnd.project_yaml`` the ``Pulumi.yaml`` lines it needs (the native one: the ``plugins`` block pointing
-the engine at the plugin installed beside the Python interpreter, as the README says).
+the engine at the plugin installed beside the Python interpreter, as docs/native-provider.md says).
 
 Tests take a ``front_end`` parameter from ``FRONT_ENDS`` (ids ``dynamic`` and ``native``); a case that cannot
 apply to one front-end is skipped for it with its reason, through ``front_ends(skip={...})``. Tests built on

@@ -2,8 +2,9 @@
 emulator, unchanged (copied to a temporary directory; credentials from HW_* variables as a user would set).
 
 Each runs through both front-ends: as written (the dynamic provider, `pulumi_modelarts`), and switched to the
-native plugin the way the README tells users to switch: the import becomes `from pulumi_modelarts_native
-import TrainingJob` and Pulumi.yaml gains the `plugins: providers` block. Nothing else changes."""
+native plugin the way docs/native-provider.md tells users to switch: the import becomes
+`from pulumi_modelarts_native import TrainingJob` and Pulumi.yaml gains the `plugins: providers` block.
+Nothing else changes."""
 
 from __future__ import annotations
 

@@ -21,7 +21,7 @@ pytestmark = pytest.mark.cli
 
 JOBS = 12
 FAULTS = {"throttle_rate": 0.2, "fault_rate": 0.15, "drop_after_commit_rate": 0.2}
-# CI runs a fixed, small seed list; the README's figures come from a longer run of the same test.
+# CI runs a fixed, small seed list; docs/reliability.md's figures come from a longer run of the same test.
 SEEDS = [int(s) for s in os.environ.get("MODELARTS_FAULT_SEEDS", "7,1234").split(",") if s.strip()]
 
 

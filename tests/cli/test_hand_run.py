@@ -1,7 +1,7 @@
-"""The README's hand-run path, pasted into bash as a new user would: the commands come from the README itself.
+"""The hand-run path of docs/examples.md, pasted into bash as a new user would, commands read from the page.
 
 The repository's files are copied to a temporary directory (a fresh clone, with this checkout's `.venv` and
-`.tools` linked in so nothing is rebuilt) and the README's code block runs there in a non-interactive bash
+`.tools` linked in so nothing is rebuilt) and the page's code block runs there in a non-interactive bash
 whose PATH has neither `pulumi` nor the virtualenv: whatever the block needs, it must set up itself.
 """
 
@@ -23,10 +23,10 @@ pytestmark = pytest.mark.cli
 LINKED = (".venv", ".tools")
 
 
-def readme_hand_run_block() -> str:
-    readme = (REPO / "README.md").read_text()
-    start = readme.index("To run one by hand")
-    match = re.compile(r"```bash\n(.*?)```", re.DOTALL).search(readme, start)
+def hand_run_block() -> str:
+    page = (REPO / "docs" / "examples.md").read_text()
+    start = page.index("To run one by hand")
+    match = re.compile(r"```bash\n(.*?)```", re.DOTALL).search(page, start)
     assert match is not None, "the hand-run paragraph is followed by a ```bash block"
     return match.group(1)
 
@@ -92,8 +92,8 @@ def clone(tmp_path: Path) -> Iterator[Path]:
     subprocess.run(["bash", "scripts/emulator", "stop"], cwd=root, capture_output=True, timeout=60)
 
 
-def test_readme_hand_run_block_works_when_pasted(tmp_path: Path, clone: Path) -> None:
-    block = readme_hand_run_block()
+def test_the_hand_run_block_works_when_pasted(tmp_path: Path, clone: Path) -> None:
+    block = hand_run_block()
     env = bare_env(tmp_path)
     assert shutil.which("pulumi", path=env["PATH"]) is None
 

@@ -1,7 +1,7 @@
 """Item 3: `pulumi up` interrupted while creates are in flight, and the recovery path users follow.
 
 Each case starts `pulumi up` of six jobs that take ~3 s each to reach Running, signals it once some jobs
-exist, then follows the README's recovery procedure:
+exist, then follows the recovery procedure of docs/troubleshooting.md:
 
 1. `pulumi cancel --yes` (a SIGKILLed update leaves the stack locked);
 2. `pulumi stack export --file state.json` and `modelarts-orphans --stack-export state.json`:
@@ -229,7 +229,8 @@ def is_running(pid: int) -> bool:
 
 
 def finder_text(stack: Stack, export: Path, *extra: str) -> subprocess.CompletedProcess[str]:
-    """The finder as the README runs it: text output, in the project directory, the stack's environment."""
+    """The finder as docs/troubleshooting.md runs it: text output, in the project directory, the stack's
+    environment."""
     return subprocess.run(
         [ORPHANS, "--stack-export", str(export), *extra],
         cwd=stack.workdir,

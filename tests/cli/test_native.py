@@ -4,8 +4,8 @@ The native-only behaviour: what the user-facing story shares with the dynamic fr
 test_story.py, test_bad_input.py, test_faults.py, test_interrupts.py, test_scale.py and test_examples.py. The
 project is the shared story's (tests/cli/story.py) for the native front-end: the program uses the generated
 Python SDK (`pulumi_modelarts_native`) and Pulumi.yaml points the engine at the plugin installed beside the
-Python interpreter (`plugins: providers`), as the README says. The import and a failed job's report run from
-TypeScript and Go programs too (languages.py).
+Python interpreter (`plugins: providers`), as docs/native-provider.md says. The import and a failed job's
+report run from TypeScript and Go programs too (languages.py).
 """
 
 from __future__ import annotations
