@@ -8,6 +8,7 @@ Nothing else changes."""
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from collections.abc import Callable
@@ -168,7 +169,8 @@ def _copy_other_language_example(name: str, dest: Path) -> None:
     """The example as a user has it once its dependencies are in place: the plugins block and the SDK link
     point at this checkout (the virtualenv's plugin; sdk/go through go.mod's replace, the compiled sdk/nodejs
     in the session's node_modules, see languages.py)."""
-    shutil.copytree(EXAMPLES / name, dest)
+    # Without what a user's own installs left there (node_modules, package-lock.json: git ignores them).
+    shutil.copytree(EXAMPLES / name, dest, ignore=shutil.ignore_patterns("node_modules", "package-lock.json"))
     project = dest / "Pulumi.yaml"
     relative_plugin_dir = "path: ../../.venv/bin"
     assert relative_plugin_dir in project.read_text()
@@ -183,6 +185,10 @@ def _copy_other_language_example(name: str, dest: Path) -> None:
             )
         )
     else:
+        # The SDK as `npm install` puts it there (the package built from sdk/nodejs, docs/examples.md).
+        sdk_package = json.loads((languages.SDK_NODEJS / "package.json").read_text())["name"]
+        dependencies = json.loads((dest / "package.json").read_text())["dependencies"]
+        assert dependencies[sdk_package] == "file:../../sdk/nodejs/bin", dependencies
         (dest / "node_modules").symlink_to(languages.node_modules(languages.session_cache()))
 
 
