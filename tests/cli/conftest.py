@@ -1,10 +1,17 @@
-"""The CLI tests' session-wide state: one directory for the TypeScript and Go programs' dependencies."""
+"""The CLI tests' session-wide state (one directory for the TypeScript and Go programs' dependencies) and the
+`languages` marker of their TypeScript and Go cases (`-m languages`, `-m "not languages"`)."""
 
 from __future__ import annotations
 
 import pytest
 
 from . import languages
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "languages: a CLI test's TypeScript and Go cases (the Node.js and Go language hosts)"
+    )
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -192,6 +192,7 @@ def _copy_other_language_example(name: str, dest: Path) -> None:
         (dest / "node_modules").symlink_to(languages.node_modules(languages.session_cache()))
 
 
+@pytest.mark.languages
 @pytest.mark.parametrize("name", OTHER_LANGUAGES)
 def test_other_language_example_up_preview_destroy(
     tmp_path: Path, emulator_factory: Callable[..., EmulatorProcess], name: str
