@@ -17,11 +17,14 @@ side writes jobs with the wire names and ``schema_args`` renames their keys thro
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
 import json
 import os
 import re
 import shutil
 import subprocess
+import tempfile
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
@@ -166,9 +169,15 @@ def node_modules(cache_dir: Path) -> Path:
     target = cache_dir / "node_modules"
     if target.is_dir():
         return target
-    if not (NODE_TOOLCHAIN / "node_modules" / "@pulumi" / "pulumi").is_dir():
-        # What scripts/sdk installs for its compile check (scripts/test runs it first), the same way.
-        _run(["npm", "ci", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"], NODE_TOOLCHAIN)
+    # What scripts/sdk installs for its compile check (scripts/test runs it first), the same way; one process
+    # at a time (pytest-xdist workers share the checkout).
+    checkout = hashlib.sha256(bytes(NODE_TOOLCHAIN)).hexdigest()[:16]
+    lock_file = Path(tempfile.gettempdir()) / f"pulumi-modelarts-npm-ci-{checkout}.lock"
+    with open(lock_file, "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (NODE_TOOLCHAIN / "node_modules" / "@pulumi" / "pulumi").is_dir():
+            npm_ci = ["npm", "ci", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"]
+            _run(npm_ci, NODE_TOOLCHAIN)
     staging = cache_dir / "node_modules.partial"
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(parents=True)
