@@ -2,19 +2,24 @@
 
 Each request is recorded, then answered by the next queued `Reply` (or by `handler`, if set, when the queue is
 empty). A reply can also drop the connection without answering, or wait before answering, to reproduce lost
-answers and timeouts with a real socket.
+answers and timeouts with a real socket. With `tls`, it speaks HTTPS with a certificate made by
+`self_signed_certificate`.
 """
 
 from __future__ import annotations
 
 import json
+import shutil
 import socket
+import ssl
+import subprocess
 import threading
 import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -57,8 +62,34 @@ class Recorded:
         return json.loads(self.body.decode("utf-8"))
 
 
+@dataclass(frozen=True)
+class Certificate:
+    cert: Path  # PEM certificate, also usable as the only trusted CA (SSL_CERT_FILE)
+    key: Path
+
+    def server_context(self) -> ssl.SSLContext:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(self.cert, self.key)
+        return context
+
+
+def self_signed_certificate(directory: Path, subject_alt_name: str = "IP:127.0.0.1") -> Certificate:
+    """A fresh self-signed certificate (openssl) for subject_alt_name, such as "IP:127.0.0.1" or "DNS:x"."""
+    openssl = shutil.which("openssl")
+    assert openssl, "the TLS tests need the openssl command"
+    directory.mkdir(parents=True, exist_ok=True)
+    cert, key = directory / "cert.pem", directory / "key.pem"
+    subprocess.run(
+        [openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=test",
+         "-addext", f"subjectAltName={subject_alt_name}", "-keyout", str(key), "-out", str(cert)],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    return Certificate(cert, key)
+
+
 class ScriptedServer:
-    def __init__(self) -> None:
+    def __init__(self, tls: Certificate | None = None) -> None:
+        self._tls = tls
         self.replies: deque[Reply] = deque()
         self.requests: list[Recorded] = []
         self.handler: Callable[[Recorded], Reply] | None = None
@@ -105,6 +136,9 @@ class ScriptedServer:
 
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._httpd.daemon_threads = True
+        if tls is not None:
+            # Each accepted connection does its handshake first; a client refusing the certificate ends it.
+            self._httpd.socket = tls.server_context().wrap_socket(self._httpd.socket, server_side=True)
         self._thread = threading.Thread(target=self._httpd.serve_forever, args=(0.02,), daemon=True)
 
     def _next_reply(self, recorded: Recorded) -> Reply:
@@ -118,7 +152,8 @@ class ScriptedServer:
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self._httpd.server_address[1]}"
+        scheme = "https" if self._tls is not None else "http"
+        return f"{scheme}://127.0.0.1:{self._httpd.server_address[1]}"
 
     def queue(self, *replies: Reply) -> None:
         with self._lock:

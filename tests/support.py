@@ -1,22 +1,72 @@
-"""Test support shared by the unit tests, the CLI tests and bench/: polling, and an emulator's environment.
+"""Test support shared by the unit tests, the CLI tests and bench/: polling, waiting for a job's phase, fast
+provider polls, a minimal job body, and an emulator's environment.
 
 Imported as ``tests.support`` (``tests`` is a package), from pytest and from ``python -m bench.bench`` alike.
 """
 
 from __future__ import annotations
 
+import copy
 import time
-from collections.abc import Callable
-from typing import TypeVar
+from collections.abc import Callable, Collection, Iterator, Mapping
+from typing import Any, TypeVar
+
+import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
 
-__all__ = ["POLL_SECONDS_ENV", "emulator_env", "poll"]
+__all__ = [
+    "FAST_POLL_SECONDS",
+    "POLL_SECONDS_ENV",
+    "emulator_env",
+    "fast_polls",
+    "minimal_job",
+    "phase_of",
+    "poll",
+    "wait_phase",
+]
 
 T = TypeVar("T")
 
 # The provider's poll knob (pulumi_modelarts.wait); spelled out so that this module loads no provider code.
 POLL_SECONDS_ENV = "PULUMI_MODELARTS_POLL_SECONDS"
+# The provider's poll interval in unit tests: waits take a few milliseconds, not the real pauses.
+FAST_POLL_SECONDS = "0.02"
+
+_MINIMAL_JOB: dict[str, Any] = {
+    "algorithm": {"engine": {"image_url": "org/img:1"}, "command": "python train.py"},
+    "spec": {"resource": {"flavor_id": "modelarts.vm.cpu.2u", "node_count": 1}},
+}
+
+
+def minimal_job(*, node_count: float = 1, **fields: Any) -> dict[str, Any]:
+    """The smallest valid job body (a custom image and its command on one CPU node), a fresh copy each time,
+    with node_count set (1.0: as the engine hands numbers over) and top-level fields added or replaced."""
+    body = copy.deepcopy(_MINIMAL_JOB)
+    body["spec"]["resource"]["node_count"] = node_count
+    body.update(fields)
+    return body
+
+
+@pytest.fixture
+def fast_polls(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The provider polls every FAST_POLL_SECONDS. For a whole module: import it (``from .support import
+    fast_polls as fast_polls``) and set ``pytestmark = pytest.mark.usefixtures("fast_polls")``."""
+    monkeypatch.setenv(POLL_SECONDS_ENV, FAST_POLL_SECONDS)
+    yield
+
+
+def phase_of(job: Any) -> str | None:
+    """The level-1 phase of a job read as wire JSON (a dict) or as an SDK object (``job.status.phase``)."""
+    status = job.get("status") if isinstance(job, Mapping) else getattr(job, "status", None)
+    phase = status.get("phase") if isinstance(status, Mapping) else getattr(status, "phase", None)
+    return phase if isinstance(phase, str) else None
+
+
+def wait_phase(read: Callable[[], T], phases: str | Collection[str], *, timeout: float = 5.0) -> T:
+    """read() (a job, see ``phase_of``) until the job is in phases (one phase or several), and that job."""
+    wanted = {phases} if isinstance(phases, str) else set(phases)
+    return poll(read, lambda job: phase_of(job) in wanted, timeout=timeout, what=f"a job in {sorted(wanted)}")
 
 
 def poll(

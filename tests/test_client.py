@@ -7,6 +7,7 @@ import pickle
 import socket
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -25,9 +26,9 @@ from pulumi_modelarts.errors import (
     ThrottledError,
     TransportError,
 )
-from pulumi_modelarts.models import CreateTrainingJobRequest, SearchFilter, SearchRequest
+from pulumi_modelarts.models import CreateTrainingJobRequest, SearchFilter, SearchRequest, TrainingJob
 
-from .httpserver import Recorded, Reply, ScriptedServer, json_reply
+from .httpserver import Recorded, Reply, ScriptedServer, json_reply, self_signed_certificate
 
 AK = "AKEXAMPLE0123456789"
 SK = "SkExampleSecretValue0123456789abcdef"
@@ -746,12 +747,26 @@ def test_accepted_endpoints(endpoint: str) -> None:
         assert_no_secrets(repr(client))
 
 
-def test_https_verification_is_on() -> None:
-    with ModelArtsClient(endpoint="https://example.com", project_id=PROJECT, auth=AkSkAuth(AK, SK)) as client:
-        transport = client._http._transport
-        pool = transport._pool  # type: ignore[attr-defined]
-        assert pool._ssl_context.verify_mode.name == "CERT_REQUIRED"
-        assert pool._ssl_context.check_hostname is True
+def test_https_verification_is_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A loopback HTTPS server with a self-signed certificate: refused before a request is sent...
+    certificate = self_signed_certificate(tmp_path)
+    with ScriptedServer(tls=certificate) as server:
+        server.handler = lambda _r: json_reply(job("j-1"))
+
+        def get() -> TrainingJob:
+            client = ModelArtsClient(
+                endpoint=server.url, project_id=PROJECT, auth=AkSkAuth(AK, SK), max_attempts=1
+            )
+            with client:
+                return client.get_job("j-1")
+
+        with pytest.raises(TransportError, match="could not connect"):
+            get()
+        assert server.requests == []
+        # ...and accepted once that certificate is the trusted one: the refusal was the verification.
+        monkeypatch.setenv("SSL_CERT_FILE", str(certificate.cert))
+        assert get().metadata.id == "j-1"
+        assert len(server.requests) == 1
 
 
 def test_error_messages_survive_pickling() -> None:

@@ -16,12 +16,13 @@ import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
 from pulumi_modelarts import core, fields
-from pulumi_modelarts import wait as wait_module
 from pulumi_modelarts.auth import AkSkAuth
 from pulumi_modelarts.client import ModelArtsClient
 from pulumi_modelarts.errors import InvalidInputsError, ProvisioningError
 
 from .httpserver import ScriptedServer, json_reply
+from .support import fast_polls as fast_polls
+from .support import minimal_job
 
 PROJECT = "0123456789abcdef0123456789abcdef"
 JOB_ID = "11111111-2222-3333-4444-555555555555"
@@ -43,9 +44,7 @@ class Recorder:
         return self.listening
 
 
-@pytest.fixture(autouse=True)
-def fast_polls(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(wait_module.POLL_SECONDS_ENV, "0.02")
+pytestmark = pytest.mark.usefixtures("fast_polls")
 
 
 @pytest.fixture
@@ -58,13 +57,7 @@ def inputs(annotations: Mapping[str, str] | None = None, **overrides: Any) -> di
     metadata: dict[str, Any] = {"name": "core-job", "description": "nightly"}
     if annotations:
         metadata["annotations"] = dict(annotations)
-    base: dict[str, Any] = {
-        "metadata": metadata,
-        "algorithm": {"engine": {"image_url": "org/img:1"}, "command": "python train.py"},
-        "spec": {"resource": {"flavor_id": "modelarts.vm.cpu.2u", "node_count": 1.0}},
-    }
-    base.update(overrides)
-    return base
+    return minimal_job(node_count=1.0, metadata=metadata, **overrides)
 
 
 def phase_of(emu: EmulatorProcess, job_id: str) -> str:

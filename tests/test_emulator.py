@@ -15,7 +15,7 @@ import pytest
 from modelarts_emulator.testing import EmulatorProcess, start_emulator
 from pulumi_modelarts import auth
 
-from .support import poll
+from .support import wait_phase
 
 Factory = Callable[..., EmulatorProcess]
 
@@ -90,17 +90,6 @@ def get(http: httpx.Client, emu: EmulatorProcess, job_id: str) -> dict[str, Any]
 
 def search(http: httpx.Client, emu: EmulatorProcess, **body: Any) -> httpx.Response:
     return http.post(emu.api_url("/training-job-searches"), json=body)
-
-
-def wait_phase(
-    http: httpx.Client, emu: EmulatorProcess, job_id: str, phase: str, timeout: float = 5
-) -> dict[str, Any]:
-    return poll(
-        lambda: get(http, emu, job_id),
-        lambda job: bool(job["status"]["phase"] == phase),
-        timeout=timeout,
-        what=f"job {job_id} {phase}",
-    )
 
 
 def assert_error(response: httpx.Response, status: int, code: str, *words: str) -> dict[str, Any]:
@@ -275,7 +264,7 @@ def test_fail_after_hook(emulator: EmulatorProcess, http: httpx.Client) -> None:
         "emulator/running-seconds": "30",
     }
     job = create(http, emulator, job_body("failing", hooks))
-    failed = wait_phase(http, emulator, job["metadata"]["id"], "Failed")
+    failed = wait_phase(lambda: get(http, emulator, job["metadata"]["id"]), "Failed")
     status = failed["status"]
     assert status["secondary_phase"] == "Failed"
     assert status["duration"] == 100
@@ -287,7 +276,7 @@ def test_stay_pending_and_running_seconds_hooks(emulator: EmulatorProcess, http:
     pending = create(http, emulator, job_body("parked", {"emulator/stay-pending": "true"}))["metadata"]["id"]
     long = create(http, emulator, job_body("long", {"emulator/running-seconds": "30"}))["metadata"]["id"]
     normal = create(http, emulator, job_body("normal"))["metadata"]["id"]
-    wait_phase(http, emulator, normal, "Completed")
+    wait_phase(lambda: get(http, emulator, normal), "Completed")
     assert get(http, emulator, pending)["status"]["phase"] == "Pending"
     assert get(http, emulator, long)["status"]["phase"] == "Running"
 
@@ -297,13 +286,13 @@ def test_stay_pending_and_running_seconds_hooks(emulator: EmulatorProcess, http:
 
 def test_terminate_a_running_job(emulator: EmulatorProcess, http: httpx.Client) -> None:
     job_id = create(http, emulator, job_body("stopper", {"emulator/running-seconds": "30"}))["metadata"]["id"]
-    wait_phase(http, emulator, job_id, "Running")
+    wait_phase(lambda: get(http, emulator, job_id), "Running")
     url = emulator.api_url(f"/training-jobs/{job_id}/actions")
     response = http.post(url, json={"action_type": "terminate"})
     assert response.status_code == 202, response.text
     assert response.json()["status"]["phase"] == "Terminating"
     assert response.json()["metadata"]["id"] == job_id
-    done = wait_phase(http, emulator, job_id, "Terminated")
+    done = wait_phase(lambda: get(http, emulator, job_id), "Terminated")
     assert done["status"]["secondary_phase"] == "Terminated"
     assert done["status"]["running_records"][0]["end_reason"] == "job terminated"
     assert_error(http.post(url, json={"action_type": "terminate"}), 409, "ModelArts.2796", "Terminated")
@@ -317,7 +306,7 @@ def test_terminating_seconds_hook_keeps_a_terminated_job_terminating(
     for job in (slow, quick):
         url = emulator.api_url(f"/training-jobs/{job['id']}/actions")
         assert http.post(url, json={"action_type": "terminate"}).status_code == 202
-    wait_phase(http, emulator, quick["id"], "Terminated")
+    wait_phase(lambda: get(http, emulator, quick["id"]), "Terminated")
     assert get(http, emulator, slow["id"])["status"]["phase"] == "Terminating"
     create_response = http.post(
         emulator.api_url("/training-jobs"), json=job_body("bad", {"emulator/terminating-seconds": "soon"})
@@ -348,13 +337,13 @@ def test_terminate_while_creating_and_refused_when_finished(emulator_factory: Fa
         url = emu.api_url(f"/training-jobs/{job_id}/actions")
         assert_error(http.post(url, json={"action_type": "pause"}), 400, "ModelArts.2812", "action_type")
         assert http.post(url, json={"action_type": "terminate"}).status_code == 202
-        status = wait_phase(http, emu, job_id, "Terminated")["status"]
+        status = wait_phase(lambda: get(http, emu, job_id), "Terminated")["status"]
         assert status["start_time"] == 0 and status["duration"] == 0
 
 
 def test_terminate_a_completed_job_is_refused(emulator: EmulatorProcess, http: httpx.Client) -> None:
     job_id = create(http, emulator, job_body("finished"))["metadata"]["id"]
-    wait_phase(http, emulator, job_id, "Completed")
+    wait_phase(lambda: get(http, emulator, job_id), "Completed")
     url = emulator.api_url(f"/training-jobs/{job_id}/actions")
     error = assert_error(
         http.post(url, json={"action_type": "terminate"}), 409, "ModelArts.2796", "Completed"
@@ -407,7 +396,7 @@ def test_search_filters_sorting_and_pages(emulator_factory: Factory) -> None:
 def test_search_by_phase(emulator: EmulatorProcess, http: httpx.Client) -> None:
     parked = create(http, emulator, job_body("parked", {"emulator/stay-pending": "true"}))["metadata"]["id"]
     done = create(http, emulator, job_body("done"))["metadata"]["id"]
-    wait_phase(http, emulator, done, "Completed")
+    wait_phase(lambda: get(http, emulator, done), "Completed")
     pending = search(
         http, emulator, filters=[{"key": "phase", "operator": "in", "value": ["Pending"]}]
     ).json()

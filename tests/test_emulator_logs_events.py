@@ -14,7 +14,8 @@ import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
 
-from .test_emulator_official_sdk import sdk_client, wait_phase
+from .support import wait_phase
+from .test_emulator_official_sdk import job_details, sdk_client
 
 sdk_core = pytest.importorskip("huaweicloudsdkcore")
 from huaweicloudsdkcore.exceptions.exceptions import ClientRequestException  # noqa: E402
@@ -74,7 +75,7 @@ def test_a_log_appears_when_the_job_runs_and_grows(emulator_factory: Factory) ->
     job_id = create(client, job_body("growing", node_count=2))
     before = preview(client, job_id)
     assert before.status_code == 204 and before.content is None
-    wait_phase(client, job_id, "Running")
+    wait_phase(lambda: job_details(client, job_id), "Running")
     time.sleep(0.5)
     early = preview(client, job_id)
     time.sleep(0.5)
@@ -86,7 +87,7 @@ def test_a_log_appears_when_the_job_runs_and_grows(emulator_factory: Factory) ->
     assert "running: python /home/ma-user/modelarts/user-job-dir/code/train.py" in later.content
     assert "step 1/10" in later.content and "not-for-logs" not in later.content
     assert "task worker-1" in preview(client, job_id, "worker-1").content
-    wait_phase(client, job_id, "Completed", timeout=10)
+    wait_phase(lambda: job_details(client, job_id), "Completed", timeout=10)
     done = preview(client, job_id).content.splitlines()
     assert "step 10/10" in done[-3] and done[-1].endswith("training completed, exit code 0")
 
@@ -94,7 +95,7 @@ def test_a_log_appears_when_the_job_runs_and_grows(emulator_factory: Factory) ->
 def test_a_failed_jobs_log_ends_with_its_failure(emulator: EmulatorProcess) -> None:
     client = sdk_client(emulator)
     job_id = create(client, job_body("failing", FAILING))
-    wait_phase(client, job_id, "Failed")
+    wait_phase(lambda: job_details(client, job_id), "Failed")
     lines = preview(client, job_id).content.splitlines()
     assert lines[-5:-1] == [
         "Traceback (most recent call last):",
@@ -110,7 +111,7 @@ def test_the_log_tail_hook_sets_the_last_lines(emulator: EmulatorProcess) -> Non
     client = sdk_client(emulator)
     tail = "Killed\nsegfault in worker: core dumped"
     job_id = create(client, job_body("tailed", {**FAILING, "emulator/log-tail": tail}))
-    wait_phase(client, job_id, "Failed")
+    wait_phase(lambda: job_details(client, job_id), "Failed")
     assert preview(client, job_id).content.endswith("step 4/10 loss=0.6328\n" + tail + "\n")
     assert "Traceback" not in preview(client, job_id).content
 
@@ -122,7 +123,7 @@ def test_log_refusals(emulator_factory: Factory) -> None:
     assert refused(lambda: preview(client, never_ran, "worker-7"))[:2] == (400, "ModelArts.2763")
     stop = m.StopTrainingJobRequest(training_job_id=never_ran, body=m.JobActionType("terminate"))
     client.stop_training_job(stop)
-    wait_phase(client, never_ran, "Terminated")
+    wait_phase(lambda: job_details(client, never_ran), "Terminated")
     status, code, message = refused(lambda: preview(client, never_ran))
     assert (status, code) == (400, "ModelArts.2818") and never_ran in message
     assert refused(lambda: preview(client, "no-such-job"))[:2] == (400, "ModelArts.2775")
@@ -130,7 +131,7 @@ def test_log_refusals(emulator_factory: Factory) -> None:
     quick = emulator_factory(running_seconds=0.1)
     client = sdk_client(quick)
     cleared = create(client, job_body("cleared", {"emulator/logs-cleared-after-seconds": "1"}))
-    wait_phase(client, cleared, "Completed")
+    wait_phase(lambda: job_details(client, cleared), "Completed")
     assert preview(client, cleared).status_code == 200
     time.sleep(1.05)
     assert refused(lambda: preview(client, cleared))[:2] == (400, "ModelArts.2819")
@@ -140,10 +141,10 @@ def test_a_terminated_jobs_log_ends_with_the_signal(emulator_factory: Factory) -
     emu = emulator_factory(running_seconds=30)
     client = sdk_client(emu)
     job_id = create(client, job_body("stopped"))
-    wait_phase(client, job_id, "Running")
+    wait_phase(lambda: job_details(client, job_id), "Running")
     stop = m.StopTrainingJobRequest(training_job_id=job_id, body=m.JobActionType("terminate"))
     client.stop_training_job(stop)
-    wait_phase(client, job_id, "Terminated")
+    wait_phase(lambda: job_details(client, job_id), "Terminated")
     assert (
         preview(client, job_id)
         .content.splitlines()[-1]
@@ -157,7 +158,7 @@ def test_a_terminated_jobs_log_ends_with_the_signal(emulator_factory: Factory) -
 def test_events_record_the_phases_and_the_failure(emulator: EmulatorProcess) -> None:
     client = sdk_client(emulator)
     job_id = create(client, job_body("eventful", FAILING))
-    wait_phase(client, job_id, "Failed")
+    wait_phase(lambda: job_details(client, job_id), "Failed")
     answer = events(client, job_id, order="asc")
     assert (answer.total, answer.offset, answer.limit, answer.order) == (6, 0, 50, "asc")
     assert [(e.level, e.source, e.message) for e in answer.events] == [
@@ -186,14 +187,14 @@ def test_events_record_the_phases_and_the_failure(emulator: EmulatorProcess) -> 
 def test_events_of_a_waiting_and_a_terminated_job(emulator: EmulatorProcess) -> None:
     client = sdk_client(emulator)
     job_id = create(client, job_body("parked", {"emulator/stay-pending": "true"}))
-    wait_phase(client, job_id, "Pending")
+    wait_phase(lambda: job_details(client, job_id), "Pending")
     warnings = events(client, job_id, level="Warning").events
     assert [(e.source, e.message) for e in warnings] == [
         ("K8S", "No node has the resources the job asks for; it keeps waiting.")
     ]
     stop = m.StopTrainingJobRequest(training_job_id=job_id, body=m.JobActionType("terminate"))
     client.stop_training_job(stop)
-    wait_phase(client, job_id, "Terminated")
+    wait_phase(lambda: job_details(client, job_id), "Terminated")
     messages = [e.message for e in events(client, job_id, order="asc").events]
     assert messages[-2:] == ["Termination requested; stopping the training job.", "Training job terminated."]
     assert not any("running" in message for message in messages)
@@ -202,7 +203,7 @@ def test_events_of_a_waiting_and_a_terminated_job(emulator: EmulatorProcess) -> 
 def test_events_in_a_time_window_and_refused_queries(emulator: EmulatorProcess) -> None:
     client = sdk_client(emulator)
     job_id = create(client, job_body("windowed"))
-    wait_phase(client, job_id, "Completed")
+    wait_phase(lambda: job_details(client, job_id), "Completed")
     created = client.show_training_job_details(m.ShowTrainingJobDetailsRequest(training_job_id=job_id))
     start_ms = created.metadata.create_time
     first = events(client, job_id, order="asc", start_time=str(start_ms), end_time=str(start_ms + 100))

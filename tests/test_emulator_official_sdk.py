@@ -15,7 +15,7 @@ import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
 
-from .support import poll
+from .support import wait_phase
 
 sdk_core = pytest.importorskip("huaweicloudsdkcore")
 from huaweicloudsdkcore.auth.credentials import BasicCredentials  # noqa: E402
@@ -86,13 +86,9 @@ def sdk(emulator_factory: Callable[..., EmulatorProcess]) -> tuple[EmulatorProce
     return emu, sdk_client(emu)
 
 
-def wait_phase(client: Any, job_id: str, phase: str, timeout: float = 5) -> Any:
-    return poll(
-        lambda: client.show_training_job_details(m.ShowTrainingJobDetailsRequest(training_job_id=job_id)),
-        lambda job: bool(job.status.phase == phase),
-        timeout=timeout,
-        what=f"job {job_id} {phase}",
-    )
+def job_details(client: Any, job_id: str) -> Any:
+    """The job as the official SDK reads it (ShowTrainingJobDetails)."""
+    return client.show_training_job_details(m.ShowTrainingJobDetailsRequest(training_job_id=job_id))
 
 
 def test_both_create_examples_and_details(sdk: tuple[EmulatorProcess, Any]) -> None:
@@ -118,7 +114,7 @@ def test_both_create_examples_and_details(sdk: tuple[EmulatorProcess, Any]) -> N
     assert custom.spec.volumes[0].nfs.nfs_server_path == "192.168.0.82:/"
     assert custom.spec.log_export_path.obs_url == "/cn-north-4-training-test/limou/ddp-demo-log/"
 
-    details = wait_phase(client, custom.metadata.id, "Running")
+    details = wait_phase(lambda: job_details(client, custom.metadata.id), "Running")
     assert details.metadata.id == custom.metadata.id
     assert details.metadata.create_time == custom.metadata.create_time
     assert details.status.secondary_phase == "Running" and details.status.start_time > 0
@@ -172,11 +168,11 @@ def test_describe_terminate_delete_and_errors(sdk: tuple[EmulatorProcess, Any]) 
     details = client.show_training_job_details(m.ShowTrainingJobDetailsRequest(training_job_id=job_id))
     assert details.metadata.description == "changed by the SDK"
 
-    wait_phase(client, job_id, "Running")
+    wait_phase(lambda: job_details(client, job_id), "Running")
     stop = m.StopTrainingJobRequest(training_job_id=job_id, body=m.JobActionType(action_type="terminate"))
     stopped = client.stop_training_job(stop)
     assert stopped.status_code == 202 and stopped.status.phase == "Terminating"
-    wait_phase(client, job_id, "Terminated")
+    wait_phase(lambda: job_details(client, job_id), "Terminated")
     with pytest.raises(ClientRequestException) as refused:
         client.stop_training_job(stop)
     assert (refused.value.status_code, refused.value.error_code) == (409, "ModelArts.2796")

@@ -19,7 +19,8 @@ import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
 
-from .test_emulator_official_sdk import FREE_FLAVOR_EXAMPLE, sdk_client, wait_phase
+from .support import wait_phase
+from .test_emulator_official_sdk import FREE_FLAVOR_EXAMPLE, job_details, sdk_client
 
 sdk_core = pytest.importorskip("huaweicloudsdkcore")
 from huaweicloudsdkcore.exceptions.exceptions import ClientRequestException  # noqa: E402
@@ -75,7 +76,7 @@ def test_unique_names_hold_for_every_kept_job_until_it_is_deleted(emulator_facto
 
     stop = m.StopTrainingJobRequest(training_job_id=first.metadata.id, body=m.JobActionType("terminate"))
     client.stop_training_job(stop)
-    wait_phase(client, first.metadata.id, "Terminated")
+    wait_phase(lambda: job_details(client, first.metadata.id), "Terminated")
     assert refused(lambda: create(client, named("only-once")))[:2] == (400, "ModelArts.2751")
 
     deleted = client.delete_training_job(m.DeleteTrainingJobRequest(training_job_id=first.metadata.id))
@@ -115,7 +116,7 @@ def test_delete_removes_any_job_and_answers_202(emulator_factory: Factory) -> No
     emu = emulator_factory(running_seconds=30)
     client = sdk_client(emu)
     job = create(client, named("to-delete"))
-    wait_phase(client, job.metadata.id, "Running")
+    wait_phase(lambda: job_details(client, job.metadata.id), "Running")
     request = m.DeleteTrainingJobRequest(training_job_id=job.metadata.id)
     assert client.delete_training_job(request).status_code == 202
     show = m.ShowTrainingJobDetailsRequest(training_job_id=job.metadata.id)
@@ -134,7 +135,7 @@ def test_terminate_refusals(emulator_factory: Factory) -> None:
 
     status, code, message = refused(lambda: stop("pause"))
     assert (status, code) == (400, "ModelArts.2812") and "pause" in message
-    wait_phase(client, job.metadata.id, "Completed")
+    wait_phase(lambda: job_details(client, job.metadata.id), "Completed")
     status, code, message = refused(lambda: stop("terminate"))
     assert (status, code) == (409, "ModelArts.2796") and "Completed" in message
 
@@ -146,7 +147,9 @@ def test_status_changed_conflicts_are_injected_and_reproducible(emulator_factory
     stop = m.StopTrainingJobRequest(training_job_id=job.metadata.id, body=m.JobActionType("terminate"))
     status, code, message = refused(lambda: client.stop_training_job(stop))
     assert (status, code) == (409, "ModelArts.2878") and "try again later" in message
-    assert wait_phase(client, job.metadata.id, "Running").status.phase == "Running"  # nothing changed
+    assert (
+        wait_phase(lambda: job_details(client, job.metadata.id), "Running").status.phase == "Running"
+    )  # nothing changed
 
     def outcomes(seed: int) -> list[int]:
         emu = emulator_factory(running_seconds=30, terminate_conflict_rate=0.5, seed=seed)
@@ -262,7 +265,7 @@ def test_search_sort_by_refusal_and_the_documented_filter_keys(emulator_factory:
     assert names("user_id", "in", "anyone") == ["plain", "pooled"]
     assert names("phase", "in", "Creating", "Pending", "Running") == ["plain", "pooled"]
 
-    wait_phase(client, pooled.metadata.id, "Running")
+    wait_phase(lambda: job_details(client, pooled.metadata.id), "Running")
     host_ip = raw_tasks_on_hosts(emu)
     on_host = search(client, host_ips=[host_ip])
     assert [item.metadata.name for item in on_host.items] == ["pooled"]
@@ -344,7 +347,7 @@ def test_answers_carry_the_service_fields_and_echo_the_sdk_fields(emulator_facto
     assert extras.algorithm.engine.install_sys_packages is True
     assert extras.endpoints.ssh.key_pair_names == ["kp-1"]
     assert extras.status.retention_time == 0  # reserved_time given: kept time counts once it stops
-    done = wait_phase(client, extras.metadata.id, "Completed")
+    done = wait_phase(lambda: job_details(client, extras.metadata.id), "Completed")
     assert done.status.running_records[0].recover_records == []
     time.sleep(0.05)
     assert raw_job(emu, extras.metadata.id)["status"]["retention_time"] > 0

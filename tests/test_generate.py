@@ -23,6 +23,7 @@ SCRIPT = ROOT / "scripts" / "generate"
 GENERATED = [
     "provider/pulumi_modelarts/inputs.py",
     "provider/pulumi_modelarts/fields.py",
+    "provider/pulumi_modelarts/outputs.py",
     "provider/pulumi_modelarts/resource.py",
     "provider/pulumi_modelarts/__init__.py",
     "docs/training-job.md",
@@ -110,14 +111,15 @@ def test_the_description_carries_what_a_schema_needs() -> None:
 
 
 def test_settings_defaults_are_the_ones_the_provider_applies() -> None:
-    assert fields.SETTING_DEFAULTS["wait_for"] == lifecycle.DEFAULT_WAIT_FOR.value
+    assert fields.SETTING_DEFAULTS["wait_for"] == lifecycle.DEFAULT_WAIT_FOR
     assert lifecycle.parse_duration(fields.SETTING_DEFAULTS["wait_timeout"]) == (
         lifecycle.DEFAULT_WAIT_TIMEOUT_SECONDS
     )
     assert fields.SETTING_DEFAULTS["replace_when_failed"] is False
     assert fields.JOB_DEFAULTS == {"kind": diffing.DEFAULT_KIND}
     for value in models.ProviderSettings.model_fields["wait_for"].annotation.__args__:  # type: ignore[union-attr]
-        lifecycle.WaitFor.parse(value)  # every documented choice is one the provider accepts
+        # every documented choice is one the provider accepts, and has a rule
+        lifecycle.classify("Creating", lifecycle.parse_wait_for(value))
 
 
 def test_outputs_are_what_the_provider_returns() -> None:

@@ -19,6 +19,7 @@ from pulumi_modelarts.errors import InvalidResponseError, ModelArtsError
 from pulumi_modelarts.provider import TrainingJobProvider
 
 from .httpserver import Reply, ScriptedServer, json_reply
+from .support import minimal_job
 
 PROJECT = "0123456789abcdef0123456789abcdef"
 SECRET = "hostile-secret-key-VALUE"
@@ -32,7 +33,9 @@ def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[ScriptedServer]:
             monkeypatch.delenv(name)
     monkeypatch.setenv(wait_module.POLL_SECONDS_ENV, "0.01")
     # Retries keep their real count; only the pause between them is removed.
-    monkeypatch.setattr(client_module.ModelArtsClient, "_backoff", lambda self, attempt, retry_after: 0.0)
+    monkeypatch.setattr(
+        client_module.ModelArtsClient, "_retry_delay", lambda self, attempt, retry_after=None: 0.0
+    )
     with ScriptedServer() as srv:
         monkeypatch.setenv("HW_MODELARTS_ENDPOINT", srv.url)
         monkeypatch.setenv("HW_ACCESS_KEY", "HOSTILEAK")
@@ -43,25 +46,15 @@ def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[ScriptedServer]:
 
 
 def job(job_id: str = JOB_ID, name: str = "job-abc123", phase: str = "Running") -> dict[str, Any]:
-    return {
-        "kind": "job",
-        "metadata": {"id": job_id, "name": name, "create_time": 1_700_000_000_000},
-        "status": {"phase": phase, "secondary_phase": phase},
-        "algorithm": {"engine": {"image_url": "org/img:1"}, "command": "python train.py"},
-        "spec": {"resource": {"flavor_id": "modelarts.vm.cpu.2u", "node_count": 1}},
-    }
+    return minimal_job(
+        kind="job",
+        metadata={"id": job_id, "name": name, "create_time": 1_700_000_000_000},
+        status={"phase": phase, "secondary_phase": phase},
+    )
 
 
 def inputs(**overrides: Any) -> dict[str, Any]:
-    base: dict[str, Any] = {
-        "kind": "job",
-        "metadata": {"name": "job-abc123"},
-        "algorithm": {"engine": {"image_url": "org/img:1"}, "command": "python train.py"},
-        "spec": {"resource": {"flavor_id": "modelarts.vm.cpu.2u", "node_count": 1}},
-        "wait_for": "none",
-    }
-    base.update(overrides)
-    return base
+    return minimal_job(**{"kind": "job", "metadata": {"name": "job-abc123"}, "wait_for": "none", **overrides})
 
 
 def test_provider_rides_out_a_long_run_of_throttling(server: ScriptedServer) -> None:

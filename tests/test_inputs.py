@@ -97,7 +97,13 @@ def _documented(source: Path) -> dict[str, dict[str, str]]:
         if not isinstance(node, ast.ClassDef):
             continue
         docs = found.setdefault(node.name, {})
-        for previous, item in itertools.pairwise(node.body):
+        # Attributes declared under `if TYPE_CHECKING:` (TrainingJob's typed outputs) count as well.
+        body = [
+            s
+            for item in node.body
+            for s in ([*item.body, *item.orelse] if isinstance(item, ast.If) else [item])
+        ]
+        for previous, item in itertools.pairwise(body):
             if (
                 isinstance(previous, ast.AnnAssign)
                 and isinstance(previous.target, ast.Name)

@@ -14,23 +14,23 @@ from pulumi_modelarts.lifecycle import Verdict, WaitFor
 @pytest.mark.parametrize(
     ("phase", "wait_for", "verdict"),
     [
-        ("Creating", WaitFor.PENDING, Verdict.WAIT),
-        (None, WaitFor.PENDING, Verdict.WAIT),
-        ("Pending", WaitFor.PENDING, Verdict.DONE),
-        ("Running", WaitFor.PENDING, Verdict.DONE),
-        ("Completed", WaitFor.PENDING, Verdict.DONE),
-        ("Pending", WaitFor.RUNNING, Verdict.WAIT),
-        ("Running", WaitFor.RUNNING, Verdict.DONE),
-        ("Completed", WaitFor.RUNNING, Verdict.DONE),
-        ("Running", WaitFor.COMPLETED, Verdict.WAIT),
-        ("Completed", WaitFor.COMPLETED, Verdict.DONE),
-        ("Failed", WaitFor.PENDING, Verdict.FAILED),
-        ("Abnormal", WaitFor.RUNNING, Verdict.FAILED),
-        ("Terminating", WaitFor.COMPLETED, Verdict.FAILED),
-        ("Terminated", WaitFor.RUNNING, Verdict.FAILED),
-        ("SomethingNew", WaitFor.RUNNING, Verdict.WAIT),
-        ("Failed", WaitFor.NONE, Verdict.DONE),
-        ("Creating", WaitFor.NONE, Verdict.DONE),
+        ("Creating", "pending", Verdict.WAIT),
+        (None, "pending", Verdict.WAIT),
+        ("Pending", "pending", Verdict.DONE),
+        ("Running", "pending", Verdict.DONE),
+        ("Completed", "pending", Verdict.DONE),
+        ("Pending", "running", Verdict.WAIT),
+        ("Running", "running", Verdict.DONE),
+        ("Completed", "running", Verdict.DONE),
+        ("Running", "completed", Verdict.WAIT),
+        ("Completed", "completed", Verdict.DONE),
+        ("Failed", "pending", Verdict.FAILED),
+        ("Abnormal", "running", Verdict.FAILED),
+        ("Terminating", "completed", Verdict.FAILED),
+        ("Terminated", "running", Verdict.FAILED),
+        ("SomethingNew", "running", Verdict.WAIT),
+        ("Failed", "none", Verdict.DONE),
+        ("Creating", "none", Verdict.DONE),
     ],
 )
 def test_classify(phase: str | None, wait_for: WaitFor, verdict: Verdict) -> None:
@@ -41,18 +41,18 @@ def test_classify(phase: str | None, wait_for: WaitFor, verdict: Verdict) -> Non
 def test_classify_create_failed_ends_every_wait(phase: str | None) -> None:
     # The service reports a failed creation as phase Abnormal, secondary phase CreateFailed; the secondary
     # phase alone is enough, whatever the level-1 phase says.
-    for wait_for in (WaitFor.PENDING, WaitFor.RUNNING, WaitFor.COMPLETED):
+    for wait_for in ("pending", "running", "completed"):
         assert lc.classify(phase, wait_for, "CreateFailed") is Verdict.FAILED
-    assert lc.classify(phase, WaitFor.NONE, "CreateFailed") is Verdict.DONE
-    assert lc.classify("Running", WaitFor.RUNNING, "Running") is Verdict.DONE
+    assert lc.classify(phase, "none", "CreateFailed") is Verdict.DONE
+    assert lc.classify("Running", "running", "Running") is Verdict.DONE
 
 
 def test_wait_for_parse() -> None:
-    assert WaitFor.parse("Running") is WaitFor.RUNNING
-    assert WaitFor.parse(" none ") is WaitFor.NONE
+    assert lc.parse_wait_for("Running") == "running"
+    assert lc.parse_wait_for(" none ") == "none"
     for bad in ("started", "", None, 3, ["running"]):
         with pytest.raises(ValueError, match="must be one of"):
-            WaitFor.parse(bad)
+            lc.parse_wait_for(bad)
 
 
 def test_terminable_phases_follow_the_terminate_page() -> None:
@@ -147,7 +147,7 @@ def test_describe_failure_has_everything_a_reader_needs() -> None:
         status=status,
         reason="ended Failed",
         terminated=False,
-        wait_for=WaitFor.RUNNING,
+        wait_for="running",
     )
     assert text.splitlines()[0] == "training job train-abc123 (id 5a0e) ended Failed."
     assert "phase Failed, secondary phase Failed, ran 12s" in text

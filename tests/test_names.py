@@ -13,7 +13,6 @@ import pytest
 from modelarts_emulator.testing import EmulatorProcess
 from pulumi_modelarts import core
 from pulumi_modelarts import diffing as d
-from pulumi_modelarts import wait as wait_module
 from pulumi_modelarts.errors import (
     DuplicateNameError,
     NotTerminableError,
@@ -23,6 +22,9 @@ from pulumi_modelarts.errors import (
     api_error_class,
 )
 from pulumi_modelarts.models import validate_create_request
+
+from .support import fast_polls as fast_polls
+from .support import minimal_job
 
 Factory = Callable[..., EmulatorProcess]
 
@@ -38,20 +40,13 @@ class Recorder:
         return True
 
 
-@pytest.fixture(autouse=True)
-def fast_polls(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(wait_module.POLL_SECONDS_ENV, "0.02")
+pytestmark = pytest.mark.usefixtures("fast_polls")
 
 
 def declared(**overrides: Any) -> dict[str, Any]:
-    base: dict[str, Any] = {
-        "metadata": {"description": "nightly"},
-        "algorithm": {"engine": {"image_url": "org/img:1"}, "command": "python train.py"},
-        "spec": {"resource": {"flavor_id": "modelarts.vm.cpu.2u", "node_count": 1}},
-        "name_prefix": "train",
-        "name_scope": "proj/dev",
-        "wait_for": "none",
-    }
+    base = minimal_job(
+        metadata={"description": "nightly"}, name_prefix="train", name_scope="proj/dev", wait_for="none"
+    )
     base.update(overrides)
     return d.normalise_inputs(base)
 

@@ -17,6 +17,8 @@ import pytest
 from modelarts_emulator.testing import EmulatorProcess
 from pulumi_modelarts import orphans
 
+from .support import minimal_job
+
 TYPE = "pulumi-python:dynamic/modelarts:TrainingJob"
 URN = f"urn:pulumi:dev::proj::{TYPE}::train"
 
@@ -47,12 +49,7 @@ def export(name: str, known_ids: list[str]) -> dict[str, Any]:
 
 
 def create(emu: EmulatorProcess, name: str) -> str:
-    body = {
-        "kind": "job",
-        "metadata": {"name": name},
-        "algorithm": {"engine": {"image_url": "org/img:1"}, "command": "python t.py"},
-        "spec": {"resource": {"flavor_id": "modelarts.vm.cpu.2u", "node_count": 1}},
-    }
+    body = minimal_job(kind="job", metadata={"name": name})
     answer = httpx.post(emu.api_url("/training-jobs"), json=body, auth=emu.auth(), timeout=10)
     return str(answer.raise_for_status().json()["metadata"]["id"])
 

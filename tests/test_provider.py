@@ -25,7 +25,7 @@ from pulumi_modelarts.progress import StderrProgress
 from pulumi_modelarts.provider import ProvisioningError, TrainingJobProvider
 
 from .check_failures import path_and_reason
-from .support import poll
+from .support import minimal_job, phase_of, wait_phase
 
 ENV_NAMES = (
     "HW_REGION_NAME",
@@ -69,22 +69,14 @@ def prov() -> TrainingJobProvider:
 
 def job_inputs(**overrides: Any) -> dict[str, Any]:
     """Inputs as the engine hands them to check: plain values, numbers as floats."""
-    base: dict[str, Any] = {
-        "metadata": {"description": "nightly"},
-        "algorithm": {
-            "engine": {"image_url": "org/img:1"},
-            "command": "python train.py",
-            "parameters": [{"name": "lr", "value": "0.1"}],
-            "inputs": [{"name": "data", "remote": {"obs": {"obs_url": "/bucket/data/"}}}],
-            "outputs": [{"name": "model", "remote": {"obs": {"obs_url": "/bucket/model/"}}}],
-            "environments": {"API_TOKEN": "s3cr3t-env-value"},
-        },
-        "spec": {"resource": {"flavor_id": "modelarts.vm.cpu.2u", "node_count": 1.0}},
-        "name_prefix": "train",
-        "__provider": "serialized-provider",
-    }
-    base.update(overrides)
-    return base
+    base = minimal_job(node_count=1.0, metadata={"description": "nightly"})
+    base["algorithm"].update(
+        parameters=[{"name": "lr", "value": "0.1"}],
+        inputs=[{"name": "data", "remote": {"obs": {"obs_url": "/bucket/data/"}}}],
+        outputs=[{"name": "model", "remote": {"obs": {"obs_url": "/bucket/model/"}}}],
+        environments={"API_TOKEN": "s3cr3t-env-value"},
+    )
+    return {**base, "name_prefix": "train", "__provider": "serialized-provider", **overrides}
 
 
 def annotated(annotations: dict[str, str], **overrides: Any) -> dict[str, Any]:
@@ -110,15 +102,6 @@ def live(emu: EmulatorProcess, job_id: str) -> dict[str, Any]:
         response = client.get(f"/training-jobs/{job_id}")
         response.raise_for_status()
         return dict(response.json())
-
-
-def wait_phase(emu: EmulatorProcess, job_id: str, phases: set[str], timeout: float = 10.0) -> str:
-    return poll(
-        lambda: str(live(emu, job_id)["status"]["phase"]),
-        lambda phase: phase in phases,
-        timeout=timeout,
-        what=f"job {job_id} in {sorted(phases)}",
-    )
 
 
 # ------------------------------------------------------------------------------------------------ check
@@ -361,7 +344,8 @@ def test_create_wait_timeout_terminates_the_job(prov: TrainingJobProvider, emu: 
     assert "the job was terminated" in text
     job_id = re.search(r"\(id ([^)]+)\)", text)
     assert job_id is not None
-    assert wait_phase(emu, job_id.group(1), {"Terminated"}) == "Terminated"
+    stopped = job_id.group(1)
+    assert phase_of(wait_phase(lambda: live(emu, stopped), "Terminated", timeout=10.0)) == "Terminated"
 
 
 # ------------------------------------------------------------------------------------------------ read
@@ -376,7 +360,7 @@ def test_read_after_out_of_band_terminate_shows_it_and_diff_stays_empty(
         client.post(
             f"/training-jobs/{created.id}/actions", json={"action_type": "terminate"}
         ).raise_for_status()
-    assert wait_phase(emu, created.id, {"Terminated"}) == "Terminated"
+    assert phase_of(wait_phase(lambda: live(emu, created.id), "Terminated", timeout=10.0)) == "Terminated"
     read = prov.read(created.id, {**(created.outs or {}), "__provider": "p"})
     assert read.id == created.id
     assert read.outs is not None
@@ -616,7 +600,8 @@ def test_create_terminates_the_job_when_the_wait_fails_unexpectedly(
     job_id = re.search(r"\(id ([^)]+)\)", text)
     assert job_id is not None
     monkeypatch.undo()
-    assert wait_phase(emu, job_id.group(1), {"Terminated"}) == "Terminated"
+    stopped = job_id.group(1)
+    assert phase_of(wait_phase(lambda: live(emu, stopped), "Terminated", timeout=10.0)) == "Terminated"
 
 
 class _ClosedStderr:
@@ -680,4 +665,5 @@ def test_whether_a_given_up_job_is_terminated_depends_on_the_engine_not_on_stder
     assert "the job was terminated" in str(info.value)
     job_id = re.search(r"\(id ([^)]+)\)", str(info.value))
     assert job_id is not None
-    assert wait_phase(emu, job_id.group(1), {"Terminated"}) == "Terminated"
+    stopped = job_id.group(1)
+    assert phase_of(wait_phase(lambda: live(emu, stopped), "Terminated", timeout=10.0)) == "Terminated"

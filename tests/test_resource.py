@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import inspect
 import re
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
 from typing import Any
 
 import pulumi
@@ -167,3 +171,36 @@ def test_output_annotations_are_resolved_once_not_on_every_registration() -> Non
     assert own and not any(isinstance(hint, str) for hint in own.values()), own
     assert own["phase"] == pulumi.Output[str]
     assert set(own) >= {"kind", "metadata", "name", "phase", "declared_inputs"}
+
+
+def test_type_checkers_see_the_job_sections_typed_from_the_response_models(tmp_path: Path) -> None:
+    # At run time the outputs are plain dicts; a type checker knows their keys and value types (outputs.py).
+    from .cli.pulumi_cli import REPO
+
+    program = tmp_path / "typed_program.py"
+    program.write_text(
+        textwrap.dedent(
+            """
+            import pulumi
+            from pulumi_modelarts import TrainingJob
+
+            def use(job: TrainingJob) -> None:
+                created: pulumi.Output[int] = job.metadata.apply(lambda m: m.get("create_time", 0))
+                flavor = job.spec.apply(lambda s: s["resource"]["flavor_id"])
+                reveal_type(flavor)
+                job.status.apply(lambda s: s["no_such_key"])
+            """
+        )
+    )
+    checked = subprocess.run(
+        [sys.executable, "-m", "mypy", "--config-file", str(REPO / "pyproject.toml"), str(program)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+    )
+    errors = [line for line in checked.stdout.splitlines() if ": error:" in line or ": note:" in line]
+    assert any('Revealed type is "pulumi.output.Output[str]"' in line for line in errors), errors
+    assert [line for line in errors if ": error:" in line] == [
+        line for line in errors if '"no_such_key"' in line and ": error:" in line
+    ], errors
+    assert any('"no_such_key"' in line for line in errors), errors

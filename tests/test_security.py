@@ -19,10 +19,10 @@ from modelarts_emulator.__main__ import READY_PREFIX
 from modelarts_emulator.testing import EmulatorProcess
 from pulumi_modelarts import auth
 from pulumi_modelarts.client import ModelArtsClient
-from pulumi_modelarts.errors import AuthenticationError, SettingsError
+from pulumi_modelarts.errors import AuthenticationError, SettingsError, TransportError
 
 from .cli.cli_helpers import jobs_program, make_stack
-from .httpserver import ScriptedServer, json_reply
+from .httpserver import ScriptedServer, json_reply, self_signed_certificate
 
 SECRET = "S3cr3t-Only-Here-7f9d2c"
 ACCESS = "SECURITYTESTAK0000000"
@@ -100,18 +100,26 @@ def test_plain_http_to_a_remote_host_is_refused_before_any_call(tmp_path: Path) 
     assert SECRET not in output
 
 
-def test_tls_verification_is_on_for_https_endpoints() -> None:
-    client = ModelArtsClient(
-        endpoint="https://modelarts.example.com", project_id="p", auth=auth.TokenAuth("t")
-    )
-    try:
-        pool = client._http._transport._pool  # type: ignore[attr-defined]
-        context = pool._ssl_context
-        import ssl
-
-        assert context.verify_mode == ssl.CERT_REQUIRED and context.check_hostname
-    finally:
-        client.close()
+def test_tls_verification_is_on_for_https_endpoints(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Both halves of verification, against a loopback HTTPS server: its certificate must come from a trusted
+    # CA (a self-signed one is refused) and must name the host (a trusted one for another name is refused).
+    loopback = self_signed_certificate(tmp_path / "loopback")
+    elsewhere = self_signed_certificate(tmp_path / "elsewhere", "DNS:modelarts.example.com")
+    for certificate, trusted in ((loopback, None), (elsewhere, elsewhere), (loopback, loopback)):
+        if trusted is not None:
+            monkeypatch.setenv("SSL_CERT_FILE", str(trusted.cert))
+        with ScriptedServer(tls=certificate) as server:
+            server.handler = lambda _r: json_reply({"metadata": {"id": "j1"}, "status": {"phase": "Running"}})
+            client = ModelArtsClient(
+                endpoint=server.url, project_id="p", auth=auth.TokenAuth("t"), max_attempts=1
+            )
+            with client:
+                if certificate is trusted is loopback:
+                    assert client.get_job("j1").metadata.id == "j1"  # the control: this server is fine
+                else:
+                    with pytest.raises(TransportError, match="could not connect"):
+                        client.get_job("j1")
+                    assert server.requests == []
     with pytest.raises(SettingsError):
         ModelArtsClient(endpoint="http://10.0.0.1", project_id="p", auth=auth.TokenAuth("t"))
 

@@ -17,6 +17,7 @@ emulator), which ten attempts with growing pauses would not change. Every transp
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -32,6 +33,7 @@ from urllib.parse import quote, urlencode
 import httpx
 import pydantic
 
+from . import ownership
 from .errors import (
     MODELARTS_THROTTLED_CODE,
     MODELARTS_THROTTLED_MIN_PAUSE,
@@ -56,7 +58,6 @@ from .models import (
     TrainingJob,
     to_wire,
 )
-from .phases import is_stopped
 from .settings import Settings, normalize_endpoint
 
 __all__ = ["MAX_PAGE_SIZE", "ModelArtsClient"]
@@ -74,6 +75,7 @@ JSON_CONTENT_TYPE = "application/json;charset=UTF-8"
 USER_AGENT = "pulumi-modelarts/0.1"
 
 _M = TypeVar("_M", bound=pydantic.BaseModel)
+_T = TypeVar("_T")
 
 _CLOSED_STREAM = httpx.ByteStream(b"")
 
@@ -102,6 +104,31 @@ class _Answer:
     request_id: str | None
 
 
+@dataclass(frozen=True)
+class _Received:
+    """An answer as read: status, text, the JSON value (parsed: whether the text is JSON) and request id."""
+
+    status: int
+    text: str
+    payload: Any
+    parsed: bool
+    request_id: str | None
+
+    @classmethod
+    def of(cls, response: httpx.Response, raw: bytes) -> _Received:
+        text = raw.decode("utf-8", errors="replace")
+        payload: Any = None
+        parsed = False
+        if text.strip():
+            with contextlib.suppress(ValueError):
+                payload, parsed = json.loads(text), True
+        request_id = response.headers.get("X-Request-Id") or None
+        if request_id is None and parsed and isinstance(payload, dict):
+            body_id = payload.get("request_id")
+            request_id = body_id if isinstance(body_id, str) and body_id else None
+        return cls(response.status_code, text, payload, parsed, request_id)
+
+
 class _NoAnswer(Exception):
     """One attempt got no HTTP answer. `ambiguous`: the request may have reached the service.
 
@@ -113,6 +140,26 @@ class _NoAnswer(Exception):
         self.reason = reason
         self.ambiguous = ambiguous
         self.unreachable = unreachable
+
+
+@dataclass(frozen=True)
+class _Failure:
+    """A retryable failure of one attempt: what is raised once no retry is left, and why it is retried."""
+
+    error: Exception
+    reason: str
+    retry_after: float | None = None
+    unreachable: bool = False
+
+
+def _ambiguous(exc: BaseException) -> bool:
+    """Whether a failed attempt may have been applied: no answer after sending, or a 5xx (a gateway can time
+    out after the backend committed)."""
+    return (isinstance(exc, _NoAnswer) and exc.ambiguous) or isinstance(exc, ServerError)
+
+
+def _json_content(body: Any) -> bytes:
+    return json.dumps(body, ensure_ascii=False).encode("utf-8")
 
 
 def _connect_failure(exc: BaseException) -> _NoAnswer:
@@ -169,7 +216,7 @@ class ModelArtsClient:
         log: Callable[[str], None] | None = None,
         base_delay: float = 1.0,
         max_delay: float = 30.0,
-        create_skew_seconds: float = 300.0,
+        create_skew_seconds: float = ownership.CLOCK_SKEW_SECONDS,
         secrets: Iterable[str] = (),
         sleep: Callable[[float], None] = time.sleep,
         clock: Callable[[], float] = time.monotonic,
@@ -240,14 +287,38 @@ class ModelArtsClient:
         if not name:
             raise ValueError("a training job needs metadata.name before it can be created")
         operation = f"create training job {name!r}"
-        since = self._wall_clock() - self.create_skew_seconds
-        body = to_wire(request)
+        since = ownership.since_ms(self._wall_clock(), self.create_skew_seconds)
+        content = _json_content(to_wire(request))
         path = f"/v2/{self._project_segment}/training-jobs"
+        attempts = 0
+        lost = False  # the last attempt may have created the job without saying so
 
-        def recover() -> TrainingJob | None:
-            return self._find_created_job(name, since, operation)
+        def attempt() -> _Answer | TrainingJob:
+            nonlocal attempts, lost
+            attempts += 1
+            look, lost = lost, False
+            if look:
+                found = self._find_created_job(name, since, operation)
+                if found is not None:
+                    return found
+            try:
+                return self._once("POST", path, content, operation=operation, body_required=True)
+            except Exception as exc:
+                lost = _ambiguous(exc)
+                raise
 
-        answer = self._call("POST", path, body, operation=operation, recover=recover)
+        try:
+            answer = self._call(attempt, operation=operation)
+        except Exception:
+            if not lost:
+                raise
+            # Out of attempts: one last look, after the pause another attempt would have waited.
+            self._say(f"{operation}: checking whether the job was created before giving up")
+            self._sleep(self._retry_delay(attempts))
+            found = self._find_created_job(name, since, operation)
+            if found is None:
+                raise
+            return found
         if isinstance(answer, TrainingJob):
             return answer
         job = self._parse(TrainingJob, answer, operation)
@@ -394,20 +465,21 @@ class ModelArtsClient:
 
     # ---------------------------------------------------------------- lost-create recovery
 
-    def _find_created_job(self, name: str, since: float, operation: str) -> TrainingJob | None:
-        since_ms = since * 1000.0
+    def _find_created_job(self, name: str, since_ms: float, operation: str) -> TrainingJob | None:
+        """The job a create whose answer was lost made (``ownership.judge`` with ``sent``), or None."""
+        self._say(f"{operation}: the request may have been applied; looking for the job before posting again")
         try:
             for job in self.iter_jobs([SearchFilter(key="name", operator="like", value=[name])]):
                 meta = job.metadata
                 if meta.name != name or not meta.id:
                     continue
-                if is_stopped(job.phase):
-                    # Stopped: an earlier job of this name (replacing a job terminates it first), not the one
-                    # this call created moments ago. A finished job can be ours (a short job may complete
-                    # while the create is retried), so Completed and Failed stay candidates.
-                    continue
-                created = meta.create_time
-                if created is not None and created >= since_ms:
+                judgment = ownership.judge(
+                    phase=job.phase, created_ms=meta.create_time, since_ms=since_ms, sent=True
+                )
+                if judgment.holding is ownership.Holding.ADOPT:
+                    self._say(
+                        f"{operation}: found the job the earlier attempt created; not creating it again"
+                    )
                     return job
         except (APIError, TransportError, InvalidResponseError) as exc:
             raise TransportError(
@@ -429,77 +501,56 @@ class ModelArtsClient:
         body_required: bool = True,
         attempts: int | None = None,
     ) -> _Answer:
-        answer = self._call(
-            method, path, body, operation=operation, body_required=body_required, attempts=attempts
-        )
-        assert isinstance(answer, _Answer)
-        return answer
+        content = None if body is None else _json_content(body)
 
-    def _call(
-        self,
-        method: str,
-        path: str,
-        body: Any,
-        *,
-        operation: str,
-        body_required: bool = True,
-        recover: Callable[[], TrainingJob | None] | None = None,
-        attempts: int | None = None,
-    ) -> _Answer | TrainingJob:
+        def attempt() -> _Answer:
+            return self._once(method, path, content, operation=operation, body_required=body_required)
+
+        return self._call(attempt, operation=operation, attempts=attempts)
+
+    def _call(self, attempt: Callable[[], _T], *, operation: str, attempts: int | None = None) -> _T:
+        """attempt() until it answers, retrying what ``_should_retry`` allows after ``_retry_delay``.
+
+        attempts: at most this many (never more than the client's own max_attempts).
+        """
         started = self._clock()
-        content = None if body is None else json.dumps(body, ensure_ascii=False).encode("utf-8")
-        attempt = 0
+        count = 0
         while True:
-            attempt += 1
-            needs_recovery = False
-            retry_after: float | None = None
-            attempts_left = max(1, min(self.max_attempts, attempts or self.max_attempts))
+            count += 1
             try:
-                return self._once(method, path, content, operation=operation, body_required=body_required)
-            except _NoAnswer as exc:
-                failure: Exception = TransportError(
-                    operation, exc.reason, attempts=attempt, endpoint=self.endpoint
-                )
-                needs_recovery = exc.ambiguous
-                reason = exc.reason
-                if exc.unreachable:
-                    attempts_left = min(attempts_left, UNREACHABLE_ATTEMPTS)
-            except ThrottledError as exc:  # also StatusChangedError (409 ModelArts.2878, "try again later")
-                changing = isinstance(exc, StatusChangedError)
-                reason = "the job's status was changing" if changing else "throttled"
-                failure, retry_after = exc, exc.retry_after
-            except ServerError as exc:
-                failure, reason = exc, f"HTTP {exc.status_code}"
-                needs_recovery = True
-            recovering = needs_recovery and recover is not None
-            delay = self._backoff(attempt, retry_after)
-            exhausted = attempt >= attempts_left or self._clock() - started + delay > self.max_retry_seconds
-            if exhausted and not recovering:
-                raise failure
-            if exhausted:
-                self._say(f"{operation}: {reason}; checking whether the job was created before giving up")
-            elif recovering:
-                self._say(
-                    f"{operation}: {reason}; the request may have been applied, so looking for the job "
-                    f"in {delay:.1f}s before retrying (attempt {attempt + 1} of {attempts_left})"
-                )
-            else:
-                self._say(
-                    f"{operation}: {reason}; retrying in {delay:.1f}s "
-                    f"(attempt {attempt + 1} of {attempts_left})"
-                )
+                return attempt()
+            except (_NoAnswer, ThrottledError, ServerError) as exc:
+                failure = self._failure(exc, operation, count)
+            delay = self._retry_delay(count, failure.retry_after)
+            allowed = self._attempts_allowed(failure, attempts)
+            if not self._should_retry(count, allowed, started, delay):
+                raise failure.error
+            self._say(
+                f"{operation}: {failure.reason}; retrying in {delay:.1f}s (attempt {count + 1} of {allowed})"
+            )
             self._sleep(delay)
-            if recovering and recover is not None:
-                found = recover()
-                if found is not None:
-                    self._say(
-                        f"{operation}: found the job the earlier attempt created; not creating it again"
-                    )
-                    return found
-            if exhausted:
-                raise failure
 
-    def _backoff(self, attempt: int, retry_after: float | None) -> float:
+    def _failure(self, exc: Exception, operation: str, attempt: int) -> _Failure:
+        """What a retryable failure of one attempt is called, raises and allows."""
+        if isinstance(exc, _NoAnswer):
+            error = TransportError(operation, exc.reason, attempts=attempt, endpoint=self.endpoint)
+            return _Failure(error, exc.reason, unreachable=exc.unreachable)
+        if isinstance(exc, ThrottledError):  # also StatusChangedError (409 ModelArts.2878, "try again later")
+            reason = "the job's status was changing" if isinstance(exc, StatusChangedError) else "throttled"
+            return _Failure(exc, reason, retry_after=exc.retry_after)
+        assert isinstance(exc, ServerError)
+        return _Failure(exc, f"HTTP {exc.status_code}")
+
+    def _attempts_allowed(self, failure: _Failure, attempts: int | None) -> int:
+        allowed = max(1, min(self.max_attempts, attempts or self.max_attempts))
+        return min(allowed, UNREACHABLE_ATTEMPTS) if failure.unreachable else allowed
+
+    def _should_retry(self, attempt: int, allowed: int, started: float, delay: float) -> bool:
+        """Another attempt is allowed, and waiting for it stays within max_retry_seconds."""
+        return attempt < allowed and self._clock() - started + delay <= self.max_retry_seconds
+
+    def _retry_delay(self, attempt: int, retry_after: float | None = None) -> float:
+        """Exponential backoff with full jitter after the given attempt, never shorter than Retry-After."""
         cap = min(self.max_delay, self.base_delay * (2.0 ** (attempt - 1)))
         jittered = self._rng() * cap
         return max(jittered, retry_after) if retry_after is not None else jittered
@@ -569,86 +620,75 @@ class ModelArtsClient:
     def _interpret(
         self, response: httpx.Response, raw: bytes, *, operation: str, body_required: bool
     ) -> _Answer:
-        status = response.status_code
-        request_id = response.headers.get("X-Request-Id") or None
-        text = raw.decode("utf-8", errors="replace")
-        payload: Any = None
-        parsed = False
-        if text.strip():
-            try:
-                payload = json.loads(text)
-                parsed = True
-            except ValueError:
-                parsed = False
-        if parsed and isinstance(payload, dict) and request_id is None:
-            body_id = payload.get("request_id")
-            request_id = body_id if isinstance(body_id, str) and body_id else None
-
-        if 200 <= status < 300:
-            if not text.strip():
-                if body_required:
-                    raise InvalidResponseError(operation, "the answer is empty", status_code=status)
-                return _Answer(status, None, request_id)
-            if not parsed:
-                raise InvalidResponseError(
-                    operation, "the answer is not JSON", status_code=status,
-                    excerpt=self._excerpt(text), request_id=request_id,
-                )  # fmt: skip
-            if isinstance(payload, dict) and payload.get("error_code"):
-                raise InvalidResponseError(
-                    operation,
-                    "a success status came with an error body",
-                    status_code=status,
-                    excerpt=self._excerpt(text),
-                    request_id=request_id,
-                )
-            if body_required and not isinstance(payload, dict):
-                raise InvalidResponseError(
-                    operation, "the answer is not a JSON object", status_code=status,
-                    excerpt=self._excerpt(text), request_id=request_id,
-                )  # fmt: skip
-            return _Answer(status, payload, request_id)
-
-        if 300 <= status < 400:
+        """The answer of a 2xx; the typed error of anything else."""
+        got = _Received.of(response, raw)
+        if 200 <= got.status < 300:
+            return self._success(got, operation=operation, body_required=body_required)
+        if 300 <= got.status < 400:
             raise InvalidResponseError(
                 operation,
                 "the service answered with a redirect, which this client does not follow; check the endpoint",
-                status_code=status,
-                request_id=request_id,
+                status_code=got.status,
+                request_id=got.request_id,
             )
+        raise self._error(got, response.headers.get("Retry-After"), operation=operation)
 
-        fields = payload if parsed and isinstance(payload, dict) else {}
+    def _success(self, got: _Received, *, operation: str, body_required: bool) -> _Answer:
+        """A 2xx answer's payload, refusing a body that is empty (when one is required), not JSON, an error
+        body, or not an object (when one is required)."""
+        problem: str | None = None
+        if not got.text.strip():
+            if body_required:
+                raise InvalidResponseError(operation, "the answer is empty", status_code=got.status)
+            return _Answer(got.status, None, got.request_id)
+        if not got.parsed:
+            problem = "the answer is not JSON"
+        elif isinstance(got.payload, dict) and got.payload.get("error_code"):
+            problem = "a success status came with an error body"
+        elif body_required and not isinstance(got.payload, dict):
+            problem = "the answer is not a JSON object"
+        if problem is not None:
+            raise InvalidResponseError(
+                operation, problem, status_code=got.status,
+                excerpt=self._excerpt(got.text), request_id=got.request_id,
+            )  # fmt: skip
+        return _Answer(got.status, got.payload, got.request_id)
+
+    def _error(self, got: _Received, retry_after_header: str | None, *, operation: str) -> Exception:
+        """The typed error for a 4xx or 5xx answer (``errors.api_error_class``), its texts scrubbed."""
+        fields = got.payload if got.parsed and isinstance(got.payload, dict) else {}
         error_code = _text_field(fields, "error_code")
         error_msg = _text_field(fields, "error_msg")
         error_solution = _text_field(fields, "error_solution")
-        cls = api_error_class(status, error_code)
+        has_text = bool(got.text.strip())
         if not error_code and not error_msg:
             # Not a ModelArts error body (an HTML gateway page, say). The status alone is trustworthy for
             # authentication, throttling and server failures; for other 4xx it could be anything (a wrong
             # endpoint answering 404 must not look like "the job is gone").
-            if not (status in (401, 403, 429) or status >= 500):
-                raise InvalidResponseError(
+            if not (got.status in (401, 403, 429) or got.status >= 500):
+                return InvalidResponseError(
                     operation,
                     "the answer is not a ModelArts error body; check the endpoint",
-                    status_code=status,
-                    excerpt=self._excerpt(text) if text.strip() else None,
-                    request_id=request_id,
+                    status_code=got.status,
+                    excerpt=self._excerpt(got.text) if has_text else None,
+                    request_id=got.request_id,
                 )
-            error_msg = f"non-JSON answer: {self._excerpt(text)}" if text.strip() else None
+            error_msg = f"non-JSON answer: {self._excerpt(got.text)}" if has_text else None
+        cls = api_error_class(got.status, error_code)
         args = (
-            status,
+            got.status,
             error_code,
             self.scrub(error_msg) if error_msg else None,
             self.scrub(error_solution) if error_solution else None,
-            request_id,
+            got.request_id,
         )
         if issubclass(cls, ThrottledError):
-            retry_after = _retry_after_seconds(response.headers.get("Retry-After"))
+            retry_after = _retry_after_seconds(retry_after_header)
             if error_code == MODELARTS_THROTTLED_CODE:
                 # ModelArts' own throttling: Huawei advises waiting 2-5 s, whatever the backoff would say.
                 retry_after = max(retry_after or 0.0, MODELARTS_THROTTLED_MIN_PAUSE)
-            raise cls(*args, operation=operation, retry_after=retry_after)
-        raise cls(*args, operation=operation)
+            return cls(*args, operation=operation, retry_after=retry_after)
+        return cls(*args, operation=operation)
 
     def _parse(self, model: type[_M], answer: _Answer, operation: str) -> _M:
         try:

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from . import diffing
+from . import diffing, ownership
 from . import lifecycle as lc
 from .errors import (
     APIError,
@@ -80,9 +80,6 @@ REPORT_LOG_LINES = 20
 REPORT_EVENTS = 5
 REPORT_LINE_CHARS = 200
 REPORT_ATTEMPTS = 2
-# Clock difference allowed between this machine and the service when deciding whether a finished job holding
-# the name was started by this very create.
-CREATE_SKEW_SECONDS = 300.0
 # How often create asks about a name that is held but whose holder the search cannot find (yet).
 HOLDER_LOOKUPS = 3
 
@@ -156,13 +153,14 @@ def check(
 def _check(olds: Mapping[str, Any], news: Mapping[str, Any]) -> Checked:
     inputs = diffing.normalise_inputs(news)
     old_inputs = diffing.normalise_inputs(olds) if olds else {}
-    failures = _settings_failures(inputs)
+    failures = _name_scope_failures(inputs.get(diffing.NAME_SCOPE_FIELD))
     inputs = diffing.with_job_name(inputs, old_inputs)
     if not failures and old_inputs and inputs == old_inputs:
         # The very inputs a previous check accepted (the engine stores inputs only after a successful create
-        # or update): validating them again would only load the wire models, the dominant cost of a
-        # no-change preview. create validates again anyway before anything is sent.
+        # or update): validating them again would only load the models, the dominant cost of a no-change
+        # preview. create validates again anyway before anything is sent.
         return Checked(inputs, [])
+    failures.extend(_settings_failures(inputs))
     failures.extend(_body_failures(diffing.job_body(inputs)))
     return Checked(inputs, failures)
 
@@ -187,33 +185,26 @@ def _body_failures(body: Mapping[str, Any]) -> list[Failure]:
 
 
 def _settings_failures(inputs: Mapping[str, Any]) -> list[Failure]:
-    failures: list[Failure] = []
-    allowed = {*diffing.INPUT_FIELDS, *diffing.HIDDEN_FIELDS}
-    failures.extend(_name_scope_failures(inputs.get(diffing.NAME_SCOPE_FIELD)))
-    for key in inputs:
-        if key not in allowed:
-            failures.append(
-                Failure(key, f"unknown property; expected one of {', '.join(diffing.INPUT_FIELDS)}")
-            )
-    wait_for = inputs.get("wait_for")
-    if wait_for is not None and not diffing.is_unknown(wait_for):
-        try:
-            lc.WaitFor.parse(wait_for)
-        except ValueError as exc:
-            failures.append(Failure("wait_for", str(exc)))
-    timeout = inputs.get("wait_timeout")
-    if timeout is not None and not diffing.is_unknown(timeout):
-        try:
-            lc.parse_duration(timeout)
-        except ValueError as exc:
-            failures.append(Failure("wait_timeout", str(exc)))
-    flag = inputs.get("replace_when_failed")
-    if flag is not None and not diffing.is_unknown(flag) and not isinstance(flag, bool):
-        failures.append(Failure("replace_when_failed", "must be true or false"))
-    prefix = inputs.get("name_prefix")
-    if prefix is not None and not diffing.is_unknown(prefix) and not isinstance(prefix, str):
-        failures.append(Failure("name_prefix", "must be text"))
-    return failures
+    """The inputs other than the job body, validated by ``models.ProviderSettings`` (values not known yet
+    are skipped); a key it does not know is an unknown property. name_scope is ``_name_scope_failures``'."""
+    import pydantic
+
+    from .models import ProviderSettings, problems
+
+    settings = {
+        key: value
+        for key, value in inputs.items()
+        if key not in diffing.JOB_FIELDS and key != diffing.NAME_SCOPE_FIELD and not diffing.is_unknown(value)
+    }
+    try:
+        ProviderSettings.model_validate(settings)
+    except pydantic.ValidationError as exc:
+        unknown = {str(e["loc"][0]) for e in exc.errors() if e["type"] == "extra_forbidden" and e["loc"]}
+        expected = f"unknown property; expected one of {', '.join(diffing.INPUT_FIELDS)}"
+        return [Failure(key, expected) for key in settings if key in unknown] + [
+            Failure(path, reason) for path, reason in problems(exc) if path not in unknown
+        ]
+    return []
 
 
 def _name_scope_failures(scope: object) -> list[Failure]:
@@ -285,7 +276,7 @@ def create(
         bound = _Bound(limit, "customTimeouts")
     job: TrainingJob = _post(inputs, client, progress)
     job_id = job.job_id or ""
-    if wait_for is not lc.WaitFor.NONE:
+    if wait_for != "none":
         job = _wait_created(client, job, job_id, wait_for, bound, progress, stop)
     return JobState(job_id, job_outputs(job, inputs))
 
@@ -333,7 +324,7 @@ def _post(inputs: Mapping[str, Any], client: ModelArtsClient, progress: Progress
     """
     from .models import to_wire
 
-    since_ms = (time.time() - CREATE_SKEW_SECONDS) * 1000.0
+    since_ms = ownership.since_ms(time.time())
     generation = diffing.auto_name_generation(inputs)
     request = _create_request(inputs)
     lookups = freed = 0
@@ -357,10 +348,10 @@ def _post(inputs: Mapping[str, Any], client: ModelArtsClient, progress: Progress
             time.sleep(1.0)  # the search may not list a job created a moment ago
             continue
         label = _label(holder)
-        if judgment.holding is diffing.Holding.ADOPT:
+        if judgment.holding is ownership.Holding.ADOPT:
             return _adopt(client, holder, "the name", request, progress)
         where = ", ".join(judgment.differences) or "its phase"
-        if judgment.holding is diffing.Holding.MISMATCH:
+        if judgment.holding is ownership.Holding.MISMATCH:
             raise ProvisioningError(
                 f"the name {name!r} is held by the running {label}, which is not the job declared here "
                 f"(it differs at {where}); choose another metadata.name, or stop and delete that job"
@@ -418,12 +409,12 @@ def _with_description(
 
 def _holder(
     client: ModelArtsClient, request: CreateTrainingJobRequest, name: str, since_ms: float
-) -> tuple[TrainingJob | None, diffing.Judgment]:
+) -> tuple[TrainingJob | None, ownership.Judgment]:
     """The job holding name and its judgment (without unique names several may: the most favourable wins)."""
     from .models import to_wire
 
     found = _holders(client, {name: to_wire(request)}, since_ms, operator="like")
-    return found.get(name, (None, diffing.Judgment(diffing.Holding.STALE)))
+    return found.get(name, (None, ownership.Judgment(ownership.Holding.STALE)))
 
 
 def _holders(
@@ -432,12 +423,12 @@ def _holders(
     since_ms: float,
     *,
     operator: str,
-) -> dict[str, tuple[TrainingJob, diffing.Judgment]]:
+) -> dict[str, tuple[TrainingJob, ownership.Judgment]]:
     """Each held name of declared (name -> the wire body declared under it) with its holder, in one search."""
     from .models import SearchFilter
 
-    rank = {diffing.Holding.ADOPT: 0, diffing.Holding.MISMATCH: 1, diffing.Holding.STALE: 2}
-    best: dict[str, tuple[TrainingJob, diffing.Judgment]] = {}
+    rank = {ownership.Holding.ADOPT: 0, ownership.Holding.MISMATCH: 1, ownership.Holding.STALE: 2}
+    best: dict[str, tuple[TrainingJob, ownership.Judgment]] = {}
     for job in client.iter_jobs([SearchFilter(key="name", operator=operator, value=list(declared))]):
         name = job.name or ""
         if name not in declared or not job.job_id:
@@ -478,9 +469,9 @@ def _later_generation(
             if name not in held:
                 return generation, name, None
             job, judgment = held[name]
-            if judgment.holding is diffing.Holding.ADOPT:
+            if judgment.holding is ownership.Holding.ADOPT:
                 return generation, name, job
-            if judgment.holding is diffing.Holding.MISMATCH:
+            if judgment.holding is ownership.Holding.MISMATCH:
                 raise ProvisioningError(
                     f"the generated name {name!r} is held by the running {_label(job)}, which is not the job "
                     f"declared here (it differs at {', '.join(judgment.differences) or 'its phase'}); set "
@@ -502,17 +493,10 @@ def _delete_record(client: ModelArtsClient, job: TrainingJob, progress: Progress
     job_id = job.job_id or ""
     label = _label(job, job_id)
     if job.phase == Phase.TERMINATING:
-        try:
-            job = until(
-                job,
-                lambda: client.get_job(job_id),
-                done=[Condition("stopped", _stopped)],
-                timeout=bound.seconds,
-            )
-        except JobVanished:
+        stopped = _wait_stopped(client, job, job_id, label, bound)
+        if stopped is None:
             return
-        except WaitTimedOut as exc:
-            raise _still_stopping(label, exc, bound) from None
+        job = stopped
     if is_terminable(job.phase):
         raise ProvisioningError(f"{label} is {job.phase}; a running job's record is never deleted")
     try:
@@ -546,7 +530,7 @@ def _wait_settings(inputs: Mapping[str, Any]) -> tuple[lc.WaitFor, float]:
     wait_for = inputs.get("wait_for")
     timeout = inputs.get("wait_timeout")
     return (
-        lc.WaitFor.parse(wait_for) if wait_for is not None else lc.DEFAULT_WAIT_FOR,
+        lc.parse_wait_for(wait_for) if wait_for is not None else lc.DEFAULT_WAIT_FOR,
         lc.parse_duration(timeout) if timeout is not None else lc.DEFAULT_WAIT_TIMEOUT_SECONDS,
     )
 
@@ -581,8 +565,8 @@ def _wait_created(
         return until(
             job,
             fetch,
-            done=[Condition(wait_for.value, reached)],
-            fail=[Condition(f"can no longer reach {wait_for.value}", lost)],
+            done=[Condition(wait_for, reached)],
+            fail=[Condition(f"can no longer reach {wait_for}", lost)],
             timeout=bound.seconds,
             on_change=changed,
             stop=stop,
@@ -590,7 +574,7 @@ def _wait_created(
     except WaitFailed as exc:
         ended = exc.job
         if is_stopped(ended.phase):
-            reason = f"was stopped (phase {ended.phase}) before it reached {wait_for.value}"
+            reason = f"was stopped (phase {ended.phase}) before it reached {wait_for}"
         else:
             reason = f"ended {ended.phase}"
             if ended.secondary_phase == SecondaryPhase.CREATE_FAILED:
@@ -598,20 +582,20 @@ def _wait_created(
         raise _give_up(client, ended, job_id, reason, wait_for, progress) from None
     except WaitTimedOut as exc:
         reason = (
-            f"did not reach {wait_for.value} within {lc.format_elapsed(bound.seconds)} "
+            f"did not reach {wait_for} within {lc.format_elapsed(bound.seconds)} "
             f"({bound.source}); it was still {exc.job.phase or 'unknown'}"
         )
         raise _give_up(client, exc.job, job_id, reason, wait_for, progress) from None
     except WaitCancelled as exc:
         reason = (
             f"was still {exc.job.phase or 'unknown'} when the deployment was cancelled, before it reached "
-            f"{wait_for.value}"
+            f"{wait_for}"
         )
         raise _give_up(client, exc.job, job_id, reason, wait_for, progress) from None
     except JobVanished:
         raise ProvisioningError(
             f"{lc.describe_job(name, job_id)} disappeared while waiting for it to reach "
-            f"{wait_for.value}; nothing is left running."
+            f"{wait_for}; nothing is left running."
         ) from None
     except ModelArtsError as exc:
         raise _give_up(
@@ -864,9 +848,23 @@ def _stop(job_id: str, client: ModelArtsClient, progress: Progress, bound: _Boun
     elif job.phase != Phase.TERMINATING:
         return job  # it has already ended (completed, failed, terminated): nothing to stop or wait for
     start = time.monotonic()
+    # Right after terminate the service may still report the old phase; Terminating comes next.
+    stopped = _wait_stopped(client, job, job_id, label, bound)
+    if stopped is not None:
+        elapsed = lc.format_elapsed(time.monotonic() - start)
+        progress.say(f"{label} {stopped.phase or 'stopped'} after {elapsed}")
+    return stopped
+
+
+def _wait_stopped(
+    client: ModelArtsClient, job: TrainingJob, job_id: str, label: str, bound: _Bound
+) -> TrainingJob | None:
+    """Wait until the job has stopped (neither terminable nor Terminating): the job then, or None once gone.
+
+    Raises ProvisioningError when it is still stopping after bound.
+    """
     try:
-        # Right after terminate the service may still report the old phase; Terminating comes next.
-        job = until(
+        return until(
             job,
             lambda: client.get_job(job_id),
             done=[Condition("stopped", _stopped)],
@@ -876,8 +874,6 @@ def _stop(job_id: str, client: ModelArtsClient, progress: Progress, bound: _Boun
         return None
     except WaitTimedOut as exc:
         raise _still_stopping(label, exc, bound) from None
-    progress.say(f"{label} {job.phase or 'stopped'} after {lc.format_elapsed(time.monotonic() - start)}")
-    return job
 
 
 def _stopped(job: TrainingJob) -> bool:
@@ -889,15 +885,15 @@ def _stopped(job: TrainingJob) -> bool:
 
 
 def job_outputs(job: TrainingJob, declared: Mapping[str, Any] | None) -> dict[str, Any]:
-    """The resource's outputs: the job as the service returns it (JSON-ready) plus ``declared_inputs``.
+    """The resource's outputs (``models.ResourceOutputs``): the job as the service returns it (JSON-ready)
+    plus ``declared_inputs``, left out when declared is None.
 
     Environment variables appear only in ``environments`` (a secret output); they are removed from the
     ``algorithm`` output, which is not secret.
     """
-    from .models import environments_map
+    from .models import ResourceOutputs, environments_map
 
     wire = public_job(job)
-    algorithm = wire.get("algorithm") or {}
     environments = environments_map(job.algorithm.environments) if job.algorithm is not None else {}
     if not environments and declared:
         declared_algorithm = declared.get("algorithm")
@@ -905,23 +901,21 @@ def job_outputs(job: TrainingJob, declared: Mapping[str, Any] | None) -> dict[st
             declared_env = declared_algorithm.get("environments")
             if isinstance(declared_env, Mapping):
                 environments = {str(k): str(v) for k, v in declared_env.items()}
-    status = wire.get("status") or {}
-    outs: dict[str, Any] = {
-        "kind": wire.get("kind") or "job",
-        "metadata": wire.get("metadata") or {},
-        "name": job.name or "",
-        "status": status,
-        "phase": job.phase or "",
-        "secondary_phase": job.secondary_phase or "",
-        "algorithm": algorithm,
-        "spec": wire.get("spec") or {},
-        "tasks": wire.get("tasks") or [],
-        "endpoints": job.endpoints.model_dump(mode="json", exclude_none=True) if job.endpoints else {},
-        "environments": environments,
-    }
-    if declared is not None:
-        outs[DECLARED_INPUTS] = dict(declared)
-    return outs
+    outputs = ResourceOutputs(
+        kind=wire.get("kind") or "job",
+        metadata=wire.get("metadata") or {},
+        name=job.name or "",
+        status=wire.get("status") or {},
+        phase=job.phase or "",
+        secondary_phase=job.secondary_phase or "",
+        algorithm=wire.get("algorithm") or {},
+        spec=wire.get("spec") or {},
+        tasks=wire.get("tasks") or [],
+        endpoints=job.endpoints.model_dump(mode="json", exclude_none=True) if job.endpoints else {},
+        environments=environments,
+        declared_inputs=dict(declared or {}),
+    )
+    return outputs.model_dump(exclude={DECLARED_INPUTS} if declared is None else None)
 
 
 def public_job(job: TrainingJob) -> dict[str, Any]:

@@ -8,7 +8,6 @@ fields the service fills in (ids, create times, flavor details, defaults) must n
 
 from __future__ import annotations
 
-import enum
 import hashlib
 import json
 import math
@@ -31,7 +30,10 @@ from .fields import JOB_DEFAULTS, SECRET_INPUTS
 from .fields import JOB_FIELDS as JOB_FIELDS
 from .fields import SETTINGS_FIELDS as SETTINGS_FIELDS
 from .fields import TRIGGERS_FIELD as TRIGGERS_FIELD
-from .phases import Phase, is_failure, is_terminable
+from .ownership import Holding as Holding
+from .ownership import Judgment as Judgment
+from .ownership import judge
+from .phases import is_failure
 
 PROVIDER_KEY = "__provider"
 # The hidden input the resource fills with "<project>/<stack>": the scope auto-names are unique in.
@@ -306,22 +308,6 @@ def with_job_name(
 _UNECHOED = ("environments",)
 
 
-class Holding(str, enum.Enum):
-    """What to do about the job holding the name a create wanted."""
-
-    ADOPT = "adopt"  # it is the job this create declared (an earlier attempt, or a killed `pulumi up`)
-    MISMATCH = "mismatch"  # it runs, but it is some other job: refuse
-    STALE = "stale"  # stopped or finished before this create began: the name must move on or be freed
-
-
-@dataclass(frozen=True)
-class Judgment:
-    holding: Holding
-    differences: list[str] = field(
-        default_factory=list
-    )  # paths where the holder differs from the declaration
-
-
 def differences(declared: Any, actual: Any, path: str = "", limit: int = 5) -> list[str]:
     """Paths (a.b[0].c) where actual lacks or differs from a declared value; extra fields in actual are ok."""
     found: list[str] = []
@@ -366,21 +352,16 @@ def judge_holder(
 ) -> Judgment:
     """Whether the job holding a name is the one declared (wire bodies; description not compared).
 
-    A live job (Creating, Pending, Running) matching the declaration is adopted, one not matching is refused;
-    a Completed job created since the create began (since_ms, clock skew allowed for by the caller) and
-    matching is adopted (a short job may finish while a create is retried); anything else is stale.
+    The rule is ``ownership.judge``; this supplies its evidence: where the holder differs from the
+    declaration. since_ms: when the create began, clock skew allowed for (``ownership.since_ms``).
     """
     wanted = dict(declared)
     metadata = wanted.get("metadata")
     if isinstance(metadata, Mapping):
         wanted["metadata"] = {k: v for k, v in metadata.items() if k != "description"}
-    diff = differences(wanted, holder)
-    if is_terminable(phase):
-        return Judgment(Holding.ADOPT) if not diff else Judgment(Holding.MISMATCH, diff)
-    recent = created_ms is not None and created_ms >= since_ms
-    if phase == Phase.COMPLETED and recent and not diff:
-        return Judgment(Holding.ADOPT)
-    return Judgment(Holding.STALE, diff)
+    return judge(
+        phase=phase, created_ms=created_ms, since_ms=since_ms, differences=differences(wanted, holder)
+    )
 
 
 # ---------------------------------------------------------------------------------------------------------

@@ -71,6 +71,10 @@ SETTING_DEFAULTS: Final[dict[str, Any]] = {
     "replace_when_failed": False,
     "keep_record": True,
 }
+#: The values a setting limited to some (a Literal in its model) accepts.
+SETTING_CHOICES: Final[dict[str, tuple[str, ...]]] = {
+    "wait_for": ("none", "pending", "running", "completed"),
+}
 #: What the create request uses for a field left out.
 JOB_DEFAULTS: Final[dict[str, Any]] = {
     "kind": "job",

@@ -41,6 +41,8 @@ from pydantic import (
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticCustomError
 
+from . import lifecycle
+
 # The phase vocabulary lives in phases.py; re-exported here for the models' users.
 from .phases import (
     TERMINABLE_PHASES,
@@ -1488,6 +1490,26 @@ class ProviderSettings(BaseModel):
         ),
         json_schema_extra={"hidden": True},
     )
+
+    # The rules the provider applies to its settings (lifecycle's parsers), so check reports what create and
+    # the wait would refuse; the values stay as declared.
+    @field_validator("wait_for", mode="before")
+    @classmethod
+    def _wait_for_choice(cls, value: object) -> str:
+        return lifecycle.parse_wait_for(value)
+
+    @field_validator("wait_timeout", mode="before")
+    @classmethod
+    def _wait_timeout_duration(cls, value: object) -> object:
+        lifecycle.parse_duration(value)
+        return value
+
+    @field_validator("replace_when_failed", mode="before")
+    @classmethod
+    def _replace_when_failed_flag(cls, value: object) -> object:
+        if not isinstance(value, bool):
+            raise ValueError("must be true or false")
+        return value
 
 
 class ResourceOutputs(BaseModel):

@@ -391,61 +391,92 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+@dataclass(frozen=True)
+class _Findings:
+    """What one run found and did."""
+
+    orphans: list[Orphan]
+    terminated: list[str]  # ids of the orphans terminated now (--terminate)
+    imports: list[str] | None  # import_arguments
+    adopted_to: str | None  # the adopted export written (--adopt-to)
+    locks: list[StackLock] | None
+    processes: list[LeftoverProcess] | None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         with open(args.stack_export, encoding="utf-8") as handle:
             export = json.load(handle)
-        locks = stack_locks(export, os.environ)
-        processes = leftover_processes(Path(args.project_dir))
-        if not args.json:
-            # What this machine shows comes first: it matters before any other pulumi command.
-            _print_local(locks, processes)
-        settings = resolve_settings(_settings_config(args.config), os.environ)
-        with ModelArtsClient.from_settings(settings) as client:
-            orphans = find_orphans(client, export)
-            terminated: list[str] = []
-            if args.terminate:
-                for orphan in orphans:
-                    if is_terminable(orphan.job.phase):
-                        try:
-                            client.terminate_job(orphan.job_id)
-                        except NotFoundError:
-                            continue
-                        terminated.append(orphan.job_id)
-        imports = import_arguments(orphans)
-        adopted_to = None
-        if args.adopt_to and orphans:
-            with open(args.adopt_to, "w", encoding="utf-8") as handle:
-                json.dump(adopted_export(export, orphans), handle, indent=2)
-            adopted_to = args.adopt_to
+        found = _investigate(args, export)
     except (OSError, ValueError, ModelArtsError) as exc:
         # ModelArtsError and SettingsError messages never carry credentials.
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_PROBLEM
     if args.json:
-        print(
-            json.dumps(
-                {
-                    "orphans": [
-                        {"urn": o.urn, "id": o.job_id, "name": o.job.name, "phase": o.job.phase}
-                        for o in orphans
-                    ],
-                    "terminated": terminated,
-                    "import_pending_creates": imports,
-                    "adopted_to": adopted_to,
-                    "locks": None if locks is None else [_lock_json(lock) for lock in locks],
-                    "leftover_processes": None
-                    if processes is None
-                    else [{"pid": p.pid, "role": p.role, "command": p.command} for p in processes],
-                },
-                indent=2,
-            )
-        )
+        print(json.dumps(_findings_json(found), indent=2))
     else:
-        _print_text(args, orphans, terminated, imports, adopted_to, locks, len(pending_creates(export)))
-    all_adopted = adopted_to is not None and imports is not None
-    return EXIT_FOUND if orphans and not all_adopted else EXIT_CLEAN
+        _print_text(
+            args,
+            found.orphans,
+            found.terminated,
+            found.imports,
+            found.adopted_to,
+            found.locks,
+            len(pending_creates(export)),
+        )
+    all_adopted = found.adopted_to is not None and found.imports is not None
+    return EXIT_FOUND if found.orphans and not all_adopted else EXIT_CLEAN
+
+
+def _investigate(args: argparse.Namespace, export: Mapping[str, Any]) -> _Findings:
+    """Look at this machine and the service; terminate or adopt the orphans when asked to."""
+    locks = stack_locks(export, os.environ)
+    processes = leftover_processes(Path(args.project_dir))
+    if not args.json:
+        # What this machine shows comes first: it matters before any other pulumi command.
+        _print_local(locks, processes)
+    settings = resolve_settings(_settings_config(args.config), os.environ)
+    with ModelArtsClient.from_settings(settings) as client:
+        orphans = find_orphans(client, export)
+        terminated = _terminate(client, orphans) if args.terminate else []
+    imports = import_arguments(orphans)
+    adopted_to = None
+    if args.adopt_to and orphans:
+        with open(args.adopt_to, "w", encoding="utf-8") as handle:
+            json.dump(adopted_export(export, orphans), handle, indent=2)
+        adopted_to = args.adopt_to
+    return _Findings(orphans, terminated, imports, adopted_to, locks, processes)
+
+
+def _terminate(client: ModelArtsClient, orphans: Iterable[Orphan]) -> list[str]:
+    """Terminate the orphans that still run; the ids terminated (one gone meanwhile is skipped)."""
+    terminated: list[str] = []
+    for orphan in orphans:
+        if not is_terminable(orphan.job.phase):
+            continue
+        try:
+            client.terminate_job(orphan.job_id)
+        except NotFoundError:
+            continue
+        terminated.append(orphan.job_id)
+    return terminated
+
+
+def _findings_json(found: _Findings) -> dict[str, Any]:
+    processes = found.processes
+    return {
+        "orphans": [
+            {"urn": o.urn, "id": o.job_id, "name": o.job.name, "phase": o.job.phase} for o in found.orphans
+        ],
+        "terminated": found.terminated,
+        "import_pending_creates": found.imports,
+        "adopted_to": found.adopted_to,
+        "locks": None if found.locks is None else [_lock_json(lock) for lock in found.locks],
+        "leftover_processes": None
+        if processes is None
+        else [{"pid": p.pid, "role": p.role, "command": p.command} for p in processes],
+    }
 
 
 def _lock_json(lock: StackLock) -> dict[str, Any]:

@@ -105,8 +105,16 @@ def check_failure(path: str, reason: str) -> CheckFailure:
 def _servicer_context() -> Any:
     """The gRPC context of the dynamic host's servicer method this thread is running, or None.
 
-    The host does not hand its context to providers, so it is found on the stack: the nearest frame of a
-    servicer method (Create, Read, ...) of the host module that has a ``context`` with ``abort``.
+    It is found on the stack (the nearest frame of a servicer method of the host module, whose ``context``
+    argument has ``abort``) because nothing public reaches it: pulumi's dynamic host
+    (``pulumi/dynamic/__main__.py``, ``DynamicResourceProviderServicer.Create``/``Read``/...) receives
+    ``(request, context)`` from grpc but calls ``provider.create(props)`` and the rest without it, and offers
+    no hook to run code around a call; grpc has no "current call" accessor; the host builds its own
+    ``grpc.server`` in ``main()``, so no server interceptor can be added; and grpc's ``_call_behavior``
+    turns any exception escaping the servicer into "Exception calling application: <text>", unless the
+    method's own context aborted the call. The alternatives (patching the host's servicer class, or the
+    dynamic provider protocol's own error types, which do not exist) are worse or unavailable. Only frames
+    are read, nothing is changed, and outside that host (tests, other callers) the answer is None.
     """
     frame = inspect.currentframe()
     while frame is not None:

@@ -13,6 +13,7 @@ encrypted; the outputs ``declared_inputs``, ``environments`` and ``endpoints`` a
 
 from __future__ import annotations
 
+import copy
 import datetime as _dt
 import inspect
 import os
@@ -21,14 +22,14 @@ from typing import TYPE_CHECKING, Any, Optional, Union
 
 import pulumi
 import pulumi.dynamic
-from pulumi import _types
 
 from .fields import HIDDEN_FIELDS, OUTPUT_ONLY_FIELDS, SECRET_INPUTS, SECRET_OUTPUTS
 from .provider import TrainingJobProvider
 
 if TYPE_CHECKING:
-    # Only annotations name the typed inputs: a program that passes plain dicts never loads them.
-    from . import inputs
+    # Only annotations name the typed inputs: a program that passes plain dicts never loads them. The typed
+    # outputs are for type checkers only.
+    from . import inputs, outputs
 
 # ruff: noqa: UP007, UP045  (Optional/Union spelled out, as generated SDKs do)
 
@@ -36,17 +37,6 @@ __all__ = ["SECRET_OUTPUTS", "TrainingJob", "get_training_jobs"]
 
 NAME_SCOPE_FIELD = "name_scope"  # diffing's; this module must not load it (the program stays light)
 assert NAME_SCOPE_FIELD in HIDDEN_FIELDS
-
-
-def _plain(value: Any) -> Any:
-    """Input-type objects (``...Args``) turned into dicts, recursively; Outputs and plain values untouched."""
-    if value is not None and _types.is_input_type(type(value)):
-        return {k: _plain(v) for k, v in _types.input_type_to_dict(value).items() if v is not None}
-    if isinstance(value, Mapping):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    return value
 
 
 def _path_parts(path: str) -> list[str]:
@@ -68,12 +58,19 @@ def _mark_secret(value: Any, parts: list[str]) -> Any:
     if not parts:
         return pulumi.Output.secret(value)
     if isinstance(value, pulumi.Output):
-        return value.apply(lambda resolved: _mark_secret(_plain(resolved), parts))
+        return value.apply(lambda resolved: _mark_secret(resolved, parts))
     head, rest = parts[0], parts[1:]
     if head == "[]":
         return [_mark_secret(item, rest) for item in value] if isinstance(value, (list, tuple)) else value
     if isinstance(value, Mapping):
         return {k: _mark_secret(v, rest) if k == head else v for k, v in value.items()}
+    attribute = getattr(type(value), head, None)
+    if isinstance(attribute, property) and attribute.fset is not None:
+        # A typed input (``inputs.…Args``; the secret paths are spelled as its property names): a copy with
+        # the property marked, leaving the caller's object alone. Pulumi serialises it as it does any Args.
+        marked = copy.copy(value)
+        setattr(marked, head, _mark_secret(getattr(value, head), rest))
+        return marked
     return value
 
 
@@ -95,30 +92,47 @@ class TrainingJob(pulumi.dynamic.Resource, module="modelarts", name="TrainingJob
     """
 
     # BEGIN GENERATED resource properties (scripts/generate; do not edit)
-    kind: pulumi.Output[str]
-    """Job type."""
-    metadata: pulumi.Output[dict[str, Any]]
-    """Metadata as the service returns it: id, name (also a generated one), description, create_time..."""
-    name: pulumi.Output[str]
-    """The job's name."""
-    status: pulumi.Output[dict[str, Any]]
-    """phase, secondary_phase, duration (ms), start_time, tasks, task_statuses, running_records."""
-    phase: pulumi.Output[str]
-    """Level-1 phase as last seen (Creating, Pending, Running, Completed, Failed, Terminated, ...)."""
-    secondary_phase: pulumi.Output[str]
-    """Level-2 phase as last seen."""
-    algorithm: pulumi.Output[dict[str, Any]]
-    """The algorithm as the service returns it, without environment variables."""
-    spec: pulumi.Output[dict[str, Any]]
-    """The spec as the service returns it (flavor details, log path, volumes...)."""
-    tasks: pulumi.Output[list[dict[str, Any]]]
-    """Tasks of a heterogeneous job, as returned."""
-    endpoints: pulumi.Output[dict[str, Any]]
-    """Remote access endpoints (SSH, JupyterLab, TensorBoard), with tokens. Secret."""
-    environments: pulumi.Output[dict[str, str]]
-    """Environment variables of the job. Secret."""
-    declared_inputs: pulumi.Output[dict[str, Any]]
-    """The inputs as declared (normalised); what changes are judged against. Secret."""
+    if TYPE_CHECKING:
+        # The job's sections typed from the response models (outputs.py), as the native SDK's are.
+        # At run time they stay plain dicts (the branch below): Pulumi converts an output to the
+        # type its annotation names, which must then be one of its own output classes.
+        kind: pulumi.Output[str]
+        """Job type."""
+        metadata: pulumi.Output[outputs.MetadataResponse]
+        """Metadata as the service returns it: id, name (also a generated one), description, create_time..."""
+        name: pulumi.Output[str]
+        """The job's name."""
+        status: pulumi.Output[outputs.JobStatus]
+        """phase, secondary_phase, duration (ms), start_time, tasks, task_statuses, running_records."""
+        phase: pulumi.Output[str]
+        """Level-1 phase as last seen (Creating, Pending, Running, Completed, Failed, Terminated, ...)."""
+        secondary_phase: pulumi.Output[str]
+        """Level-2 phase as last seen."""
+        algorithm: pulumi.Output[outputs.AlgorithmResponse]
+        """The algorithm as the service returns it, without environment variables."""
+        spec: pulumi.Output[outputs.SpecResponse]
+        """The spec as the service returns it (flavor details, log path, volumes...)."""
+        tasks: pulumi.Output[list[outputs.TaskResponse]]
+        """Tasks of a heterogeneous job, as returned."""
+        endpoints: pulumi.Output[outputs.Endpoints]
+        """Remote access endpoints (SSH, JupyterLab, TensorBoard), with tokens. Secret."""
+        environments: pulumi.Output[dict[str, str]]
+        """Environment variables of the job. Secret."""
+        declared_inputs: pulumi.Output[dict[str, Any]]
+        """The inputs as declared (normalised); what changes are judged against. Secret."""
+    else:
+        kind: pulumi.Output[str]
+        metadata: pulumi.Output[dict[str, Any]]
+        name: pulumi.Output[str]
+        status: pulumi.Output[dict[str, Any]]
+        phase: pulumi.Output[str]
+        secondary_phase: pulumi.Output[str]
+        algorithm: pulumi.Output[dict[str, Any]]
+        spec: pulumi.Output[dict[str, Any]]
+        tasks: pulumi.Output[list[dict[str, Any]]]
+        endpoints: pulumi.Output[dict[str, Any]]
+        environments: pulumi.Output[dict[str, str]]
+        declared_inputs: pulumi.Output[dict[str, Any]]
 
     def __init__(
         self,
@@ -236,7 +250,7 @@ def _register(
             if value is None:
                 given[key] = getattr(args, key)
     reading = opts is not None and opts.id is not None
-    props: dict[str, Any] = {key: _plain(value) for key, value in given.items()}
+    props: dict[str, Any] = dict(given)
     if not reading:
         # Dynamic providers never see the resource name: pass it in for auto-naming.
         if props["name_prefix"] is None:
