@@ -667,18 +667,28 @@ def _native_check_diff(iterations: int, reps: int) -> list[float]:
     """The plugin's check and diff as the server calls them (PropertyValues in, PropertyValues out)."""
     from pulumi.provider.experimental.provider import CheckRequest, DiffRequest
 
+    from pulumi_modelarts import schema_names
     from pulumi_modelarts.core import DECLARED_INPUTS
-    from pulumi_modelarts.plugin import ModelArtsProvider, plain_map, property_map
+    from pulumi_modelarts.plugin import (
+        ModelArtsProvider,
+        outputs_map,
+        plain_map,
+        property_map,
+        to_schema,
+        to_wire,
+    )
 
     provider = ModelArtsProvider(None, workers=1)
     urn = "urn:pulumi:bench::bench::modelarts:index:TrainingJob::big-job"
-    news = property_map(large_inputs())
+    # As the engine sends them: in the schema's names.
+    news = property_map(to_schema(large_inputs(), schema_names.INPUTS))
 
     async def measure() -> list[float]:
         first = await provider.check(CheckRequest(urn, {}, news, b""))
         assert not first.failures and first.inputs is not None, first.failures
         olds = first.inputs
-        state = property_map({DECLARED_INPUTS: plain_map(olds), "phase": "Running", "name": "big-job"})
+        declared = to_wire(plain_map(olds), schema_names.INPUTS)
+        state = outputs_map({DECLARED_INPUTS: declared, "phase": "Running", "name": "big-job"}, {})
         samples: list[float] = []
         for _ in range(reps):
             started = time.process_time()

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from pulumi_modelarts import diffing, fields, lifecycle, models
+from pulumi_modelarts import diffing, fields, lifecycle, models, schema_names
 from pulumi_modelarts.core import job_outputs
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,6 +28,8 @@ GENERATED = [
     "provider/pulumi_modelarts/__init__.py",
     "docs/training-job.md",
     "provider/pulumi_modelarts/schema.json",
+    "provider/pulumi_modelarts/schema_names.py",
+    "docs/input-rules.md",
 ]
 
 
@@ -151,18 +153,23 @@ def _resolve(schema: dict[str, Any], spec: dict[str, Any]) -> dict[str, Any]:
     return dict(schema["types"][ref.removeprefix("#/types/")])
 
 
-def test_schema_inputs_are_the_wire_names_with_descriptions_and_secrets() -> None:
+def _schema_names(root: str, wire_names: Any) -> list[str]:
+    return [schema_names.TYPES[root][name][0] for name in wire_names]
+
+
+def test_schema_inputs_are_camel_case_names_with_descriptions_and_secrets() -> None:
     schema = _schema()
     job = schema["resources"]["modelarts:index:TrainingJob"]
-    assert list(job["inputProperties"]) == list(fields.INPUT_FIELDS)
+    assert list(job["inputProperties"]) == _schema_names(schema_names.INPUTS, fields.INPUT_FIELDS)
+    assert "waitFor" in job["inputProperties"] and "ftjobConfig" in job["inputProperties"]
     assert all(spec["description"] for spec in job["inputProperties"].values())
     algorithm = _resolve(schema, job["inputProperties"]["algorithm"])
     environments = algorithm["properties"]["environments"]
     assert environments["secret"] is True and environments["additionalProperties"] == {"type": "string"}
     resource = _resolve(schema, _resolve(schema, job["inputProperties"]["spec"])["properties"]["resource"])
-    assert "flavor_id" in resource["properties"] and resource["properties"]["node_count"]["type"] == "integer"
+    assert "flavorId" in resource["properties"] and resource["properties"]["nodeCount"]["type"] == "integer"
     engine = _resolve(schema, algorithm["properties"]["engine"])
-    assert "image_url" in engine["properties"]  # wire names verbatim, not camelCased
+    assert "imageUrl" in engine["properties"]  # camelCase, as Pulumi providers name properties
     parameter = schema["types"]["modelarts:index:TrainingJobParameter"]
     assert "name" in parameter["required"]
 
@@ -171,14 +178,15 @@ def test_schema_outputs_are_typed_by_the_response_models() -> None:
     schema = _schema()
     job = schema["resources"]["modelarts:index:TrainingJob"]
     outputs = job["properties"]
-    assert list(outputs) == list(fields.OUTPUT_FIELDS)
+    assert list(outputs) == _schema_names(schema_names.OUTPUTS, fields.OUTPUT_FIELDS)
     for name in ("metadata", "status", "algorithm", "spec", "endpoints"):
         assert "$ref" in outputs[name], name
     status = _resolve(schema, outputs["status"])
     assert status["properties"]["phase"]["type"] == "string"
     assert status["properties"]["duration"]["type"] == "integer"
     assert "$ref" in outputs["tasks"]["items"]
-    assert {k for k, v in outputs.items() if v.get("secret")} == set(fields.SECRET_OUTPUTS)
+    secret = {k for k, v in outputs.items() if v.get("secret")}
+    assert secret == set(_schema_names(schema_names.OUTPUTS, fields.SECRET_OUTPUTS))
 
 
 def test_schema_config_comes_from_the_settings_sources() -> None:
@@ -195,3 +203,15 @@ def test_schema_config_comes_from_the_settings_sources() -> None:
     assert function["outputs"]["required"] == ["jobs"]
     assert schema["language"]["python"]["packageName"] == "pulumi_modelarts_native"
     assert schema["meta"]["supportPack"] is True
+
+
+def test_the_input_rules_page_lists_every_rule_with_its_severity_and_evidence() -> None:
+    page = (ROOT / "docs" / "input-rules.md").read_text(encoding="utf-8")
+    for rule in models.INPUT_RULES.values():
+        row = next((line for line in page.splitlines() if f"(`{rule.key}`)" in line), None)
+        assert row is not None, rule.key
+        assert f"| {rule.severity} |" in row, row
+        assert rule.evidence.split(":")[0] in row, row
+    # The rules the Terraform acceptance tests contradict are warnings.
+    for key in ("engine-id-alone", "algorithm-leaves-code-blank", "code-pair"):
+        assert models.INPUT_RULES[key].severity == "warning"

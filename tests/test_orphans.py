@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import socket
@@ -13,9 +14,11 @@ from typing import Any
 
 import httpx
 import pytest
+from pulumi.provider.experimental.provider import DiffRequest
 
 from modelarts_emulator.testing import EmulatorProcess
-from pulumi_modelarts import orphans
+from pulumi_modelarts import orphans, plugin
+from pulumi_modelarts.models import TrainingJob
 
 from .support import minimal_job
 
@@ -69,6 +72,28 @@ def test_the_native_plugins_jobs_count_too() -> None:
     assert orphans.state_job_ids(doc) == {"a", "b"}
     other = json.loads(json.dumps(doc).replace(native, "aws:s3:Bucket"))
     assert orphans.pending_creates(other) == [] and orphans.state_job_ids(other) == set()
+
+
+def test_an_adopted_native_job_holds_the_declared_inputs_under_the_schemas_name() -> None:
+    # The native plugin's state holds its schema's names: its pending create's inputs are camelCase, and
+    # the adopted outputs must give them as declaredInputs for the next diff to find nothing to change.
+    native = "modelarts:index:TrainingJob"
+    text = json.dumps(export("train-abc123", []))
+    doc = json.loads(text.replace(TYPE, native).replace("wait_for", "waitFor"))
+    job = TrainingJob.model_validate({"metadata": {"id": "j-1", "name": "train-abc123"}})
+    urn = doc["deployment"]["pending_operations"][0]["resource"]["urn"]
+    adopted = orphans.adopted_export(doc, [orphans.Orphan(urn, job)])
+    [resource] = adopted["deployment"]["resources"]
+    declared = {"metadata": {"name": "train-abc123"}, "waitFor": "none"}
+    assert resource["outputs"]["declaredInputs"] == declared and "declared_inputs" not in resource["outputs"]
+    state = plugin.property_map({k: v for k, v in resource["outputs"].items() if k != "__provider"})
+    request = DiffRequest(resource["urn"], "j-1", state, plugin.property_map(declared), [])
+    loop = asyncio.new_event_loop()
+    try:
+        answer = loop.run_until_complete(plugin.ModelArtsProvider().diff(request))
+    finally:
+        loop.close()
+    assert answer.changes is False
 
 
 @pytest.fixture

@@ -33,10 +33,11 @@ def pv(value: Any, secret: bool = False) -> PropertyValue:
 
 
 def inputs(**overrides: Any) -> dict[str, Any]:
+    """Inputs as the engine sends them: in the schema's names."""
     base: dict[str, Any] = {
         "metadata": {"description": "nightly"},
-        "algorithm": {"engine": {"image_url": "org/img:1"}, "command": "python train.py"},
-        "spec": {"resource": {"flavor_id": "modelarts.vm.cpu.2u", "node_count": 1}},
+        "algorithm": {"engine": {"imageUrl": "org/img:1"}, "command": "python train.py"},
+        "spec": {"resource": {"flavorId": "modelarts.vm.cpu.2u", "nodeCount": 1}},
     }
     base.update(overrides)
     return base
@@ -72,19 +73,44 @@ def test_values_round_trip_with_whole_numbers_secrets_and_unknowns() -> None:
 
 
 def test_secret_outputs_are_marked() -> None:
-    outs = plugin.outputs_map({"phase": "Running", "environments": {"A": "b"}, "endpoints": {}}, {})
+    wire = {"phase": "Running", "environments": {"A": "b"}, "endpoints": {}, "declared_inputs": {}}
+    outs = plugin.outputs_map(wire, {})
     assert outs["environments"].is_secret and outs["endpoints"].is_secret and not outs["phase"].is_secret
+    assert outs["declaredInputs"].is_secret
 
 
 def test_check_names_top_level_properties_and_leads_nested_reasons_with_the_path() -> None:
     provider = plugin.ModelArtsProvider()
-    news = inputs(wait_for="sometime", spec={"resource": {"flavor_id": "f", "node_count": 0}})
+    news = inputs(waitFor="sometime", spec={"resource": {"flavorId": "f", "nodeCount": 0}})
     answer = run(provider.check(CheckRequest(URN, {}, plugin.property_map(news), b"")))
-    assert [f.reason for f in answer.failures if f.property == "wait_for"]
-    nested = [f for f in answer.failures if f.reason.startswith("spec.resource.node_count: ")]
+    assert [f.reason for f in answer.failures if f.property == "waitFor"]
+    nested = [f for f in answer.failures if f.reason.startswith("spec.resource.nodeCount: ")]
     assert nested and nested[0].property == ""
-    assert answer.inputs["name_prefix"].value == "train"  # the resource name, as the dynamic resource does
+    assert answer.inputs["namePrefix"].value == "train"  # the resource name, as the dynamic resource does
     assert answer.inputs["metadata"].value["name"].value.startswith("train-")
+
+
+def test_check_passes_advised_inputs_and_logs_each_warning_on_the_job(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    provider = plugin.ModelArtsProvider()
+    logged: list[tuple[str, str, bool]] = []
+    monkeypatch.setattr(
+        provider._log, "log", lambda urn, line, *, warning=False: logged.append((urn, line, warning))
+    )
+    # Huawei's Terraform acceptance test sends engine_id with engine_name; the service accepts it.
+    news = inputs(
+        algorithm={
+            "engine": {"engine_id": "pytorch-1.8", "engine_name": "PyTorch"},
+            "code_dir": "/b/code/",
+            "boot_file": "/b/code/train.py",
+        }
+    )
+    answer = run(provider.check(CheckRequest(URN, {}, plugin.property_map(news), b"")))
+    assert answer.failures == []
+    assert [(urn, warning) for urn, _, warning in logged] == [(URN, True)]
+    # The warning names the field as the schema does (the user wrote engineName in TypeScript or Go).
+    assert logged[0][1].startswith("algorithm.engine.engineName: engineName is not needed")
 
 
 def test_check_keeps_secrets_where_the_inputs_had_them() -> None:
@@ -100,12 +126,12 @@ def test_check_keeps_secrets_where_the_inputs_had_them() -> None:
 
 
 def _state(declared: dict[str, Any]) -> dict[str, PropertyValue]:
-    return plugin.property_map({"phase": "Running", "metadata": {"id": "j"}, "declared_inputs": declared})
+    return plugin.property_map({"phase": "Running", "metadata": {"id": "j"}, "declaredInputs": declared})
 
 
 def test_diff_names_each_property_and_its_kind() -> None:
     provider = plugin.ModelArtsProvider()
-    old = {**inputs(), "metadata": {"name": "train-abc123", "description": "nightly"}, "wait_for": "running"}
+    old = {**inputs(), "metadata": {"name": "train-abc123", "description": "nightly"}, "waitFor": "running"}
     new = {
         **inputs(),
         "metadata": {"name": "train-abc123", "description": "weekly"},
@@ -118,7 +144,7 @@ def test_diff_names_each_property_and_its_kind() -> None:
     assert kinds == {
         "triggers": PropertyDiffKind.ADD_REPLACE,
         "metadata.description": PropertyDiffKind.UPDATE,
-        "wait_for": PropertyDiffKind.DELETE,
+        "waitFor": PropertyDiffKind.DELETE,
     }
 
 
@@ -130,27 +156,34 @@ def test_diff_of_identical_inputs_is_no_change() -> None:
 
 
 def test_an_imported_job_differs_only_where_the_program_says_otherwise() -> None:
+    # The state `pulumi import` leaves: the job's outputs in schema names, no declaredInputs.
     found = {
         "kind": "job",
-        "metadata": {"id": "j", "name": "adopted", "description": "d", "create_time": 1},
-        "algorithm": {"engine": {"image_url": "org/img:1", "engine_name": "custom"}, "command": "run"},
-        "spec": {"resource": {"flavor_id": "f", "node_count": 1}},
+        "metadata": {"id": "j", "name": "adopted", "description": "d", "createTime": 1},
+        "algorithm": {"engine": {"imageUrl": "org/img:1", "engineName": "custom"}, "command": "run"},
+        "spec": {"resource": {"flavorId": "f", "nodeCount": 1}},
         "phase": "Running",
     }
     provider = plugin.ModelArtsProvider()
     declared = {
         "metadata": {"name": "adopted", "description": "d"},
-        "algorithm": {"engine": {"image_url": "org/img:1"}, "command": "run"},
-        "spec": {"resource": {"flavor_id": "f", "node_count": 1}},
-        "name_prefix": "adopted",
+        "algorithm": {"engine": {"imageUrl": "org/img:1"}, "command": "run"},
+        "spec": {"resource": {"flavorId": "f", "nodeCount": 1}},
+        "namePrefix": "adopted",
     }
     state = plugin.property_map(found)
     same = run(provider.diff(DiffRequest(URN, "j", state, plugin.property_map(declared), [])))
     assert same.changes is False
-    other = {**declared, "algorithm": {"engine": {"image_url": "org/img:2"}, "command": "run"}}
+    other = {**declared, "algorithm": {"engine": {"imageUrl": "org/img:2"}, "command": "run"}}
     changed = run(provider.diff(DiffRequest(URN, "j", state, plugin.property_map(other), [])))
     assert changed.replaces == ["algorithm"]
-    projected = plugin.declared_from_job(found)
+    wire = {
+        "kind": "job",
+        "metadata": {"id": "j", "name": "adopted", "create_time": 1},
+        "algorithm": {"engine": {"image_url": "org/img:1", "engine_name": "custom"}, "command": "run"},
+        "phase": "Running",
+    }
+    projected = plugin.declared_from_job(wire)
     assert "phase" not in projected and projected["algorithm"]["engine"]["engine_name"] == "custom"
 
 
@@ -186,16 +219,35 @@ def test_create_read_invoke_and_delete_against_the_emulator(
         monkeypatch.setenv(key, value)
     monkeypatch.setenv(wait.POLL_SECONDS_ENV, "0.02")
     provider = plugin.ModelArtsProvider()
-    checked = run(provider.check(CheckRequest(URN, {}, plugin.property_map(inputs(wait_for="running")), b"")))
+    checked = run(provider.check(CheckRequest(URN, {}, plugin.property_map(inputs(waitFor="running")), b"")))
     created = run(provider.create(CreateRequest(URN, checked.inputs, 0.0, False)))
     assert created.resource_id and created.properties["phase"].value in ("Running", "Completed")
-    assert created.properties["declared_inputs"].is_secret
+    assert created.properties["declaredInputs"].is_secret
+    # Outputs in schema names, nested ones and the declared inputs included.
+    outputs = plugin.to_plain(PropertyValue(created.properties))
+    assert isinstance(outputs["metadata"]["createTime"], int) and "create_time" not in outputs["metadata"]
+    assert outputs["secondaryPhase"] and outputs["status"]["secondaryPhase"] == outputs["secondaryPhase"]
+    assert outputs["spec"]["resource"]["flavorId"] == "modelarts.vm.cpu.2u"
+    declared_spec = outputs["declaredInputs"]["spec"]
+    assert declared_spec == {"resource": {"flavorId": "modelarts.vm.cpu.2u", "nodeCount": 1}}
+    assert outputs["declaredInputs"]["waitFor"] == "running"
     read = run(provider.read(ReadRequest(URN, created.resource_id, created.properties, checked.inputs)))
     assert read.resource_id == created.resource_id and read.inputs == checked.inputs
+    assert (
+        plugin.to_plain(PropertyValue(read.properties))["metadata"]["createTime"]
+        == outputs["metadata"]["createTime"]
+    )
     found = run(provider.invoke(InvokeRequest("modelarts:index:getTrainingJobs", {})))
     assert [j.value["metadata"].value["id"].value for j in found.return_value["jobs"].value] == [
         created.resource_id
     ]
+    [job] = plugin.to_plain(found.return_value["jobs"])
+    assert job["metadata"]["createTime"] == outputs["metadata"]["createTime"]
+    assert job["algorithm"]["engine"]["imageUrl"] == "org/img:1"
+    # The function's arguments in schema names: a window that ends before the job was created finds nothing.
+    before = {"createdBefore": pv(outputs["metadata"]["createTime"] - 1), "sortBy": pv("create_time")}
+    none = run(provider.invoke(InvokeRequest("modelarts:index:getTrainingJobs", before)))
+    assert none.return_value["jobs"].value == ()
     run(provider.delete(DeleteRequest(URN, created.resource_id, created.properties, 0.0)))
     gone = run(provider.read(ReadRequest(URN, created.resource_id, created.properties, checked.inputs)))
     # The service keeps a stopped job: delete ended it, and read shows it stopped.

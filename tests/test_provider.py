@@ -667,3 +667,22 @@ def test_whether_a_given_up_job_is_terminated_depends_on_the_engine_not_on_stder
     assert job_id is not None
     stopped = job_id.group(1)
     assert phase_of(wait_phase(lambda: live(emu, stopped), "Terminated", timeout=10.0)) == "Terminated"
+
+
+def test_check_passes_advised_inputs_and_prints_each_warning_naming_the_job(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Huawei's Terraform acceptance test sends an algorithm id with code_dir and boot_file; the service
+    # accepts it. The dynamic provider has no per-resource log: the line names the job instead.
+    news = {
+        "metadata": {"name": "tf-acc-basic"},
+        "algorithm": {"id": "algo-1", "code_dir": "/b/code/", "boot_file": "/b/code/train.py"},
+        "spec": {"resource": {"flavor_id": "modelarts.vm.cpu.8u", "node_count": 1}},
+    }
+    result = TrainingJobProvider().check({}, news)
+    assert result.failures == []
+    lines = [line for line in capsys.readouterr().err.splitlines() if "warning" in line]
+    assert [line.split(": ")[:4] for line in lines] == [
+        ["modelarts", "warning", "training job tf-acc-basic", "algorithm.code_dir"],
+        ["modelarts", "warning", "training job tf-acc-basic", "algorithm.boot_file"],
+    ]

@@ -118,11 +118,25 @@ def test_an_invalid_schema_is_reported_with_its_location(tmp_path: Path) -> None
     assert not (tmp_path / "sdk").exists()
 
 
-def test_no_sdk_asks_pulumi_to_install_the_plugin() -> None:
-    # The plugin comes with `pip install pulumi-modelarts` and is named in Pulumi.yaml; an SDK that claimed a
-    # plugin to install would make every program in its environment require it (a warning per command).
+def test_every_sdk_asks_pulumi_for_the_released_plugin() -> None:
+    # A program using any of the SDKs gets the plugin from the engine, which installs the release archive from
+    # the server the metadata names; the version is the package's, stamped from pyproject.toml.
+    version = re.search(r'^version = "([^"]+)"', (REPO / "pyproject.toml").read_text(), re.M)
+    assert version is not None
+    schema = json.loads((REPO / "provider/pulumi_modelarts/schema.json").read_text())
+    assert schema["version"] == version.group(1)
+    assert schema["pluginDownloadURL"] == "github://api.github.com/pulumi-modelarts"
+    server = schema["pluginDownloadURL"]
+    wanted = {"resource": True, "name": "modelarts", "version": version.group(1), "server": server}
     python = json.loads((REPO / "sdk/python/pulumi_modelarts_native/pulumi-plugin.json").read_text())
     go = json.loads((REPO / "sdk/go/modelarts/pulumi-plugin.json").read_text())
-    nodejs = json.loads((REPO / "sdk/nodejs/package.json").read_text())["pulumi"]
-    for metadata in (python, go, nodejs):
-        assert metadata["resource"] is False and metadata["name"] == "modelarts", metadata
+    nodejs = json.loads((REPO / "sdk/nodejs/package.json").read_text())
+    for metadata in (python, go, nodejs["pulumi"]):
+        assert metadata == wanted
+    assert nodejs["version"] == version.group(1)
+    assert nodejs["repository"] == "https://github.com/pulumi-modelarts/pulumi-modelarts"
+    go_mod = (REPO / "sdk/go/go.mod").read_text()
+    assert go_mod.startswith("module github.com/pulumi-modelarts/pulumi-modelarts/sdk/go\n")
+    # The dynamic provider's package is no provider SDK: it asks for nothing.
+    dynamic = REPO / "provider/pulumi_modelarts/pulumi-plugin.json"
+    assert json.loads(dynamic.read_text()) == {"resource": False}

@@ -1,10 +1,13 @@
 """The emulator's own checks of request bodies, written from the API pages and the official SDK's models.
 
 A body is checked against a small declarative schema: every object lists the fields it accepts (unknown keys
-are errors naming their path), fields have types and limits, and a few rules relate fields of one object as
-the pages state them ("must be used together with", "leave it blank if"). ``null`` means "not given" for
-optional fields, as the pages' own examples send it. Each problem is a (path, message) pair such as
-``("spec.resource.node_count", "must be at least 1")``.
+are errors naming their path), fields have types and limits, and a few rules relate fields of one object.
+Only what the service is known to refuse, or a request that names nothing to act on, is refused: the pages'
+advice ("must be used together with", "leave it blank if") is not, because the real service accepts requests
+that ignore it (Huawei's Terraform acceptance tests send an algorithm id with code_dir and boot_file, an
+engine_id with engine_name and engine_version, and code_dir with a command but no boot_file). ``null``
+means "not given" for optional fields, as the pages' own examples send it. Each problem is a (path, message)
+pair such as ``("spec.resource.node_count", "must be at least 1")``.
 
 The create schema accepts the union of the create page's fields and the official SDK's create request (its
 ``Job`` model), so a client may send either.
@@ -142,63 +145,35 @@ def obj(fields: Mapping[str, Check], *, required: Sequence[str] = (), rules: Seq
 # ------------------------------------------------------------------------------------------------ rules
 
 
-def together(first: str, second: str) -> Rule:
-    """The pages' "must be used together with"."""
+def one_of(*keys: str) -> Rule:
+    """An object that is one of several kinds must be at least one (the pages do not say the service
+    refuses two)."""
 
     def rule(value: Mapping[str, Any]) -> Iterable[Problem]:
-        if _given(value.get(first)) and not _given(value.get(second)):
-            yield second, f"is required together with {first}"
-        elif _given(value.get(second)) and not _given(value.get(first)):
-            yield first, f"is required together with {second}"
-
-    return rule
-
-
-def exactly_one(*keys: str) -> Rule:
-    def rule(value: Mapping[str, Any]) -> Iterable[Problem]:
-        present = [key for key in keys if value.get(key) is not None]
-        if len(present) != 1:
-            yield "", f"must have exactly one of {', '.join(keys)}"
+        if not any(value.get(key) is not None for key in keys):
+            yield "", f"must have one of {', '.join(keys)}"
 
     return rule
 
 
 def _algorithm_source(value: Mapping[str, Any]) -> Iterable[Problem]:
-    # Create page: an algorithm is given by id, by subscription_id + item_version_id, or by code/image; with
-    # the first two, code_dir, boot_file and engine are left blank.
-    by_id, by_subscription = _given(value.get("id")), _given(value.get("subscription_id"))
-    if by_id and by_subscription:
-        yield "subscription_id", "cannot be used together with id"
-        return
-    if by_id or by_subscription:
-        source = "id" if by_id else "subscription_id"
-        for key in ("code_dir", "boot_file", "engine"):
-            if _given(value.get(key)):
-                yield key, f"must be left blank when the algorithm is given by {source}"
+    # Create page: an algorithm is given by id, by subscription_id + item_version_id, or by code/image on an
+    # engine. The pages' "leave it blank" for the others is advice the service does not enforce.
+    if any(_given(value.get(key)) for key in ("id", "subscription_id", "item_version_id")):
         return
     if value.get("engine") is None:
-        yield "", "needs id, subscription_id with item_version_id, or an engine"
-    elif not (_given(value.get("code_dir")) or _given(value.get("command"))):
-        yield "", "needs code_dir with boot_file, or a command, to run on its engine"
+        own = [key for key in ("code_dir", "boot_file", "command") if _given(value.get(key))]
+        if own:
+            yield "engine", f"is required to run {own[0]}"
+        else:
+            yield "", "needs id, subscription_id with item_version_id, or an engine"
 
 
 def _engine_choice(value: Mapping[str, Any]) -> Iterable[Problem]:
-    # "The value can be engine_id, engine_name + engine_version, or image_url"; with engine_id the others stay
-    # blank. A preset engine may run a custom image (engine_name [+ engine_version] + image_url).
-    name, version, image = (_given(value.get(k)) for k in ("engine_name", "engine_version", "image_url"))
-    if _given(value.get("engine_id")):
-        for key in ("engine_name", "engine_version", "image_url"):
-            if _given(value.get(key)):
-                yield key, "must be left blank when engine_id is set"
-        return
-    if version and not name:
-        yield "engine_name", "is required together with engine_version"
-    elif name and not (version or image):
-        yield "engine_version", "is required together with engine_name (or give an image_url)"
-    elif not (name or image):
+    # "The value can be engine_id, engine_name + engine_version, or image_url"; an engine naming none of them
+    # names nothing to run on. Extra fields beside engine_id are accepted, as by the service.
+    if not any(_given(value.get(k)) for k in ("engine_id", "engine_name", "engine_version", "image_url")):
         yield "", "needs engine_id, engine_name with engine_version, or image_url"
-    if value.get("install_sys_packages") is True and not (name and version and image):
-        yield "install_sys_packages", "needs engine_name, engine_version and image_url"
 
 
 def _flavor_or_pool(value: Mapping[str, Any]) -> Iterable[Problem]:
@@ -209,8 +184,6 @@ def _flavor_or_pool(value: Mapping[str, Any]) -> Iterable[Problem]:
 def _job_body(value: Mapping[str, Any]) -> Iterable[Problem]:
     if value.get("algorithm") is None and not value.get("tasks"):
         yield "algorithm", "is required (or tasks for a heterogeneous job)"
-    if value.get("tasks") and value.get("spec") is not None:
-        yield "tasks", "must be left blank when spec is given"
 
 
 # ------------------------------------------------------------------------------------------------ schemas
@@ -272,7 +245,7 @@ _DATASET = obj(
     },
     required=("id", "version_id"),
 )
-_INPUT_REMOTE = obj({"dataset": _DATASET, "obs": _OBS}, rules=(exactly_one("dataset", "obs"),))
+_INPUT_REMOTE = obj({"dataset": _DATASET, "obs": _OBS}, rules=(one_of("dataset", "obs"),))
 _INPUT = obj(
     {
         "name": STR,
@@ -335,11 +308,7 @@ ALGORITHM = obj(
         "environments": string_map(),
         "summary": _SUMMARY,
     },
-    rules=(
-        together("subscription_id", "item_version_id"),
-        together("code_dir", "boot_file"),
-        _algorithm_source,
-    ),
+    rules=(_algorithm_source,),
 )
 
 _TASK_ENGINE = obj(
@@ -382,7 +351,6 @@ _TASK = obj(
                 "working_dir": STR,
                 "environments": string_map(),
             },
-            rules=(together("code_dir", "boot_file"),),
         ),
         "task_resource": obj(
             {"flavor_id": STR, "node_count": integer(minimum=1), "pool_id": STR}, required=("node_count",)
@@ -440,7 +408,7 @@ SPEC = obj(
                     "pfs": obj({"pfs_path": STR, **_LOCAL_PATH}),
                     "obs": obj({"obs_path": STR, **_LOCAL_PATH}),
                 },
-                rules=(exactly_one("nfs", "pfs", "obs"),),
+                rules=(one_of("nfs", "pfs", "obs"),),
             )
         ),
         "log_export_path": obj({"obs_url": STR, "host_path": STR}),

@@ -1,9 +1,9 @@
-module example.invalid/pulumi-modelarts/examples/native-go
+module github.com/pulumi-modelarts/pulumi-modelarts/examples/native-go
 
 go 1.25.11
 
 require (
-	example.invalid/pulumi-modelarts/sdk/go v0.0.0
+	github.com/pulumi-modelarts/pulumi-modelarts/sdk/go v0.2.0
 	github.com/pulumi/pulumi/sdk/v3 v3.259.0
 )
 
@@ -118,4 +118,4 @@ require (
 	lukechampine.com/frand v1.4.2 // indirect
 )
 
-replace example.invalid/pulumi-modelarts/sdk/go => ../../sdk/go
+replace github.com/pulumi-modelarts/pulumi-modelarts/sdk/go => ../../sdk/go

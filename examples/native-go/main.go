@@ -2,7 +2,7 @@
 package main
 
 import (
-	"example.invalid/pulumi-modelarts/sdk/go/modelarts"
+	"github.com/pulumi-modelarts/pulumi-modelarts/sdk/go/modelarts"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
@@ -11,17 +11,17 @@ func main() {
 		job, err := modelarts.NewTrainingJob(ctx, "train", &modelarts.TrainingJobArgs{
 			Metadata: &modelarts.TrainingJobMetadataArgs{Description: pulumi.String("nightly training")},
 			Algorithm: &modelarts.TrainingJobAlgorithmArgs{
-				Engine:       &modelarts.TrainingJobEngineArgs{Image_url: pulumi.String("org/train:1.0")},
+				Engine:       &modelarts.TrainingJobEngineArgs{ImageUrl: pulumi.String("org/train:1.0")},
 				Command:      pulumi.String("python train.py"),
 				Environments: pulumi.StringMap{"EPOCHS": pulumi.String("10")},
 			},
 			Spec: &modelarts.TrainingJobSpecArgs{
 				Resource: &modelarts.TrainingJobResourceArgs{
-					Flavor_id:  pulumi.String("modelarts.vm.cpu.8u"),
-					Node_count: pulumi.Int(1),
+					FlavorId:  pulumi.String("modelarts.vm.cpu.8u"),
+					NodeCount: pulumi.Int(1),
 				},
 			},
-			Wait_for: pulumi.String("running"),
+			WaitFor: pulumi.String("running"),
 		}, pulumi.Timeouts(&pulumi.CustomTimeouts{Create: "20m"}))
 		if err != nil {
 			return err

@@ -6,12 +6,12 @@ import * as modelarts from "@pulumi-modelarts/modelarts";
 const job = new modelarts.TrainingJob("train", {
     metadata: { description: "nightly training" },
     algorithm: {
-        engine: { image_url: "org/train:1.0" },
+        engine: { imageUrl: "org/train:1.0" },
         command: "python train.py",
         environments: { EPOCHS: "10" },
     },
-    spec: { resource: { flavor_id: "modelarts.vm.cpu.8u", node_count: 1 } },
-    wait_for: "running",
+    spec: { resource: { flavorId: "modelarts.vm.cpu.8u", nodeCount: 1 } },
+    waitFor: "running",
 }, { customTimeouts: { create: "20m" } });
 
 export const id = job.id;

@@ -93,10 +93,13 @@ class Failure(NamedTuple):
 
 @dataclass(frozen=True)
 class Checked:
-    """The inputs as they will be stored (normalised, auto-named) and what is wrong with them."""
+    """The inputs as they will be stored (normalised, auto-named), what is wrong with them (failures refuse
+    the inputs) and what the API pages advise against that the service still accepts (warnings: the front-end
+    shows them on the job, the inputs pass; see docs/input-rules.md)."""
 
     inputs: dict[str, Any]
     failures: list[Failure] = field(default_factory=list)
+    warnings: list[Failure] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -161,27 +164,36 @@ def _check(olds: Mapping[str, Any], news: Mapping[str, Any]) -> Checked:
         # preview. create validates again anyway before anything is sent.
         return Checked(inputs, [])
     failures.extend(_settings_failures(inputs))
-    failures.extend(_body_failures(diffing.job_body(inputs)))
-    return Checked(inputs, failures)
+    body_failures, warnings = _body_problems(diffing.job_body(inputs))
+    failures.extend(body_failures)
+    return Checked(inputs, failures, warnings)
 
 
-def _body_failures(body: Mapping[str, Any]) -> list[Failure]:
+def _body_problems(body: Mapping[str, Any]) -> tuple[list[Failure], list[Failure]]:
+    """The request's failures and, when it has none, its warnings."""
     import pydantic
 
-    from .models import problems, validate_create_request
+    from .models import advice, problems, validate_create_request
 
     unknowns: list[str] = []
     plain = diffing.strip_unknowns(dict(body), "", unknowns)
     try:
-        validate_create_request(plain, require_name=True)
+        request = validate_create_request(plain, require_name=True)
     except pydantic.ValidationError as exc:
         # A problem an unknown value may resolve is skipped now; create validates again with everything known.
-        return [
+        failures = [
             Failure(path, reason)
             for path, reason in problems(exc)
             if not diffing.affected_by_unknown(path, unknowns)
         ]
-    return []
+        return failures, []
+    # Likewise for advice: a value not known yet may be the very one that makes it moot.
+    warnings = [
+        Failure(path, reason)
+        for path, reason in advice(request)
+        if not diffing.affected_by_unknown(path, unknowns)
+    ]
+    return [], warnings
 
 
 def _settings_failures(inputs: Mapping[str, Any]) -> list[Failure]:

@@ -4,8 +4,10 @@ Field names and nesting follow the API pages exactly (see the seed documents), a
 where the real service goes beyond them (tests/test_models_sdk_shape.py holds the SDK to that). Two families:
 
 * Requests (``CreateTrainingJobRequest``, ``SearchRequest`` and everything nested in them) are strict: unknown
-  keys are refused, and the rules the API pages state are checked before anything is sent, so a user learns
-  about a mistake at preview time with the path of the offending field.
+  keys, wrong types and impossible values are refused before anything is sent, so a user learns about a
+  mistake at preview time with the path of the offending field. Rules between fields are declared once in
+  ``INPUT_RULES`` with their evidence: those the service enforces refuse the request; the API pages' advice
+  the service does not enforce is a warning (``advice()``), never a refusal (docs/input-rules.md).
 * Responses (``TrainingJob``, ``SearchResponse``, ``ErrorBody``) are tolerant: every field is optional,
   numbers sent where text is documented are accepted as text, and fields this module does not know are kept,
   because the service adds fields over time and differs between clouds.
@@ -25,7 +27,7 @@ import gc
 import re
 import types
 from collections.abc import Iterable, Mapping
-from typing import Annotated, Any, ClassVar, Final, Literal, Union, get_args, get_origin
+from typing import Annotated, Any, ClassVar, Final, Literal, NamedTuple, Union, get_args, get_origin
 
 import annotated_types
 from pydantic import (
@@ -33,6 +35,7 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    PrivateAttr,
     ValidationError,
     ValidationInfo,
     field_validator,
@@ -63,6 +66,7 @@ _COLLECTING = gc.isenabled()
 gc.disable()
 
 __all__ = [
+    "INPUT_RULES",
     "REQUIRE_NAME",
     "TERMINABLE_PHASES",
     "TERMINAL_PHASES",
@@ -99,6 +103,7 @@ __all__ = [
     "Input",
     "InputRemote",
     "InputResponse",
+    "InputRule",
     "JobActionRequest",
     "JobConfig",
     "JobEndpoints",
@@ -176,6 +181,8 @@ __all__ = [
     "TrainingExperimentResponse",
     "TrainingJob",
     "Volume",
+    "advice",
+    "advice_rules",
     "environments_map",
     "is_failure",
     "is_terminable",
@@ -209,10 +216,320 @@ def _given(value: object) -> bool:
     return value is not None and value != ""
 
 
+# ----------------------------------------------------------------------------------------------------
+# Cross-field rules: each declared once, with how sure we are that the service refuses a request breaking it.
+#
+# An ``error`` rule refuses the inputs at preview: the evidence says the service refuses such a request (or
+# the request names nothing to act on). A ``warning`` rule is advice from the API pages ("leave it blank",
+# "must be used together with") that real, accepted requests contradict or nothing shows the service
+# enforcing: the inputs pass, the request is sent as written, and the user is told what the pages say. The
+# table in docs/input-rules.md is generated from INPUT_RULES (scripts/generate).
+
+Severity = Literal["error", "warning"]
+
+# Where the evidence comes from (the names docs/input-rules.md explains).
+_PAGES = "API pages (create a training job)"
+_SDK = "official SDK (huaweicloudsdkmodelarts v1 models)"
+_TF = "Terraform resource huaweicloud_modelarts_training_job"
+_TF_BASIC = "Terraform acceptance test TestAccTrainingJob_basic (run against the service)"
+_TF_DEBUG = "Terraform acceptance test TestAccTrainingJob_debug_job (run against the service)"
+
+
+class InputRule(NamedTuple):
+    """One cross-field rule of the create request's inputs."""
+
+    key: str
+    where: str  # the object the rule is about, as a path with [] for list items
+    rule: str  # the rule in words
+    severity: Severity
+    evidence: str
+
+    def error(self, message: str, at: str | None = None) -> PydanticCustomError:
+        """The validation error for a broken ``error`` rule."""
+        assert self.severity == "error", self.key
+        return _rule(message, at)
+
+    def warn(self, model: RequestModel, message: str, at: str | None = None) -> None:
+        """Note a broken ``warning`` rule on the model; ``advice()`` collects the notes with their paths."""
+        assert self.severity == "warning", self.key
+        note = (at or "", message, self.key)
+        if note not in model.advice_notes:
+            model.advice_notes.append(note)
+
+
+INPUT_RULES: dict[str, InputRule] = {}
+
+
+def _declare(key: str, where: str, rule: str, severity: Severity, evidence: str) -> InputRule:
+    declared = InputRule(key, where, rule, severity, evidence)
+    assert key not in INPUT_RULES, key
+    INPUT_RULES[key] = declared
+    return declared
+
+
+EXPERIMENT_REFERENCE = _declare(
+    "experiment-reference",
+    "metadata.training_experiment_reference",
+    "give the `id` of an experiment or the `name` of a new one",
+    "error",
+    f"{_TF}: `training_experiment_reference.id` is Required; an empty reference names no experiment.",
+)
+JOB_NAME = _declare(
+    "job-name",
+    "metadata",
+    "`name`: 1 to 64 letters, digits, `_` or `-` (the provider chooses one when it is left out)",
+    "error",
+    f"{_PAGES}: `name` is mandatory, 1 to 64 digits, letters, `_` and `-`; {_TF}: Required.",
+)
+DATASET_VERSION = _declare(
+    "dataset-version",
+    "algorithm.inputs[].remote.dataset",
+    "`version_id` is required unless `service_type` is `V3`",
+    "error",
+    f"{_PAGES}: `version_id` is mandatory; {_TF} sends `service_type` `V3` datasets of the asset service "
+    "without a version.",
+)
+INPUT_SOURCE = _declare(
+    "input-source",
+    "algorithm.inputs[].remote",
+    "give `dataset` or `obs`",
+    "error",
+    f"{_PAGES}: the input's data source; with neither the channel has no data.",
+)
+INPUT_SOURCE_BOTH = _declare(
+    "input-source-both",
+    "algorithm.inputs[].remote",
+    "give `dataset` or `obs`, not both",
+    "warning",
+    f"{_PAGES} offer one or the other; nothing shows the service refusing both, nor which it uses.",
+)
+ENGINE_ID_ALONE = _declare(
+    "engine-id-alone",
+    "algorithm.engine",
+    "with `engine_id`, leave `engine_name`, `engine_version` and `image_url` blank",
+    "warning",
+    f'{_PAGES}: "if engine_id is set, leave this parameter blank"; {_SDK} `JobEngine`: "no need to fill '
+    f'in" (无需填写); {_TF_BASIC} sends `engine_id` with `engine_name` and `engine_version` and the '
+    "service accepts it.",
+)
+ENGINE_VERSION_NAME = _declare(
+    "engine-version-needs-name",
+    "algorithm.engine",
+    "`engine_version` comes with `engine_name`",
+    "warning",
+    f"{_PAGES}: a preset engine is `engine_name` + `engine_version`; no refusal of a lone version is known.",
+)
+ENGINE_NAME_VERSION = _declare(
+    "engine-name-needs-version",
+    "algorithm.engine",
+    "`engine_name` comes with `engine_version` (or a custom `image_url`)",
+    "warning",
+    f"{_PAGES}: a preset engine is `engine_name` + `engine_version`; no refusal of a lone name is known.",
+)
+ENGINE_CHOICE = _declare(
+    "engine-choice",
+    "algorithm.engine",
+    "give `engine_id`, `engine_name` (with `engine_version`) or `image_url`",
+    "error",
+    f"{_SDK} `JobEngine`: choose one of engine_id, engine_name + engine_version and image_url (三选一); "
+    "an engine with none of them names nothing to run on.",
+)
+INSTALL_SYS_PACKAGES = _declare(
+    "install-sys-packages",
+    "algorithm.engine",
+    "`install_sys_packages` only with `engine_name`, `engine_version` and `image_url`",
+    "warning",
+    f'{_SDK} `JobEngine`: "only supported when engine_name, engine_version and image_url are filled in"; '
+    "no refusal is known.",
+)
+SUBSCRIPTION_PAIR = _declare(
+    "subscription-pair",
+    "algorithm",
+    "`subscription_id` and `item_version_id` come together",
+    "warning",
+    f'{_PAGES}: "must be used with"; {_SDK} `JobAlgorithm`: "should appear together" (应与…一同出现); '
+    "no refusal is known.",
+)
+CODE_PAIR = _declare(
+    "code-pair",
+    "algorithm",
+    "`code_dir` and `boot_file` come together",
+    "warning",
+    f'{_PAGES} and {_SDK}: "must be used together"; {_TF_DEBUG} sends `code_dir` with a `command` and no '
+    "`boot_file`, and the service accepts it.",
+)
+ONE_ALGORITHM = _declare(
+    "one-algorithm",
+    "algorithm",
+    "use `id` or `subscription_id`, not both",
+    "warning",
+    f"{_PAGES} list them as alternatives; nothing shows the service refusing both, nor which it uses.",
+)
+ALGORITHM_OWN_CODE = _declare(
+    "algorithm-leaves-code-blank",
+    "algorithm",
+    "with `id` or `subscription_id`, leave `code_dir`, `boot_file`, `engine` and `command` blank",
+    "warning",
+    f'{_PAGES}: "if id or subscription_id+item_version_id is set, leave it blank"; {_SDK}: "no need to '
+    f'fill in"; {_TF_BASIC} sends an algorithm `id` with `code_dir` and `boot_file` and the service '
+    "accepts it.",
+)
+ALGORITHM_SOURCE = _declare(
+    "algorithm-source",
+    "algorithm",
+    "choose what runs: `id`, `subscription_id` (with `item_version_id`), or an `engine` with code or a "
+    "command",
+    "error",
+    f"{_PAGES}: the algorithm is one of these sources; an algorithm with none of them names nothing to run.",
+)
+ENGINE_FOR_CODE = _declare(
+    "engine-for-code",
+    "algorithm",
+    "your own `code_dir`/`boot_file` or `command` needs an `engine`",
+    "error",
+    f"{_SDK} `JobEngine`: an engine is chosen by id, name + version or image; without one there is nothing "
+    "to run the code on.",
+)
+COMMAND_CUSTOM_IMAGE = _declare(
+    "command-custom-image",
+    "algorithm",
+    "`command` is for a custom image (`engine.image_url`)",
+    "warning",
+    f'{_PAGES} and {_SDK}: "the start command of a custom image"; no refusal on a preset engine is known.',
+)
+SOMETHING_TO_START = _declare(
+    "something-to-start",
+    "algorithm",
+    "an `engine` runs `code_dir` with `boot_file`, or (custom images) a `command`",
+    "warning",
+    f"{_PAGES}: code_dir/boot_file start a preset engine's job, command a custom image's; what the service "
+    "does without them is not documented.",
+)
+TASK_CODE_PAIR = _declare(
+    "task-code-pair",
+    "tasks[].algorithm",
+    "`code_dir` and `boot_file` come together",
+    "warning",
+    f'{_PAGES}: "must be used together"; no refusal is known (the same rule of `algorithm` is contradicted '
+    f"by {_TF_DEBUG}).",
+)
+RESOURCE_CHOICE = _declare(
+    "resource-choice",
+    "spec.resource",
+    "give `flavor_id`, `pool_id` (dedicated pool) or `pool_group_id` (pool federation)",
+    "error",
+    f'{_PAGES}: "select either flavor_id or pool_id+[flavor_id]"; {_TF}: `resource` is Required; with '
+    "none of them the job has no machines.",
+)
+CUSTOMIZED_FLAVOR_POOL = _declare(
+    "customized-flavor-pool",
+    "spec.resource",
+    "`main_container_customized_flavor` is for dedicated pools (`pool_id`)",
+    "warning",
+    f"{_TF_DEBUG} uses it with `pool_id` (a share of a dedicated pool's node); {_SDK} "
+    "`MainContainerCustomizedFlavor` states no such limit; no refusal without a pool is known.",
+)
+VOLUME_PATH = _declare(
+    "volume-path",
+    "spec.volumes[].pfs, spec.volumes[].obs",
+    "give the file system path, the mount point or both",
+    "error",
+    "an empty mount names nothing to mount.",
+)
+VOLUME_KIND = _declare(
+    "volume-kind",
+    "spec.volumes[]",
+    "give `nfs`, `pfs` or `obs`",
+    "error",
+    f"{_SDK} `SpecVolumes`: a volume is one of them; an empty one names nothing to mount.",
+)
+VOLUME_KIND_ONE = _declare(
+    "volume-kind-one",
+    "spec.volumes[]",
+    "one of `nfs`, `pfs` or `obs` per volume",
+    "warning",
+    f"{_SDK} `SpecVolumes` has the three side by side; nothing shows the service refusing two.",
+)
+SELECTOR_VALUES = _declare(
+    "selector-values",
+    "spec.schedule_policy.*.matchExpressions[], matchFields[]",
+    "`In`/`NotIn` need values, `Exists`/`DoesNotExist` none, `Gt`/`Lt` one whole number",
+    "error",
+    f'{_SDK} `NodeSelectorRequirement`: "cannot be empty", "must be empty", "a single element, '
+    'interpreted as an integer" (the Kubernetes node selector the scheduler is given refuses the rest).',
+)
+SELECTOR_TERM = _declare(
+    "selector-term",
+    "spec.schedule_policy.*.nodeSelectorTerms[], preference",
+    "give `matchExpressions` or `matchFields`",
+    "error",
+    f"{_SDK} `NodeSelectorTerm`: a term is its requirements; an empty one selects nothing.",
+)
+SELECTOR_TERM_ONE = _declare(
+    "selector-term-one",
+    "spec.schedule_policy.*.nodeSelectorTerms[], preference",
+    "`matchExpressions` or `matchFields`, not both",
+    "warning",
+    f"{_SDK} `NodeSelectorTerm` and {_TF} (which sends both keys of every term) allow both; a node must "
+    "then meet both; nothing shows the service refusing it.",
+)
+AFFINITY_ONE = _declare(
+    "affinity-one",
+    "spec.schedule_policy",
+    "`required_affinity` or `preferred_affinity`, not both",
+    "warning",
+    f"{_TF_DEBUG} uses each on its own; nothing shows the service refusing both.",
+)
+METRIC_SOURCE = _declare(
+    "metric-source",
+    "spec.custom_metrics[]",
+    "give `exec` or `http_get`",
+    "error",
+    f"{_SDK}: a metric is collected by a command or an HTTP endpoint; an empty one collects nothing.",
+)
+METRIC_SOURCE_ONE = _declare(
+    "metric-source-one",
+    "spec.custom_metrics[]",
+    "`exec` or `http_get`, not both",
+    "warning",
+    f"{_SDK} has the two side by side; nothing shows the service refusing both.",
+)
+ALGORITHM_REQUIRED = _declare(
+    "algorithm-required",
+    "(the job)",
+    "an `algorithm` is required (or `tasks` for a heterogeneous job)",
+    "error",
+    f"{_TF}: `algorithm` is Required; a job with neither names nothing to run.",
+)
+TASKS_WITH_SPEC = _declare(
+    "tasks-with-spec",
+    "(the job)",
+    "leave `tasks` blank when `spec` is given",
+    "warning",
+    f'{_PAGES}: "if this parameter is specified, leave the tasks parameter blank", and tasks are "not '
+    'implemented currently"; no refusal is known.',
+)
+FEDERATED_POOL_GROUP = _declare(
+    "federated-pool-group",
+    "(the job)",
+    "a `federated_pool_job` needs `spec.resource.pool_group_id`",
+    "error",
+    f'{_SDK} `SpecResource`: "required when kind is federated_pool_job" (该字段必填).',
+)
+
+
 class RequestModel(BaseModel):
     """Base for everything the user writes: unknown keys are errors."""
 
     model_config = ConfigDict(extra="forbid", validate_assignment=True, defer_build=True)
+
+    # Warning rules broken in this object: (field below it, message, rule key); see ``advice``.
+    _advice: list[tuple[str, str, str]] = PrivateAttr(default_factory=list)
+
+    @property
+    def advice_notes(self) -> list[tuple[str, str, str]]:
+        """The warning rules this object breaks, as ``(field below it, message, rule key)``."""
+        return self._advice
 
 
 class ResponseModel(BaseModel):
@@ -259,7 +576,9 @@ class TrainingExperimentReference(RequestModel):
     @model_validator(mode="after")
     def _id_or_name(self) -> TrainingExperimentReference:
         if not (_given(self.id) or _given(self.name)):
-            raise _rule("give the id of an experiment, or the name of a new one", at="id")
+            raise EXPERIMENT_REFERENCE.error(
+                "give the id of an experiment, or the name of a new one", at="id"
+            )
         return self
 
 
@@ -320,7 +639,7 @@ class JobMetadata(RequestModel):
     @classmethod
     def _check_name(cls, value: str | None) -> str | None:
         if value is not None and not _NAME_RE.fullmatch(value):
-            raise _rule(
+            raise JOB_NAME.error(
                 "must be 1 to 64 characters, using only letters, digits, '_' and '-'"
                 if value
                 else "must not be empty"
@@ -330,7 +649,7 @@ class JobMetadata(RequestModel):
     @model_validator(mode="after")
     def _check_required_name(self, info: ValidationInfo) -> JobMetadata:
         if isinstance(info.context, Mapping) and info.context.get(REQUIRE_NAME) and self.name is None:
-            raise _rule("a job name is required", at="name")
+            raise JOB_NAME.error("a job name is required", at="name")
         return self
 
 
@@ -466,7 +785,7 @@ class Dataset(RequestModel):
     @model_validator(mode="after")
     def _version(self) -> Dataset:
         if self.service_type != "V3" and not _given(self.version_id):
-            raise _rule("is required unless service_type is V3", at="version_id")
+            raise DATASET_VERSION.error("is required unless service_type is V3", at="version_id")
         return self
 
 
@@ -487,9 +806,13 @@ class InputRemote(RequestModel):
     @model_validator(mode="after")
     def _one_source(self) -> InputRemote:
         if self.dataset is not None and self.obs is not None:
-            raise _rule("give either dataset or obs, not both")
+            INPUT_SOURCE_BOTH.warn(
+                self,
+                "the API pages take either dataset or obs, not both; which one the service reads is "
+                "not documented",
+            )
         if self.dataset is None and self.obs is None:
-            raise _rule("give the data source: dataset or obs")
+            raise INPUT_SOURCE.error("give the data source: dataset or obs")
         return self
 
 
@@ -563,7 +886,9 @@ class Engine(RequestModel):
     """The engine (framework image) the job runs on: `engine_id`; or `engine_name` with `engine_version`; or a
     custom `image_url`, alone or on top of a preset `engine_name` (and `engine_version`).
 
-    With ``engine_id`` the other three stay blank.
+    With ``engine_id`` the API pages say the other three stay blank; the service accepts them (Huawei's
+    Terraform acceptance tests send engine_name and engine_version beside it), so that is a warning
+    (``INPUT_RULES``), as is every other pairing advice here. An engine naming none of them is an error.
     """
 
     engine_id: str | None = Field(default=None, description="Preset engine id; leave the other fields blank.")
@@ -586,12 +911,14 @@ class Engine(RequestModel):
 
     @model_validator(mode="after")
     def _one_engine(self) -> Engine:
-        _check_engine(self.engine_id, self.engine_name, self.engine_version, self.image_url)
+        _check_engine(self, self.engine_id, self.engine_name, self.engine_version, self.image_url)
         if self.install_sys_packages and not (
             _given(self.engine_name) and _given(self.engine_version) and _given(self.image_url)
         ):
-            raise _rule(
-                "install_sys_packages needs engine_name, engine_version and image_url",
+            INSTALL_SYS_PACKAGES.warn(
+                self,
+                "the official SDK supports install_sys_packages only with engine_name, engine_version and "
+                "image_url; the service may ignore it here",
                 at="install_sys_packages",
             )
         return self
@@ -603,7 +930,11 @@ class Engine(RequestModel):
 
 
 def _check_engine(
-    engine_id: str | None, engine_name: str | None, engine_version: str | None, image_url: str | None
+    engine: RequestModel,
+    engine_id: str | None,
+    engine_name: str | None,
+    engine_version: str | None,
+    image_url: str | None,
 ) -> None:
     if _given(engine_id):
         for field, value in (
@@ -612,14 +943,28 @@ def _check_engine(
             ("image_url", image_url),
         ):
             if _given(value):
-                raise _rule(f"leave {field} blank when engine_id is set", at=field)
+                ENGINE_ID_ALONE.warn(
+                    engine,
+                    f"{field} is not needed when engine_id is set: engine_id chooses the engine (the API "
+                    f"pages say to leave it blank); it is sent as written",
+                    at=field,
+                )
         return
     if _given(engine_version) and not _given(engine_name):
-        raise _rule("engine_version needs engine_name", at="engine_name")
+        ENGINE_VERSION_NAME.warn(
+            engine,
+            "the API pages choose a preset engine by engine_name with engine_version",
+            at="engine_name",
+        )
     if _given(engine_name) and not (_given(engine_version) or _given(image_url)):
-        raise _rule("engine_name needs engine_version (or a custom image_url)", at="engine_version")
-    if not (_given(engine_name) or _given(image_url)):
-        raise _rule("give engine_id, engine_name with engine_version, or image_url")
+        ENGINE_NAME_VERSION.warn(
+            engine,
+            "the API pages choose a preset engine by engine_name with engine_version (or run a custom "
+            "image_url on it)",
+            at="engine_version",
+        )
+    if not (_given(engine_name) or _given(engine_version) or _given(image_url)):
+        raise ENGINE_CHOICE.error("give engine_id, engine_name with engine_version, or image_url")
 
 
 class SummaryPfs(RequestModel):
@@ -683,8 +1028,10 @@ class Algorithm(RequestModel):
     with `item_version_id`); or your own code or image: an `engine` with `code_dir` and `boot_file`, and/or
     a `command` (custom images only).
 
-    With the first two sources, ``code_dir``, ``boot_file``, ``engine`` and ``command`` stay blank, as the API
-    pages say. ``environments`` is a map of variable name to text value.
+    With the first two sources the API pages say ``code_dir``, ``boot_file``, ``engine`` and ``command`` stay
+    blank; the service accepts them (Huawei's Terraform acceptance tests send an id with code_dir and
+    boot_file), so that is a warning (``INPUT_RULES``). ``environments`` is a map of variable name to text
+    value.
     """
 
     id: str | None = Field(default=None, description="Algorithm id from algorithm management.")
@@ -744,13 +1091,27 @@ class Algorithm(RequestModel):
 
     @model_validator(mode="after")
     def _one_source(self) -> Algorithm:
-        _check_pair(self.subscription_id, "subscription_id", self.item_version_id, "item_version_id")
-        _check_pair(self.code_dir, "code_dir", self.boot_file, "boot_file")
+        _check_pair(
+            self,
+            SUBSCRIPTION_PAIR,
+            self.subscription_id,
+            "subscription_id",
+            self.item_version_id,
+            "item_version_id",
+        )
+        # code_dir with a command and no boot_file is a real, accepted request (a custom image's job).
+        if _given(self.code_dir) and not _given(self.boot_file) and not _given(self.command):
+            CODE_PAIR.warn(self, "the API pages use boot_file together with code_dir", at="boot_file")
+        if _given(self.boot_file) and not _given(self.code_dir):
+            CODE_PAIR.warn(self, "the API pages use code_dir together with boot_file", at="code_dir")
         by_id = _given(self.id)
-        by_subscription = _given(self.subscription_id)
+        by_subscription = _given(self.subscription_id) or _given(self.item_version_id)
         if by_id and by_subscription:
-            raise _rule(
-                "use either id or subscription_id with item_version_id, not both", at="subscription_id"
+            ONE_ALGORITHM.warn(
+                self,
+                "the API pages take either id or subscription_id with item_version_id, not both; which one "
+                "the service runs is not documented",
+                at="subscription_id",
             )
         if by_id or by_subscription:
             source = "id" if by_id else "subscription_id"
@@ -761,31 +1122,56 @@ class Algorithm(RequestModel):
                 ("engine", self.engine),
             ):
                 if _given(value):
-                    raise _rule(f"leave {field} blank when the algorithm is given by {source}", at=field)
+                    ALGORITHM_OWN_CODE.warn(
+                        self,
+                        f"{field} is not needed when the algorithm is given by {source}: the algorithm "
+                        f"brings its own (the API pages say to leave it blank); it is sent as written",
+                        at=field,
+                    )
             return self
-        has_code = _given(self.code_dir)
+        has_code = _given(self.code_dir) or _given(self.boot_file)
         has_command = _given(self.command)
         if self.engine is None:
             if has_code or has_command:
-                raise _rule("an engine is required to run your own code or command", at="engine")
-            raise _rule(
+                raise ENGINE_FOR_CODE.error(
+                    "an engine is required to run your own code or command", at="engine"
+                )
+            raise ALGORITHM_SOURCE.error(
                 "choose an algorithm: id, subscription_id with item_version_id, "
                 "or an engine with code_dir and boot_file (or a command)"
             )
         if has_command and not self.engine.is_custom_image:
-            raise _rule("command is only used with a custom image (engine.image_url)", at="command")
+            COMMAND_CUSTOM_IMAGE.warn(
+                self,
+                "the API pages use command to start a custom image (engine.image_url); on a preset engine "
+                "the service may ignore it",
+                at="command",
+            )
         if not (has_code or has_command):
             if self.engine.is_custom_image:
-                raise _rule("a custom image needs a command (or code_dir with boot_file)", at="command")
-            raise _rule("a preset engine needs code_dir and boot_file", at="code_dir")
+                SOMETHING_TO_START.warn(
+                    self,
+                    "the API pages start a custom image with a command (or code_dir with boot_file); without "
+                    "one what runs is up to the service",
+                    at="command",
+                )
+            else:
+                SOMETHING_TO_START.warn(
+                    self,
+                    "the API pages run code_dir with boot_file on a preset engine; without them what runs is "
+                    "up to the service",
+                    at="code_dir",
+                )
         return self
 
 
-def _check_pair(first: object, first_name: str, second: object, second_name: str) -> None:
+def _check_pair(
+    model: RequestModel, rule: InputRule, first: object, first_name: str, second: object, second_name: str
+) -> None:
     if _given(first) and not _given(second):
-        raise _rule(f"{second_name} is required together with {first_name}", at=second_name)
+        rule.warn(model, f"the API pages use {second_name} together with {first_name}", at=second_name)
     if _given(second) and not _given(first):
-        raise _rule(f"{first_name} is required together with {second_name}", at=first_name)
+        rule.warn(model, f"the API pages use {first_name} together with {second_name}", at=first_name)
 
 
 class TaskEngine(RequestModel):
@@ -856,7 +1242,7 @@ class TaskAlgorithm(RequestModel):
 
     @model_validator(mode="after")
     def _pairs(self) -> TaskAlgorithm:
-        _check_pair(self.code_dir, "code_dir", self.boot_file, "boot_file")
+        _check_pair(self, TASK_CODE_PAIR, self.code_dir, "code_dir", self.boot_file, "boot_file")
         return self
 
 
@@ -917,13 +1303,15 @@ class Resource(RequestModel):
     @model_validator(mode="after")
     def _flavor_or_pool(self) -> Resource:
         if not (_given(self.flavor_id) or _given(self.pool_id) or _given(self.pool_group_id)):
-            raise _rule(
+            raise RESOURCE_CHOICE.error(
                 "give flavor_id, or pool_id for a dedicated pool (pool_group_id for a pool federation)",
                 at="flavor_id",
             )
         if self.main_container_customized_flavor is not None and not _given(self.pool_id):
-            raise _rule(
-                "main_container_customized_flavor needs a dedicated pool (pool_id)",
+            CUSTOMIZED_FLAVOR_POOL.warn(
+                self,
+                "main_container_customized_flavor is a share of a dedicated pool's node (pool_id); without "
+                "a pool the service may ignore it",
                 at="main_container_customized_flavor",
             )
         return self
@@ -953,7 +1341,7 @@ class PfsVolume(RequestModel):
     @model_validator(mode="after")
     def _a_path(self) -> PfsVolume:
         if not (_given(self.pfs_path) or _given(self.local_path)):
-            raise _rule("give pfs_path, local_path or both", at="pfs_path")
+            raise VOLUME_PATH.error("give pfs_path, local_path or both", at="pfs_path")
         return self
 
 
@@ -966,7 +1354,7 @@ class ObsVolume(RequestModel):
     @model_validator(mode="after")
     def _a_path(self) -> ObsVolume:
         if not (_given(self.obs_path) or _given(self.local_path)):
-            raise _rule("give obs_path, local_path or both", at="obs_path")
+            raise VOLUME_PATH.error("give obs_path, local_path or both", at="obs_path")
         return self
 
 
@@ -980,11 +1368,14 @@ class Volume(RequestModel):
     @model_validator(mode="after")
     def _one_kind(self) -> Volume:
         given = [name for name in ("nfs", "pfs", "obs") if getattr(self, name) is not None]
-        if len(given) != 1:
-            raise _rule(
-                "give one of nfs, pfs or obs"
-                if not given
-                else f"give one of nfs, pfs or obs, not {given[1]} too"
+        if not given:
+            raise VOLUME_KIND.error("give one of nfs, pfs or obs")
+        if len(given) > 1:
+            VOLUME_KIND_ONE.warn(
+                self,
+                f"the API pages mount one of nfs, pfs or obs per volume, not {given[1]} too; how the service "
+                "treats both is not documented",
+                at=given[1],
             )
         return self
 
@@ -1046,11 +1437,13 @@ class NodeSelectorRequirement(RequestModel):
     def _values(self) -> NodeSelectorRequirement:
         values = self.values or []
         if self.operator in ("In", "NotIn") and not values:
-            raise _rule(f"{self.operator} needs at least one value", at="values")
+            raise SELECTOR_VALUES.error(f"{self.operator} needs at least one value", at="values")
         if self.operator in ("Exists", "DoesNotExist") and values:
-            raise _rule(f"leave values empty with {self.operator}", at="values")
+            raise SELECTOR_VALUES.error(f"leave values empty with {self.operator}", at="values")
         if self.operator in ("Gt", "Lt") and (len(values) != 1 or not re.fullmatch(r"-?\d+", values[0])):
-            raise _rule(f"{self.operator} needs exactly one value, a whole number", at="values")
+            raise SELECTOR_VALUES.error(
+                f"{self.operator} needs exactly one value, a whole number", at="values"
+            )
         return self
 
 
@@ -1066,8 +1459,12 @@ class NodeSelectorTerm(RequestModel):
 
     @model_validator(mode="after")
     def _one_kind(self) -> NodeSelectorTerm:
-        if (self.match_expressions is None) == (self.match_fields is None):
-            raise _rule("give either matchExpressions or matchFields")
+        if self.match_expressions is None and self.match_fields is None:
+            raise SELECTOR_TERM.error("give either matchExpressions or matchFields")
+        if self.match_expressions is not None and self.match_fields is not None:
+            SELECTOR_TERM_ONE.warn(
+                self, "matchExpressions and matchFields both given: a node must meet both", at="matchFields"
+            )
         return self
 
 
@@ -1144,8 +1541,10 @@ class SchedulePolicy(RequestModel):
     @model_validator(mode="after")
     def _one_affinity(self) -> SchedulePolicy:
         if self.required_affinity is not None and self.preferred_affinity is not None:
-            raise _rule(
-                "give either required_affinity or preferred_affinity, not both", at="preferred_affinity"
+            AFFINITY_ONE.warn(
+                self,
+                "required_affinity and preferred_affinity both given; the API pages show one at a time",
+                at="preferred_affinity",
             )
         return self
 
@@ -1202,8 +1601,14 @@ class CustomMetric(RequestModel):
 
     @model_validator(mode="after")
     def _one_way(self) -> CustomMetric:
-        if (self.exec is None) == (self.http_get is None):
-            raise _rule("give either exec or http_get")
+        if self.exec is None and self.http_get is None:
+            raise METRIC_SOURCE.error("give either exec or http_get")
+        if self.exec is not None and self.http_get is not None:
+            METRIC_SOURCE_ONE.warn(
+                self,
+                "exec and http_get both given; which one the service collects from is not documented",
+                at="http_get",
+            )
         return self
 
 
@@ -1400,13 +1805,18 @@ class CreateTrainingJobRequest(RequestModel):
     @model_validator(mode="after")
     def _shape(self) -> CreateTrainingJobRequest:
         if self.algorithm is None and not self.tasks:
-            raise _rule("an algorithm is required", at="algorithm")
+            raise ALGORITHM_REQUIRED.error("an algorithm is required", at="algorithm")
         if self.tasks and self.spec is not None:
-            raise _rule("leave tasks blank when spec is given", at="tasks")
+            TASKS_WITH_SPEC.warn(
+                self,
+                "the API pages say to leave tasks blank when spec is given (tasks are not implemented); the "
+                "service uses spec",
+                at="tasks",
+            )
         if self.kind == "federated_pool_job":
             resource = self.spec.resource if self.spec is not None else None
             if resource is None or not _given(resource.pool_group_id):
-                raise _rule(
+                raise FEDERATED_POOL_GROUP.error(
                     "a federated_pool_job needs spec.resource.pool_group_id", at="spec.resource.pool_group_id"
                 )
         return self
@@ -1551,7 +1961,7 @@ class ResourceOutputs(BaseModel):
     )
     declared_inputs: dict[str, Any] = Field(
         description="The inputs as declared (normalised); what changes are judged against.",
-        json_schema_extra={"secret": True},
+        json_schema_extra={"secret": True, "holds_inputs": True},
     )
 
 
@@ -2503,6 +2913,40 @@ def problems(error: ValidationError) -> list[tuple[str, str]]:
         if pair not in found:
             found.append(pair)
     return found
+
+
+def advice(request: RequestModel) -> list[tuple[str, str]]:
+    """The warning rules a validated request breaks, as ``(dotted path, message)`` pairs in field order.
+
+    The request is still valid (the service takes it as written); each message says what the API pages advise
+    and what the service does instead, where that is known. Paths are spelled as in ``problems``.
+    """
+    found: list[tuple[str, str, str]] = []
+    _collect_advice(request, [], found)
+    return [(path, message) for path, message, _ in found]
+
+
+def advice_rules(request: RequestModel) -> list[str]:
+    """The keys (``INPUT_RULES``) of the warning rules a validated request breaks, each once."""
+    found: list[tuple[str, str, str]] = []
+    _collect_advice(request, [], found)
+    return list(dict.fromkeys(key for _, _, key in found))
+
+
+def _collect_advice(model: RequestModel, loc: list[object], found: list[tuple[str, str, str]]) -> None:
+    for at, message, key in model.advice_notes:
+        note = (_dotted([*loc, *at.split(".")] if at else loc) or TOP_LEVEL, message, key)
+        if note not in found:
+            found.append(note)
+    for name, info in type(model).model_fields.items():
+        value = getattr(model, name)
+        key = info.alias or name
+        if isinstance(value, RequestModel):
+            _collect_advice(value, [*loc, key], found)
+        elif isinstance(value, list):
+            for index, item in enumerate(value):
+                if isinstance(item, RequestModel):
+                    _collect_advice(item, [*loc, key, index], found)
 
 
 if _COLLECTING:

@@ -42,7 +42,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from . import schema_names
 from .client import ModelArtsClient
+from .core import DECLARED_INPUTS
 from .errors import ModelArtsError, NotFoundError
 from .models import SearchFilter, TrainingJob
 from .phases import is_terminable
@@ -67,6 +69,7 @@ __all__ = [
 
 # The TrainingJob resource types (their endings): the dynamic provider's and the native plugin's.
 TYPE_SUFFIXES = ("modelarts:TrainingJob", "modelarts:index:TrainingJob")
+NATIVE_TYPE = "modelarts:index:TrainingJob"
 EXIT_CLEAN = 0
 EXIT_FOUND = 3
 EXIT_PROBLEM = 2
@@ -157,8 +160,9 @@ def adopted_export(export: Mapping[str, Any], orphans: Iterable[Orphan]) -> dict
 
     `pulumi stack import` of this document puts the jobs in the state; a `pulumi refresh` then reads their
     real outputs. The outputs start as the declared inputs (``declared_inputs`` included, so the next
-    `pulumi up` compares against what was declared and does not replace the job). Secret values stay in the
-    export's encrypted form: this copies them, never opens them.
+    `pulumi up` compares against what was declared and does not replace the job; ``declaredInputs`` for the
+    native plugin, whose state holds its schema's names, as the inputs already are). Secret values stay in
+    the export's encrypted form: this copies them, never opens them.
     """
     by_urn: dict[str, list[Orphan]] = {}
     for orphan in orphans:
@@ -175,9 +179,10 @@ def adopted_export(export: Mapping[str, Any], orphans: Iterable[Orphan]) -> dict
             continue
         inputs = dict(resource.get("inputs") or {})
         declared = {k: v for k, v in inputs.items() if k != "__provider"}
-        resources.append(
-            {**resource, "id": group[0].job_id, "outputs": {**inputs, "declared_inputs": declared}}
-        )
+        key = DECLARED_INPUTS
+        if str(resource.get("type", "")).endswith(NATIVE_TYPE):
+            key = schema_names.TYPES[schema_names.OUTPUTS][DECLARED_INPUTS][0]
+        resources.append({**resource, "id": group[0].job_id, "outputs": {**inputs, key: declared}})
     deployment["resources"] = resources
     deployment["pending_operations"] = kept_pending
     return dict(document)

@@ -3,6 +3,10 @@
 The engine starts this executable and talks gRPC to it (``pulumi.provider.experimental``). Every method turns
 ``PropertyValue``s into the plain dicts ``core`` works on, calls it, and turns the answer back:
 
+- property names are the schema's (camelCase, ``nodeCount``) on the engine's side and the wire's
+  (``node_count``) on core's: every value is renamed on the way in and out, by the generated types of
+  ``schema_names`` (map keys, such as environment variables, are never renamed), and so are the paths of
+  check failures, the fields their reasons name, detailed-diff keys and replace reasons;
 - numbers arrive as floats (whole ones become ints again), values not known yet (preview) become the same
   unknown marker the dynamic provider sees, and secrets are unwrapped on the way in and marked again on the
   way out (where the inputs had them, and on the outputs that are always secret);
@@ -23,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib.resources
+import re
 import sys
 import threading
 from collections.abc import Callable, Mapping, Sequence
@@ -55,6 +60,7 @@ from pulumi.provider.experimental.provider import (
 )
 from pulumi.runtime import rpc
 
+from . import schema_names
 from .fields import SECRET_OUTPUTS, SETTINGS_FIELDS
 from .progress import engine_address, engine_reachable
 from .settings import CONFIG_NAMESPACE, SOURCES, near_miss_keys
@@ -124,8 +130,139 @@ def property_map(
 
 
 def outputs_map(outputs: Mapping[str, Any], inputs: Mapping[str, PropertyValue]) -> dict[str, PropertyValue]:
-    """The resource's outputs; those always secret are marked, and so is any output whose input was secret."""
-    return property_map(outputs, {k: v for k, v in inputs.items() if v.is_secret}, SECRET_OUTPUTS)
+    """The resource's outputs (core's, in wire names) for the engine, in schema names; those always secret are
+    marked, and so is any output whose input was secret."""
+    secret = [schema_path(name, schema_names.OUTPUTS) for name in SECRET_OUTPUTS]
+    renamed = to_schema(outputs, schema_names.OUTPUTS)
+    return property_map(renamed, {k: v for k, v in inputs.items() if v.is_secret}, secret)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Schema names <-> wire names
+#
+# The schema names properties in camelCase (``nodeCount``); core speaks the API's names (``node_count``).
+# Every value crossing the protocol is renamed here, walking it by the generated types of ``schema_names``:
+# only the properties of object types are renamed, never the keys of maps (environment variables,
+# annotations: the user's) or anything inside a value of any type. A key that is not a property of its type
+# passes unchanged (core then reports it, with the path the user wrote).
+
+
+def _wire_table() -> dict[str, dict[str, tuple[str, str]]]:
+    """schema_names.TYPES the other way round: per object type, schema name -> (wire name, value's type)."""
+    global _WIRE_TABLE
+    if _WIRE_TABLE is None:
+        _WIRE_TABLE = {
+            type_: {schema: (wire, inner) for wire, (schema, inner) in props.items()}
+            for type_, props in schema_names.TYPES.items()
+        }
+    return _WIRE_TABLE
+
+
+_WIRE_TABLE: dict[str, dict[str, tuple[str, str]]] | None = None
+
+
+def _rename(value: Any, shape: str, table: Mapping[str, Mapping[str, tuple[str, str]]]) -> Any:
+    # A value with no names inside ("") is kept as it is; dicts are checked for first (the ABC check is slow).
+    if shape.startswith("[]"):
+        inner = shape[2:]
+        return [_rename(v, inner, table) for v in value] if inner and isinstance(value, list) else value
+    if not isinstance(value, dict) and not isinstance(value, Mapping):
+        return value
+    if shape.startswith("{}"):
+        inner = shape[2:]
+        return {k: _rename(v, inner, table) for k, v in value.items()} if inner else value
+    props = table.get(shape)
+    if props is None:
+        return value
+    renamed: dict[str, Any] = {}
+    for key, item in value.items():
+        if key in props:
+            name, inner = props[key]
+            renamed[name] = _rename(item, inner, table) if inner else item
+        else:
+            # Should an unknown key be the other name of a known property also given, the known one wins.
+            renamed.setdefault(key, item)
+    return renamed
+
+
+def wire_inputs(values: Mapping[str, PropertyValue]) -> dict[str, Any]:
+    """A request's inputs (schema names) as the plain data core takes (wire names)."""
+    return to_wire(plain_map(values), schema_names.INPUTS)
+
+
+def wire_state(values: Mapping[str, PropertyValue]) -> dict[str, Any]:
+    """A request's stored outputs (schema names) as the plain data core takes (wire names)."""
+    return to_wire(plain_map(values), schema_names.OUTPUTS)
+
+
+def to_wire(value: Mapping[str, Any], root: str) -> dict[str, Any]:
+    """Plain data with schema names (as the engine sends it) as core wants it, with wire names."""
+    renamed: dict[str, Any] = _rename(value, root, _wire_table())
+    return renamed
+
+
+def to_schema(value: Mapping[str, Any], root: str) -> dict[str, Any]:
+    """Plain data with wire names (as core answers) as the engine wants it, with schema names."""
+    renamed: dict[str, Any] = _rename(value, root, schema_names.TYPES)
+    return renamed
+
+
+_SEGMENT = re.compile(r"""\.?([^.\[]+)|\[(\d+|'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")\]""")
+
+
+def schema_path(path: str, root: str = schema_names.INPUTS) -> str:
+    """A path in wire names as core reports it (``spec.resource.node_count``, ``tasks[0].role``) in schema
+    names (``spec.resource.nodeCount``): the path the user wrote. Map keys and unknown names are kept."""
+    return _walk(path, root)[0]
+
+
+def _walk(path: str, root: str) -> tuple[str, str, str]:
+    """(the path in schema names, the type of what it names, the type of the object holding that); a type
+    is "" where the path leaves the known types (an unknown name, a map key, a value of any type)."""
+    shape, holder, done, at = root, "", "", 0
+    while at < len(path):
+        found = _SEGMENT.match(path, at)
+        if found is None:
+            return done + path[at:], "", ""
+        name, index = found.group(1), found.group(2)
+        holder = shape
+        if index is not None or shape.startswith("{}") or name is None:
+            if shape == "{}" and index is None:
+                return done + path[at:], "", holder  # a map of plain values: the rest is the user's key
+            done += found.group(0)
+            shape = shape[2:] if shape.startswith(("[]", "{}")) else ""
+        else:
+            entry = schema_names.TYPES.get(shape, {}).get(name)
+            if entry is None:
+                return done + path[at:], "", holder
+            done += found.group(0).replace(name, entry[0])
+            shape = entry[1]
+        at = found.end()
+    return done, shape, holder
+
+
+# A name or dotted path in a reason (``image_url``, ``engine.image_url``); only those with an underscore
+# differ between the two.
+_NAME = re.compile(r"(?<![\w./-])[a-z][A-Za-z0-9_]*(?:\.[a-z][A-Za-z0-9_]*)*")
+
+
+def schema_failure(path: str, reason: str) -> tuple[str, str]:
+    """A check failure of core (path and reason in wire names) in the names the user wrote: the path, and
+    each name in the reason of a property of the object the path names or of the object holding it (a rule
+    naming fields of its object, a sibling, a "did you mean" hint, the accepted top-level properties)."""
+    shown, shape, holder = _walk(path, schema_names.INPUTS)
+    scopes = [t for t in (shape, holder) if t in schema_names.TYPES]
+
+    def rename(found: re.Match[str]) -> str:
+        words = found.group(0)
+        if "_" not in words:
+            return words
+        for scope in scopes:
+            if words.partition(".")[0] in schema_names.TYPES[scope]:
+                return _walk(words, scope)[0]
+        return words
+
+    return shown, _NAME.sub(rename, reason)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -151,15 +288,16 @@ class EngineLog:
                 self._stub = engine_pb2_grpc.EngineStub(self._channel)
             return self._stub
 
-    def log(self, urn: str, line: str) -> None:
+    def log(self, urn: str, line: str, *, warning: bool = False) -> None:
         from pulumi.runtime.proto import engine_pb2
 
         try:
             engine = self._engine()
             if engine is None:
-                sys.stderr.write(f"modelarts: {line}\n")
+                sys.stderr.write(f"modelarts: {'warning: ' if warning else ''}{line}\n")
                 return
-            engine.Log(engine_pb2.LogRequest(severity=engine_pb2.INFO, message=line, urn=urn), timeout=10)
+            severity = engine_pb2.WARNING if warning else engine_pb2.INFO
+            engine.Log(engine_pb2.LogRequest(severity=severity, message=line, urn=urn), timeout=10)
         except Exception:  # progress is informative only: a lost line must never fail an operation
             pass
 
@@ -251,7 +389,7 @@ def restrict(found: Any, declared: Any) -> Any:
 
 
 def name_scope(urn: str) -> str:
-    """"<project>/<stack>" of a URN (``urn:pulumi:<stack>::<project>::<type>::<name>``)."""
+    """ "<project>/<stack>" of a URN (``urn:pulumi:<stack>::<project>::<type>::<name>``)."""
     stack, _, rest = urn.removeprefix("urn:pulumi:").partition("::")
     return f"{rest.partition('::')[0]}/{stack}"
 
@@ -315,7 +453,7 @@ class ModelArtsProvider(Provider):
     async def check(self, request: CheckRequest) -> CheckResponse:
         from . import core, diffing
 
-        news = plain_map(request.new_inputs)
+        news = wire_inputs(request.new_inputs)
         if news.get("name_prefix") is None:
             news["name_prefix"] = request.name  # as the dynamic resource does: the resource name
         # The stack's identity, which generated names hash (the dynamic resource passes it from the program).
@@ -324,21 +462,28 @@ class ModelArtsProvider(Provider):
             config = dict(self._config) if self._configured else None
             misplaced = list(self._misplaced)
         # Settings are checked at preview too (no API call, no value in any message), as the dynamic one does.
-        checked = core.check(plain_map(request.old_inputs), news, config=config, misplaced=misplaced)
-        failures = [
+        olds = wire_inputs(request.old_inputs)
+        checked = core.check(olds, news, config=config, misplaced=misplaced)
+        failures = []
+        for failure in checked.failures:
+            path, reason = schema_failure(failure.path, failure.reason)
             # The engine shows a nested property as {<nil>}: nested paths lead the reason instead.
-            CheckFailure(f.path, f.reason)
-            if f.path and "." not in f.path and "[" not in f.path
-            else CheckFailure("", f"{f.path}: {f.reason}" if f.path else f.reason)
-            for f in checked.failures
-        ]
-        return CheckResponse(inputs=property_map(checked.inputs, request.new_inputs), failures=failures)
+            if path and "." not in path and "[" not in path:
+                failures.append(CheckFailure(path, reason))
+            else:
+                failures.append(CheckFailure("", f"{path}: {reason}" if path else reason))
+        # Advice the service does not enforce: a warning on the job's row, the inputs pass.
+        for warning in checked.warnings:
+            path, reason = schema_failure(warning.path, warning.reason)
+            self._log.log(request.urn, f"{path}: {reason}" if path else reason, warning=True)
+        inputs = to_schema(checked.inputs, schema_names.INPUTS)
+        return CheckResponse(inputs=property_map(inputs, request.new_inputs), failures=failures)
 
     async def diff(self, request: DiffRequest) -> DiffResponse:
         from . import core, diffing
 
-        olds = plain_map(request.old_state)
-        news = diffing.normalise_inputs(plain_map(request.new_inputs))
+        olds = wire_state(request.old_state)
+        news = diffing.normalise_inputs(wire_inputs(request.new_inputs))
         declared = olds.get(core.DECLARED_INPUTS)
         if not isinstance(declared, Mapping):
             # Adopted by `pulumi import`: compare what the program declares with the job as it was found.
@@ -350,15 +495,17 @@ class ModelArtsProvider(Provider):
         progress = self._log.progress(request.urn)
         decision = core.plan(request.resource_id, olds, news, progress)
         detailed: dict[str, PropertyDiff] = {}
+        # Keys and replace reasons name input properties (status: the output), in schema names.
         for name in decision.replaces:
-            detailed[name] = PropertyDiff(_kind(declared, news, name, replace=True), name != "status")
+            kind = _kind(declared, news, name, replace=True)
+            detailed[_diff_key(name)] = PropertyDiff(kind, name != "status")
         if decision.description_changed:
-            detailed["metadata.description"] = PropertyDiff(PropertyDiffKind.UPDATE, True)
+            detailed[schema_path("metadata.description")] = PropertyDiff(PropertyDiffKind.UPDATE, True)
         for name in decision.settings_changed:
-            detailed[name] = PropertyDiff(_kind(declared, news, name, replace=False), True)
+            detailed[_diff_key(name)] = PropertyDiff(_kind(declared, news, name, replace=False), True)
         return DiffResponse(
             changes=decision.changes,
-            replaces=list(decision.replaces),
+            replaces=[_diff_key(name) for name in decision.replaces],
             delete_before_replace=decision.delete_before_replace,
             detailed_diff=detailed,
         )
@@ -366,7 +513,7 @@ class ModelArtsProvider(Provider):
     async def create(self, request: CreateRequest) -> CreateResponse:
         from . import core
 
-        inputs = plain_map(request.properties)
+        inputs = wire_inputs(request.properties)
         progress = self._log.progress(request.urn)
         limit = _limit(request.timeout)
 
@@ -380,7 +527,7 @@ class ModelArtsProvider(Provider):
     async def read(self, request: ReadRequest) -> ReadResponse:
         from . import core
 
-        olds = plain_map(request.properties)
+        olds = wire_state(request.properties)
         progress = self._log.progress(request.urn)
 
         # No stored outputs: an import or a lookup by id, for which a missing job is an error, not news.
@@ -396,7 +543,7 @@ class ModelArtsProvider(Provider):
         inputs: Mapping[str, PropertyValue] = request.inputs
         if not inputs:
             # `pulumi import`: the inputs are what the job says about itself.
-            inputs = property_map(declared_from_job(found.outputs))
+            inputs = property_map(to_schema(declared_from_job(found.outputs), schema_names.INPUTS))
         return ReadResponse(
             resource_id=found.id, properties=outputs_map(found.outputs, inputs), inputs=dict(inputs)
         )
@@ -404,8 +551,8 @@ class ModelArtsProvider(Provider):
     async def update(self, request: UpdateRequest) -> UpdateResponse:
         from . import core
 
-        olds = plain_map(request.olds)
-        news = plain_map(request.news)
+        olds = wire_state(request.olds)
+        news = wire_inputs(request.news)
         progress = self._log.progress(request.urn)
         limit = _limit(request.timeout)
 
@@ -419,27 +566,27 @@ class ModelArtsProvider(Provider):
     async def delete(self, request: DeleteRequest) -> None:
         from . import core
 
+        state = wire_state(request.properties)
         progress = self._log.progress(request.urn)
         limit = _limit(request.timeout)
 
         def call() -> None:
             with core.open_client(self.config(), progress) as client:
-                core.delete(
-                    request.resource_id, client, progress, plain_map(request.properties), limit=limit
-                )
+                core.delete(request.resource_id, client, progress, state, limit=limit)
 
         await self._run(call)
 
     async def invoke(self, request: InvokeRequest) -> InvokeResponse:
         if request.tok != FUNCTION_TYPE:
             raise ValueError(f"unknown function {request.tok}")
-        args = plain_map(request.args)
+        args = to_wire(plain_map(request.args), schema_names.FUNCTION_ARGS)
 
         def call() -> list[dict[str, Any]]:
             return find_jobs(self.config(), args)
 
         jobs = await self._run(call)
-        return InvokeResponse(return_value={"jobs": to_property(jobs)})
+        result = to_schema({"jobs": jobs}, schema_names.FUNCTION_RESULT)
+        return InvokeResponse(return_value=property_map(result))
 
     async def cancel(self) -> None:
         # Waits in progress end now (their jobs are terminated while the engine listens); later ones at once.
@@ -477,6 +624,11 @@ def find_jobs(config: Mapping[str, str], args: Mapping[str, Any]) -> list[dict[s
 def _limit(timeout: float | None) -> float | None:
     """The seconds a request's customTimeouts allow (the engine sends 0 when none is set)."""
     return timeout if timeout and timeout > 0 else None
+
+
+def _diff_key(name: str) -> str:
+    """A detailed-diff key or replace reason of core (a wire path) in schema names."""
+    return schema_path(name, schema_names.OUTPUTS if name == "status" else schema_names.INPUTS)
 
 
 def _kind(

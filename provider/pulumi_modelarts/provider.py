@@ -165,6 +165,15 @@ class TrainingJobProvider(ResourceProvider):
         # Outside the provider host (no configure), settings come from wherever the caller resolves them.
         config, misplaced = _settings_to_check()
         checked = core.check(_olds, news, config=config, misplaced=misplaced)
+        if checked.warnings:
+            # A dynamic provider has no per-resource log (its stderr is shown among the stack's diagnostics),
+            # so each line names the job.
+            metadata = checked.inputs.get("metadata")
+            name = metadata.get("name") if isinstance(metadata, dict) else None
+            job = f"training job {name}: " if isinstance(name, str) else ""
+            said = stderr_progress()
+            for warning in checked.warnings:
+                said.say(f"warning: {job}{warning.path}: {warning.reason}")
         return CheckResult(checked.inputs, [check_failure(f.path, f.reason) for f in checked.failures])
 
     @_reported

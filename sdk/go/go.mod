@@ -1,4 +1,4 @@
-module example.invalid/pulumi-modelarts/sdk/go
+module github.com/pulumi-modelarts/pulumi-modelarts/sdk/go
 
 go 1.25.11
 

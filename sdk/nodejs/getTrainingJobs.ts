@@ -13,13 +13,13 @@ export function getTrainingJobs(args?: GetTrainingJobsArgs, opts?: pulumi.Invoke
     args = args || {};
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
     return pulumi.runtime.invoke("modelarts:index:getTrainingJobs", {
-        "created_after": args.created_after,
-        "created_before": args.created_before,
+        "createdAfter": args.createdAfter,
+        "createdBefore": args.createdBefore,
         "kind": args.kind,
         "name": args.name,
         "order": args.order,
         "phases": args.phases,
-        "sort_by": args.sort_by,
+        "sortBy": args.sortBy,
     }, opts);
 }
 
@@ -27,11 +27,11 @@ export interface GetTrainingJobsArgs {
     /**
      * Jobs created at or after this time (epoch milliseconds).
      */
-    created_after?: number;
+    createdAfter?: number;
     /**
      * Jobs created at or before this time (epoch milliseconds).
      */
-    created_before?: number;
+    createdBefore?: number;
     /**
      * Jobs of this kind (e.g. `job`).
      */
@@ -51,7 +51,7 @@ export interface GetTrainingJobsArgs {
     /**
      * Sort key; defaults to `create_time`.
      */
-    sort_by?: string;
+    sortBy?: string;
 }
 
 export interface GetTrainingJobsResult {
@@ -67,13 +67,13 @@ export function getTrainingJobsOutput(args?: GetTrainingJobsOutputArgs, opts?: p
     args = args || {};
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
     return pulumi.runtime.invokeOutput("modelarts:index:getTrainingJobs", {
-        "created_after": args.created_after,
-        "created_before": args.created_before,
+        "createdAfter": args.createdAfter,
+        "createdBefore": args.createdBefore,
         "kind": args.kind,
         "name": args.name,
         "order": args.order,
         "phases": args.phases,
-        "sort_by": args.sort_by,
+        "sortBy": args.sortBy,
     }, opts);
 }
 
@@ -81,11 +81,11 @@ export interface GetTrainingJobsOutputArgs {
     /**
      * Jobs created at or after this time (epoch milliseconds).
      */
-    created_after?: pulumi.Input<number | undefined>;
+    createdAfter?: pulumi.Input<number | undefined>;
     /**
      * Jobs created at or before this time (epoch milliseconds).
      */
-    created_before?: pulumi.Input<number | undefined>;
+    createdBefore?: pulumi.Input<number | undefined>;
     /**
      * Jobs of this kind (e.g. `job`).
      */
@@ -105,5 +105,5 @@ export interface GetTrainingJobsOutputArgs {
     /**
      * Sort key; defaults to `create_time`.
      */
-    sort_by?: pulumi.Input<string | undefined>;
+    sortBy?: pulumi.Input<string | undefined>;
 }

@@ -43,7 +43,7 @@ export class TrainingJob extends pulumi.CustomResource {
     /**
      * The inputs as declared (normalised); what changes are judged against. Secret.
      */
-    declare public /*out*/ readonly declared_inputs: pulumi.Output<{[key: string]: any}>;
+    declare public /*out*/ readonly declaredInputs: pulumi.Output<{[key: string]: any}>;
     /**
      * Remote access endpoints (SSH, JupyterLab, TensorBoard), with tokens. Secret.
      */
@@ -71,7 +71,7 @@ export class TrainingJob extends pulumi.CustomResource {
     /**
      * Level-2 phase as last seen.
      */
-    declare public /*out*/ readonly secondary_phase: pulumi.Output<string>;
+    declare public /*out*/ readonly secondaryPhase: pulumi.Output<string>;
     /**
      * The spec as the service returns it (flavor details, log path, volumes...).
      */
@@ -98,40 +98,40 @@ export class TrainingJob extends pulumi.CustomResource {
         if (!opts.id) {
             resourceInputs["algorithm"] = args?.algorithm;
             resourceInputs["endpoints"] = args?.endpoints;
-            resourceInputs["ftjob_config"] = args?.ftjob_config;
-            resourceInputs["keep_record"] = args?.keep_record;
+            resourceInputs["ftjobConfig"] = args?.ftjobConfig;
+            resourceInputs["keepRecord"] = args?.keepRecord;
             resourceInputs["kind"] = args?.kind;
             resourceInputs["metadata"] = args?.metadata;
-            resourceInputs["name_prefix"] = args?.name_prefix;
-            resourceInputs["replace_when_failed"] = args?.replace_when_failed;
+            resourceInputs["namePrefix"] = args?.namePrefix;
+            resourceInputs["replaceWhenFailed"] = args?.replaceWhenFailed;
             resourceInputs["spec"] = args?.spec;
             resourceInputs["tasks"] = args?.tasks;
-            resourceInputs["train_type"] = args?.train_type;
+            resourceInputs["trainType"] = args?.trainType;
             resourceInputs["triggers"] = args?.triggers;
-            resourceInputs["wait_for"] = args?.wait_for;
-            resourceInputs["wait_timeout"] = args?.wait_timeout;
-            resourceInputs["declared_inputs"] = undefined /*out*/;
+            resourceInputs["waitFor"] = args?.waitFor;
+            resourceInputs["waitTimeout"] = args?.waitTimeout;
+            resourceInputs["declaredInputs"] = undefined /*out*/;
             resourceInputs["environments"] = undefined /*out*/;
             resourceInputs["name"] = undefined /*out*/;
             resourceInputs["phase"] = undefined /*out*/;
-            resourceInputs["secondary_phase"] = undefined /*out*/;
+            resourceInputs["secondaryPhase"] = undefined /*out*/;
             resourceInputs["status"] = undefined /*out*/;
         } else {
             resourceInputs["algorithm"] = undefined /*out*/;
-            resourceInputs["declared_inputs"] = undefined /*out*/;
+            resourceInputs["declaredInputs"] = undefined /*out*/;
             resourceInputs["endpoints"] = undefined /*out*/;
             resourceInputs["environments"] = undefined /*out*/;
             resourceInputs["kind"] = undefined /*out*/;
             resourceInputs["metadata"] = undefined /*out*/;
             resourceInputs["name"] = undefined /*out*/;
             resourceInputs["phase"] = undefined /*out*/;
-            resourceInputs["secondary_phase"] = undefined /*out*/;
+            resourceInputs["secondaryPhase"] = undefined /*out*/;
             resourceInputs["spec"] = undefined /*out*/;
             resourceInputs["status"] = undefined /*out*/;
             resourceInputs["tasks"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
-        const secretOpts = { additionalSecretOutputs: ["declared_inputs", "endpoints", "environments"] };
+        const secretOpts = { additionalSecretOutputs: ["declaredInputs", "endpoints", "environments"] };
         opts = pulumi.mergeOptions(opts, secretOpts);
         super(TrainingJob.__pulumiType, name, resourceInputs, opts);
     }
@@ -152,11 +152,11 @@ export interface TrainingJobArgs {
     /**
      * Settings of a fine-tuning job.
      */
-    ftjob_config?: pulumi.Input<inputs.TrainingJobFtJobConfigArgs | undefined>;
+    ftjobConfig?: pulumi.Input<inputs.TrainingJobFtJobConfigArgs | undefined>;
     /**
      * What destroy (or the delete half of a replacement) does with the stopped job's record: keep it (`true`: logs stay readable, the name stays taken) or delete it (`false`: the name is free again). Defaults to `true`.
      */
-    keep_record?: pulumi.Input<boolean | undefined>;
+    keepRecord?: pulumi.Input<boolean | undefined>;
     /**
      * Job type. One of `job`, `federated_pool_job`, `edge_job`, `hetero_job`, `mrs_job`, `autosearch_job`, `diag_job` or `visualization_job`. Defaults to `job`.
      */
@@ -168,11 +168,11 @@ export interface TrainingJobArgs {
     /**
      * Prefix of the generated job name; the resource name when left out. Ignored once the job has a name.
      */
-    name_prefix?: pulumi.Input<string | undefined>;
+    namePrefix?: pulumi.Input<string | undefined>;
     /**
      * When the phase last stored (after create or refresh) is Failed, Abnormal or CreateFailed, the next `up` replaces the job. Defaults to `false`.
      */
-    replace_when_failed?: pulumi.Input<boolean | undefined>;
+    replaceWhenFailed?: pulumi.Input<boolean | undefined>;
     /**
      * The machines (`resource`: a flavor, or `pool_id` for a dedicated pool; `node_count` at least 1), volumes, logs, scheduling and what the job produces.
      */
@@ -184,7 +184,7 @@ export interface TrainingJobArgs {
     /**
      * Training type of a fine-tuning job: full fine-tuning, pre-training, LoRA fine-tuning, DPO or RFT reinforcement learning. One of `SFT`, `PRETRAIN`, `LORA`, `DPO` or `RFT`.
      */
-    train_type?: pulumi.Input<string | undefined>;
+    trainType?: pulumi.Input<string | undefined>;
     /**
      * Any value; changing it replaces the job (like `keepers` in pulumi-random).
      */
@@ -192,9 +192,9 @@ export interface TrainingJobArgs {
     /**
      * How far a new job must get before the deployment goes on (`pending`: past Creating). A job that fails or times out while waited on is terminated and reported. One of `none`, `pending`, `running` or `completed`. Defaults to `pending`.
      */
-    wait_for?: pulumi.Input<string | undefined>;
+    waitFor?: pulumi.Input<string | undefined>;
     /**
      * Longest wait for `wait_for`: seconds, or a duration such as `"90s"`, `"30m"` or `"1h30m"`. Defaults to `30m`.
      */
-    wait_timeout?: pulumi.Input<number | string | undefined>;
+    waitTimeout?: pulumi.Input<number | string | undefined>;
 }

@@ -283,8 +283,8 @@ def test_a_job_with_the_full_shape_never_drifts_through_the_native_provider(
     stack = native_stack(tmp_path, emulator, {"full": args})
     stack.up()
     [resource] = native_resources(stack)
-    assert resource["outputs"]["spec"]["runtime_type"] == "production"
-    assert "job_template" in resource["outputs"]["metadata"]["annotations"]  # added by the service
+    assert resource["outputs"]["spec"]["runtimeType"] == "production"  # the state holds the schema's names
+    assert "job_template" in resource["outputs"]["metadata"]["annotations"]  # the service's key, kept as is
     for command in (("preview", "--expect-no-changes"), ("refresh", "--yes", "--expect-no-changes")):
         stack.run(*command)
     stack.run("preview", "--expect-no-changes")

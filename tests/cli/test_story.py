@@ -75,9 +75,12 @@ def test_up_creates_the_declared_jobs_then_preview_and_refresh_find_nothing_to_d
             assert (job.algorithm.engine.image_url, job.spec.resource.node_count) == declared  # type: ignore[union-attr]
             assert state[name]["id"] == outputs[name]["id"]
         assert len(all_jobs(client)) == 3
-    # What was declared is recorded (secret) in the state, next to what the service returned.
-    assert state["train"]["outputs"]["spec"]["resource"]["node_count"] == 2
-    assert state["train"]["outputs"]["declared_inputs"]["ciphertext"]
+    # What was declared is recorded (secret) in the state, next to what the service returned. The native
+    # state holds the schema's names (camelCase), the dynamic one the wire's.
+    native = front_end.native
+    node_count, declared = ("nodeCount", "declaredInputs") if native else ("node_count", "declared_inputs")
+    assert state["train"]["outputs"]["spec"]["resource"][node_count] == 2
+    assert state["train"]["outputs"][declared]["ciphertext"]
 
     # Right after up: nothing to change, and not a single API call (diff is judged on the state alone).
     before = emulator.stats()
@@ -110,9 +113,11 @@ def test_pull_request_description_updates_in_place_spec_changes_replace(
         }
     )
     diff = story.stack.preview("--diff").stdout
+    # Property names as the stack's state holds them: the schema's for the native provider, else the wire's.
+    node_count, image_url = ("nodeCount", "imageUrl") if front_end.native else ("node_count", "image_url")
     assert 'description: "v1" => "v2: better words"' in diff, diff
-    assert "node_count: 1 => 4" in diff, diff
-    assert 'image_url: "org/train:1.0" => "org/train:1.1"' in diff, diff
+    assert f"{node_count}: 1 => 4" in diff, diff
+    assert f'{image_url}: "org/train:1.0" => "org/train:1.1"' in diff, diff
     assert "1 to update" in diff and "+-2 to replace" in diff, diff
 
     plan = json.loads(story.stack.preview("--json").stdout)
@@ -404,9 +409,10 @@ def test_one_job_from_up_through_edits_to_destroy(
     story.declare({"train": job_args("weekly training", image="org/train:2.0", wait_for="running")})
     preview = story.stack.preview("--diff")
     assert "+-1 to replace" in preview.stdout and "TrainingJob: (replace)" in preview.stdout, preview.stdout
-    assert 'image_url: "org/train:1.0" => "org/train:2.0"' in preview.stdout, preview.stdout
+    image_url = "imageUrl" if front_end.native else "image_url"  # as the state names it
+    assert f'{image_url}: "org/train:1.0" => "org/train:2.0"' in preview.stdout, preview.stdout
     if front_end.native:
-        assert '~ image_url: "org/train:1.0" => "org/train:2.0"' in preview.stdout, preview.stdout
+        assert '~ imageUrl: "org/train:1.0" => "org/train:2.0"' in preview.stdout, preview.stdout
     story.stack.up()
     new_id = story.stack.outputs()["train"]["id"]
     assert new_id != job_id

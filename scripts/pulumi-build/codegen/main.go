@@ -148,13 +148,13 @@ func generate(lang, tool string, pkg *schema.Package, sdkVersion string) (map[st
 		if err := addPythonReadme(files); err != nil {
 			return nil, err
 		}
-		return files, noPluginToInstall(files, "pulumi-plugin.json")
+		return files, asksForPlugin(files, "pulumi-plugin.json", pkg)
 	case "nodejs":
 		files, err := nodejs.GeneratePackage(tool, pkg, nil, nil, false, loader)
 		if err != nil {
 			return nil, err
 		}
-		return files, noPluginToInstall(files, "package.json")
+		return files, asksForPlugin(files, "package.json", pkg)
 	case "go":
 		files, err := gogen.GeneratePackage(tool, pkg, nil)
 		if err != nil {
@@ -163,7 +163,7 @@ func generate(lang, tool string, pkg *schema.Package, sdkVersion string) (map[st
 		if err := pinGoSDK(files, sdkVersion); err != nil {
 			return nil, err
 		}
-		return files, noPluginToInstall(files, "pulumi-plugin.json")
+		return files, asksForPlugin(files, "pulumi-plugin.json", pkg)
 	}
 	return nil, fmt.Errorf("unknown language %q", lang)
 }
@@ -185,24 +185,45 @@ func addPythonReadme(files map[string][]byte) error {
 	return errors.New("the Python generator wrote no README.md beside pulumi-plugin.json")
 }
 
-// noPluginToInstall marks the SDK's plugin metadata (pulumi-plugin.json, or the "pulumi" block of package.json)
-// "resource": false. The plugin is not installed by Pulumi but by `pip install pulumi-modelarts`, and a project
-// names it in Pulumi.yaml's `plugins:` block; with "resource": true a language host would list it as a
-// requirement of every program in an environment where the SDK is installed, and the engine, finding it on
-// PATH, would warn on every command of stacks that never use it (the dynamic provider's, for one).
-func noPluginToInstall(files map[string][]byte, base string) error {
-	marked := 0
+// asksForPlugin checks that the SDK's plugin metadata (pulumi-plugin.json, or the "pulumi" block of
+// package.json) asks the engine for the provider plugin: "resource": true, the package's name and version, and
+// the server it is downloaded from (the schema's pluginDownloadURL). A program using the SDK then gets the plugin
+// installed by the engine itself, from the release archives, with no Pulumi.yaml `plugins:` block.
+func asksForPlugin(files map[string][]byte, base string, pkg *schema.Package) error {
+	found := 0
 	for name, content := range files {
 		if path.Base(name) != base {
 			continue
 		}
-		if bytes.Count(content, []byte(`"resource": true`)) != 1 {
-			return fmt.Errorf("%s: expected one \"resource\": true to turn off", name)
+		var meta struct {
+			Resource bool   `json:"resource"`
+			Name     string `json:"name"`
+			Version  string `json:"version"`
+			Server   string `json:"server"`
 		}
-		files[name] = bytes.Replace(content, []byte(`"resource": true`), []byte(`"resource": false`), 1)
-		marked++
+		if base == "package.json" {
+			var manifest struct {
+				Pulumi json.RawMessage `json:"pulumi"`
+			}
+			if err := json.Unmarshal(content, &manifest); err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+			content = manifest.Pulumi
+		}
+		if err := json.Unmarshal(content, &meta); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		version := ""
+		if pkg.Version != nil {
+			version = pkg.Version.String()
+		}
+		if !meta.Resource || meta.Name != pkg.Name || meta.Version != version || meta.Server != pkg.PluginDownloadURL {
+			return fmt.Errorf("%s: the plugin metadata %s does not ask for plugin %s %s from %q", name,
+				strings.Join(strings.Fields(string(content)), " "), pkg.Name, version, pkg.PluginDownloadURL)
+		}
+		found++
 	}
-	if marked == 0 {
+	if found == 0 {
 		return fmt.Errorf("the generator wrote no %s", base)
 	}
 	return nil

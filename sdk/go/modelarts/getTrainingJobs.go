@@ -7,7 +7,7 @@ import (
 	"context"
 	"reflect"
 
-	"example.invalid/pulumi-modelarts/sdk/go/modelarts/internal"
+	"github.com/pulumi-modelarts/pulumi-modelarts/sdk/go/modelarts/internal"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
@@ -24,9 +24,9 @@ func GetTrainingJobs(ctx *pulumi.Context, args *GetTrainingJobsArgs, opts ...pul
 
 type GetTrainingJobsArgs struct {
 	// Jobs created at or after this time (epoch milliseconds).
-	Created_after *int `pulumi:"created_after"`
+	CreatedAfter *int `pulumi:"createdAfter"`
 	// Jobs created at or before this time (epoch milliseconds).
-	Created_before *int `pulumi:"created_before"`
+	CreatedBefore *int `pulumi:"createdBefore"`
 	// Jobs of this kind (e.g. `job`).
 	Kind *string `pulumi:"kind"`
 	// Jobs whose name contains this text.
@@ -36,7 +36,7 @@ type GetTrainingJobsArgs struct {
 	// Jobs in one of these phases (e.g. `Running`).
 	Phases []string `pulumi:"phases"`
 	// Sort key; defaults to `create_time`.
-	Sort_by *string `pulumi:"sort_by"`
+	SortBy *string `pulumi:"sortBy"`
 }
 
 type GetTrainingJobsResult struct {
@@ -51,9 +51,9 @@ func GetTrainingJobsOutput(ctx *pulumi.Context, args GetTrainingJobsOutputArgs, 
 
 type GetTrainingJobsOutputArgs struct {
 	// Jobs created at or after this time (epoch milliseconds).
-	Created_after pulumi.IntPtrInput `pulumi:"created_after"`
+	CreatedAfter pulumi.IntPtrInput `pulumi:"createdAfter"`
 	// Jobs created at or before this time (epoch milliseconds).
-	Created_before pulumi.IntPtrInput `pulumi:"created_before"`
+	CreatedBefore pulumi.IntPtrInput `pulumi:"createdBefore"`
 	// Jobs of this kind (e.g. `job`).
 	Kind pulumi.StringPtrInput `pulumi:"kind"`
 	// Jobs whose name contains this text.
@@ -63,7 +63,7 @@ type GetTrainingJobsOutputArgs struct {
 	// Jobs in one of these phases (e.g. `Running`).
 	Phases pulumi.StringArrayInput `pulumi:"phases"`
 	// Sort key; defaults to `create_time`.
-	Sort_by pulumi.StringPtrInput `pulumi:"sort_by"`
+	SortBy pulumi.StringPtrInput `pulumi:"sortBy"`
 }
 
 func (GetTrainingJobsOutputArgs) ElementType() reflect.Type {

@@ -6,8 +6,8 @@ package modelarts
 import (
 	"fmt"
 
-	"example.invalid/pulumi-modelarts/sdk/go/modelarts/internal"
 	"github.com/blang/semver"
+	"github.com/pulumi-modelarts/pulumi-modelarts/sdk/go/modelarts/internal"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 

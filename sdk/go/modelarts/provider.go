@@ -7,7 +7,7 @@ import (
 	"context"
 	"reflect"
 
-	"example.invalid/pulumi-modelarts/sdk/go/modelarts/internal"
+	"github.com/pulumi-modelarts/pulumi-modelarts/sdk/go/modelarts/internal"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 

@@ -7,7 +7,7 @@ import (
 	"context"
 	"reflect"
 
-	"example.invalid/pulumi-modelarts/sdk/go/modelarts/internal"
+	"github.com/pulumi-modelarts/pulumi-modelarts/sdk/go/modelarts/internal"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
@@ -15,10 +15,10 @@ var _ = internal.GetEnvOrDefault
 
 // `AffinityResponse` as the service returns it.
 type AffinityResponse struct {
-	Affinity_group_level *string `pulumi:"affinity_group_level"`
-	Affinity_group_size  *int    `pulumi:"affinity_group_size"`
-	Affinity_type        *string `pulumi:"affinity_type"`
-	Job_level            *string `pulumi:"job_level"`
+	AffinityGroupLevel *string `pulumi:"affinityGroupLevel"`
+	AffinityGroupSize  *int    `pulumi:"affinityGroupSize"`
+	AffinityType       *string `pulumi:"affinityType"`
+	JobLevel           *string `pulumi:"jobLevel"`
 }
 
 // `AffinityResponse` as the service returns it.
@@ -36,20 +36,20 @@ func (o AffinityResponseOutput) ToAffinityResponseOutputWithContext(ctx context.
 	return o
 }
 
-func (o AffinityResponseOutput) Affinity_group_level() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v AffinityResponse) *string { return v.Affinity_group_level }).(pulumi.StringPtrOutput)
+func (o AffinityResponseOutput) AffinityGroupLevel() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AffinityResponse) *string { return v.AffinityGroupLevel }).(pulumi.StringPtrOutput)
 }
 
-func (o AffinityResponseOutput) Affinity_group_size() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v AffinityResponse) *int { return v.Affinity_group_size }).(pulumi.IntPtrOutput)
+func (o AffinityResponseOutput) AffinityGroupSize() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v AffinityResponse) *int { return v.AffinityGroupSize }).(pulumi.IntPtrOutput)
 }
 
-func (o AffinityResponseOutput) Affinity_type() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v AffinityResponse) *string { return v.Affinity_type }).(pulumi.StringPtrOutput)
+func (o AffinityResponseOutput) AffinityType() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AffinityResponse) *string { return v.AffinityType }).(pulumi.StringPtrOutput)
 }
 
-func (o AffinityResponseOutput) Job_level() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v AffinityResponse) *string { return v.Job_level }).(pulumi.StringPtrOutput)
+func (o AffinityResponseOutput) JobLevel() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AffinityResponse) *string { return v.JobLevel }).(pulumi.StringPtrOutput)
 }
 
 type AffinityResponsePtrOutput struct{ *pulumi.OutputState }
@@ -76,39 +76,39 @@ func (o AffinityResponsePtrOutput) Elem() AffinityResponseOutput {
 	}).(AffinityResponseOutput)
 }
 
-func (o AffinityResponsePtrOutput) Affinity_group_level() pulumi.StringPtrOutput {
+func (o AffinityResponsePtrOutput) AffinityGroupLevel() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *AffinityResponse) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Affinity_group_level
+		return v.AffinityGroupLevel
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o AffinityResponsePtrOutput) Affinity_group_size() pulumi.IntPtrOutput {
+func (o AffinityResponsePtrOutput) AffinityGroupSize() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *AffinityResponse) *int {
 		if v == nil {
 			return nil
 		}
-		return v.Affinity_group_size
+		return v.AffinityGroupSize
 	}).(pulumi.IntPtrOutput)
 }
 
-func (o AffinityResponsePtrOutput) Affinity_type() pulumi.StringPtrOutput {
+func (o AffinityResponsePtrOutput) AffinityType() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *AffinityResponse) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Affinity_type
+		return v.AffinityType
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o AffinityResponsePtrOutput) Job_level() pulumi.StringPtrOutput {
+func (o AffinityResponsePtrOutput) JobLevel() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *AffinityResponse) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Job_level
+		return v.JobLevel
 	}).(pulumi.StringPtrOutput)
 }
 
@@ -217,24 +217,24 @@ func (o AlgoConfigResponseArrayOutput) Index(i pulumi.IntInput) AlgoConfigRespon
 
 // “algorithm“ as returned. “environments“ is documented as an array of maps but is also seen as a map; both are accepted (“env“ gives a single map).
 type AlgorithmResponse struct {
-	Autosearch_config_path    *string             `pulumi:"autosearch_config_path"`
-	Autosearch_framework_path *string             `pulumi:"autosearch_framework_path"`
-	Boot_file                 *string             `pulumi:"boot_file"`
-	Code_dir                  *string             `pulumi:"code_dir"`
-	Command                   *string             `pulumi:"command"`
-	Engine                    *EngineResponse     `pulumi:"engine"`
-	Environments              interface{}         `pulumi:"environments"`
-	Id                        *string             `pulumi:"id"`
-	Inputs                    []InputResponse     `pulumi:"inputs"`
-	Item_version_id           *string             `pulumi:"item_version_id"`
-	Local_code_dir            *string             `pulumi:"local_code_dir"`
-	Name                      *string             `pulumi:"name"`
-	Outputs                   []OutputResponse    `pulumi:"outputs"`
-	Parameters                []ParameterResponse `pulumi:"parameters"`
-	Policies                  *PolicyResponse     `pulumi:"policies"`
-	Subscription_id           *string             `pulumi:"subscription_id"`
-	Summary                   *Summary            `pulumi:"summary"`
-	Working_dir               *string             `pulumi:"working_dir"`
+	AutosearchConfigPath    *string             `pulumi:"autosearchConfigPath"`
+	AutosearchFrameworkPath *string             `pulumi:"autosearchFrameworkPath"`
+	BootFile                *string             `pulumi:"bootFile"`
+	CodeDir                 *string             `pulumi:"codeDir"`
+	Command                 *string             `pulumi:"command"`
+	Engine                  *EngineResponse     `pulumi:"engine"`
+	Environments            interface{}         `pulumi:"environments"`
+	Id                      *string             `pulumi:"id"`
+	Inputs                  []InputResponse     `pulumi:"inputs"`
+	ItemVersionId           *string             `pulumi:"itemVersionId"`
+	LocalCodeDir            *string             `pulumi:"localCodeDir"`
+	Name                    *string             `pulumi:"name"`
+	Outputs                 []OutputResponse    `pulumi:"outputs"`
+	Parameters              []ParameterResponse `pulumi:"parameters"`
+	Policies                *PolicyResponse     `pulumi:"policies"`
+	SubscriptionId          *string             `pulumi:"subscriptionId"`
+	Summary                 *Summary            `pulumi:"summary"`
+	WorkingDir              *string             `pulumi:"workingDir"`
 }
 
 // “algorithm“ as returned. “environments“ is documented as an array of maps but is also seen as a map; both are accepted (“env“ gives a single map).
@@ -252,20 +252,20 @@ func (o AlgorithmResponseOutput) ToAlgorithmResponseOutputWithContext(ctx contex
 	return o
 }
 
-func (o AlgorithmResponseOutput) Autosearch_config_path() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v AlgorithmResponse) *string { return v.Autosearch_config_path }).(pulumi.StringPtrOutput)
+func (o AlgorithmResponseOutput) AutosearchConfigPath() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AlgorithmResponse) *string { return v.AutosearchConfigPath }).(pulumi.StringPtrOutput)
 }
 
-func (o AlgorithmResponseOutput) Autosearch_framework_path() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v AlgorithmResponse) *string { return v.Autosearch_framework_path }).(pulumi.StringPtrOutput)
+func (o AlgorithmResponseOutput) AutosearchFrameworkPath() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AlgorithmResponse) *string { return v.AutosearchFrameworkPath }).(pulumi.StringPtrOutput)
 }
 
-func (o AlgorithmResponseOutput) Boot_file() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v AlgorithmResponse) *string { return v.Boot_file }).(pulumi.StringPtrOutput)
+func (o AlgorithmResponseOutput) BootFile() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AlgorithmResponse) *string { return v.BootFile }).(pulumi.StringPtrOutput)
 }
 
-func (o AlgorithmResponseOutput) Code_dir() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v AlgorithmResponse) *string { return v.Code_dir }).(pulumi.StringPtrOutput)
+func (o AlgorithmResponseOutput) CodeDir() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AlgorithmResponse) *string { return v.CodeDir }).(pulumi.StringPtrOutput)
 }
 
 func (o AlgorithmResponseOutput) Command() pulumi.StringPtrOutput {
@@ -288,12 +288,12 @@ func (o AlgorithmResponseOutput) Inputs() InputResponseArrayOutput {
 	return o.ApplyT(func(v AlgorithmResponse) []InputResponse { return v.Inputs }).(InputResponseArrayOutput)
 }
 
-func (o AlgorithmResponseOutput) Item_version_id() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v AlgorithmResponse) *string { return v.Item_version_id }).(pulumi.StringPtrOutput)
+func (o AlgorithmResponseOutput) ItemVersionId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AlgorithmResponse) *string { return v.ItemVersionId }).(pulumi.StringPtrOutput)
 }
 
-func (o AlgorithmResponseOutput) Local_code_dir() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v AlgorithmResponse) *string { return v.Local_code_dir }).(pulumi.StringPtrOutput)
+func (o AlgorithmResponseOutput) LocalCodeDir() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AlgorithmResponse) *string { return v.LocalCodeDir }).(pulumi.StringPtrOutput)
 }
 
 func (o AlgorithmResponseOutput) Name() pulumi.StringPtrOutput {
@@ -312,16 +312,16 @@ func (o AlgorithmResponseOutput) Policies() PolicyResponsePtrOutput {
 	return o.ApplyT(func(v AlgorithmResponse) *PolicyResponse { return v.Policies }).(PolicyResponsePtrOutput)
 }
 
-func (o AlgorithmResponseOutput) Subscription_id() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v AlgorithmResponse) *string { return v.Subscription_id }).(pulumi.StringPtrOutput)
+func (o AlgorithmResponseOutput) SubscriptionId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AlgorithmResponse) *string { return v.SubscriptionId }).(pulumi.StringPtrOutput)
 }
 
 func (o AlgorithmResponseOutput) Summary() SummaryPtrOutput {
 	return o.ApplyT(func(v AlgorithmResponse) *Summary { return v.Summary }).(SummaryPtrOutput)
 }
 
-func (o AlgorithmResponseOutput) Working_dir() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v AlgorithmResponse) *string { return v.Working_dir }).(pulumi.StringPtrOutput)
+func (o AlgorithmResponseOutput) WorkingDir() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AlgorithmResponse) *string { return v.WorkingDir }).(pulumi.StringPtrOutput)
 }
 
 type AlgorithmResponsePtrOutput struct{ *pulumi.OutputState }
@@ -348,39 +348,39 @@ func (o AlgorithmResponsePtrOutput) Elem() AlgorithmResponseOutput {
 	}).(AlgorithmResponseOutput)
 }
 
-func (o AlgorithmResponsePtrOutput) Autosearch_config_path() pulumi.StringPtrOutput {
+func (o AlgorithmResponsePtrOutput) AutosearchConfigPath() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *AlgorithmResponse) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Autosearch_config_path
+		return v.AutosearchConfigPath
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o AlgorithmResponsePtrOutput) Autosearch_framework_path() pulumi.StringPtrOutput {
+func (o AlgorithmResponsePtrOutput) AutosearchFrameworkPath() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *AlgorithmResponse) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Autosearch_framework_path
+		return v.AutosearchFrameworkPath
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o AlgorithmResponsePtrOutput) Boot_file() pulumi.StringPtrOutput {
+func (o AlgorithmResponsePtrOutput) BootFile() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *AlgorithmResponse) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Boot_file
+		return v.BootFile
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o AlgorithmResponsePtrOutput) Code_dir() pulumi.StringPtrOutput {
+func (o AlgorithmResponsePtrOutput) CodeDir() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *AlgorithmResponse) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Code_dir
+		return v.CodeDir
 	}).(pulumi.StringPtrOutput)
 }
 
@@ -429,21 +429,21 @@ func (o AlgorithmResponsePtrOutput) Inputs() InputResponseArrayOutput {
 	}).(InputResponseArrayOutput)
 }
 
-func (o AlgorithmResponsePtrOutput) Item_version_id() pulumi.StringPtrOutput {
+func (o AlgorithmResponsePtrOutput) ItemVersionId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *AlgorithmResponse) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Item_version_id
+		return v.ItemVersionId
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o AlgorithmResponsePtrOutput) Local_code_dir() pulumi.StringPtrOutput {
+func (o AlgorithmResponsePtrOutput) LocalCodeDir() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *AlgorithmResponse) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Local_code_dir
+		return v.LocalCodeDir
 	}).(pulumi.StringPtrOutput)
 }
 
@@ -483,12 +483,12 @@ func (o AlgorithmResponsePtrOutput) Policies() PolicyResponsePtrOutput {
 	}).(PolicyResponsePtrOutput)
 }
 
-func (o AlgorithmResponsePtrOutput) Subscription_id() pulumi.StringPtrOutput {
+func (o AlgorithmResponsePtrOutput) SubscriptionId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *AlgorithmResponse) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Subscription_id
+		return v.SubscriptionId
 	}).(pulumi.StringPtrOutput)
 }
 
@@ -501,22 +501,22 @@ func (o AlgorithmResponsePtrOutput) Summary() SummaryPtrOutput {
 	}).(SummaryPtrOutput)
 }
 
-func (o AlgorithmResponsePtrOutput) Working_dir() pulumi.StringPtrOutput {
+func (o AlgorithmResponsePtrOutput) WorkingDir() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *AlgorithmResponse) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Working_dir
+		return v.WorkingDir
 	}).(pulumi.StringPtrOutput)
 }
 
 // `AllocatedResources` as the service returns it.
 type AllocatedResources struct {
-	Accelerator_num  *float64 `pulumi:"accelerator_num"`
-	Accelerator_type *string  `pulumi:"accelerator_type"`
-	Cpu_arch         *string  `pulumi:"cpu_arch"`
-	Cpu_core_num     *float64 `pulumi:"cpu_core_num"`
-	Mem_size         *float64 `pulumi:"mem_size"`
+	AcceleratorNum  *float64 `pulumi:"acceleratorNum"`
+	AcceleratorType *string  `pulumi:"acceleratorType"`
+	CpuArch         *string  `pulumi:"cpuArch"`
+	CpuCoreNum      *float64 `pulumi:"cpuCoreNum"`
+	MemSize         *float64 `pulumi:"memSize"`
 }
 
 // `AllocatedResources` as the service returns it.
@@ -534,24 +534,24 @@ func (o AllocatedResourcesOutput) ToAllocatedResourcesOutputWithContext(ctx cont
 	return o
 }
 
-func (o AllocatedResourcesOutput) Accelerator_num() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v AllocatedResources) *float64 { return v.Accelerator_num }).(pulumi.Float64PtrOutput)
+func (o AllocatedResourcesOutput) AcceleratorNum() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v AllocatedResources) *float64 { return v.AcceleratorNum }).(pulumi.Float64PtrOutput)
 }
 
-func (o AllocatedResourcesOutput) Accelerator_type() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v AllocatedResources) *string { return v.Accelerator_type }).(pulumi.StringPtrOutput)
+func (o AllocatedResourcesOutput) AcceleratorType() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AllocatedResources) *string { return v.AcceleratorType }).(pulumi.StringPtrOutput)
 }
 
-func (o AllocatedResourcesOutput) Cpu_arch() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v AllocatedResources) *string { return v.Cpu_arch }).(pulumi.StringPtrOutput)
+func (o AllocatedResourcesOutput) CpuArch() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AllocatedResources) *string { return v.CpuArch }).(pulumi.StringPtrOutput)
 }
 
-func (o AllocatedResourcesOutput) Cpu_core_num() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v AllocatedResources) *float64 { return v.Cpu_core_num }).(pulumi.Float64PtrOutput)
+func (o AllocatedResourcesOutput) CpuCoreNum() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v AllocatedResources) *float64 { return v.CpuCoreNum }).(pulumi.Float64PtrOutput)
 }
 
-func (o AllocatedResourcesOutput) Mem_size() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v AllocatedResources) *float64 { return v.Mem_size }).(pulumi.Float64PtrOutput)
+func (o AllocatedResourcesOutput) MemSize() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v AllocatedResources) *float64 { return v.MemSize }).(pulumi.Float64PtrOutput)
 }
 
 type AllocatedResourcesPtrOutput struct{ *pulumi.OutputState }
@@ -578,48 +578,48 @@ func (o AllocatedResourcesPtrOutput) Elem() AllocatedResourcesOutput {
 	}).(AllocatedResourcesOutput)
 }
 
-func (o AllocatedResourcesPtrOutput) Accelerator_num() pulumi.Float64PtrOutput {
+func (o AllocatedResourcesPtrOutput) AcceleratorNum() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v *AllocatedResources) *float64 {
 		if v == nil {
 			return nil
 		}
-		return v.Accelerator_num
+		return v.AcceleratorNum
 	}).(pulumi.Float64PtrOutput)
 }
 
-func (o AllocatedResourcesPtrOutput) Accelerator_type() pulumi.StringPtrOutput {
+func (o AllocatedResourcesPtrOutput) AcceleratorType() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *AllocatedResources) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Accelerator_type
+		return v.AcceleratorType
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o AllocatedResourcesPtrOutput) Cpu_arch() pulumi.StringPtrOutput {
+func (o AllocatedResourcesPtrOutput) CpuArch() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *AllocatedResources) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Cpu_arch
+		return v.CpuArch
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o AllocatedResourcesPtrOutput) Cpu_core_num() pulumi.Float64PtrOutput {
+func (o AllocatedResourcesPtrOutput) CpuCoreNum() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v *AllocatedResources) *float64 {
 		if v == nil {
 			return nil
 		}
-		return v.Cpu_core_num
+		return v.CpuCoreNum
 	}).(pulumi.Float64PtrOutput)
 }
 
-func (o AllocatedResourcesPtrOutput) Mem_size() pulumi.Float64PtrOutput {
+func (o AllocatedResourcesPtrOutput) MemSize() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v *AllocatedResources) *float64 {
 		if v == nil {
 			return nil
 		}
-		return v.Mem_size
+		return v.MemSize
 	}).(pulumi.Float64PtrOutput)
 }
 
@@ -780,10 +780,10 @@ func (o AssetModelResponsePtrOutput) Version() pulumi.StringPtrOutput {
 
 // `AutoSearchResponse` as the service returns it.
 type AutoSearchResponse struct {
-	Algo_configs       []AlgoConfigResponse  `pulumi:"algo_configs"`
-	Reward_attrs       []RewardAttrResponse  `pulumi:"reward_attrs"`
-	Search_params      []SearchParamResponse `pulumi:"search_params"`
-	Skip_search_params *string               `pulumi:"skip_search_params"`
+	AlgoConfigs      []AlgoConfigResponse  `pulumi:"algoConfigs"`
+	RewardAttrs      []RewardAttrResponse  `pulumi:"rewardAttrs"`
+	SearchParams     []SearchParamResponse `pulumi:"searchParams"`
+	SkipSearchParams *string               `pulumi:"skipSearchParams"`
 }
 
 // `AutoSearchResponse` as the service returns it.
@@ -801,20 +801,20 @@ func (o AutoSearchResponseOutput) ToAutoSearchResponseOutputWithContext(ctx cont
 	return o
 }
 
-func (o AutoSearchResponseOutput) Algo_configs() AlgoConfigResponseArrayOutput {
-	return o.ApplyT(func(v AutoSearchResponse) []AlgoConfigResponse { return v.Algo_configs }).(AlgoConfigResponseArrayOutput)
+func (o AutoSearchResponseOutput) AlgoConfigs() AlgoConfigResponseArrayOutput {
+	return o.ApplyT(func(v AutoSearchResponse) []AlgoConfigResponse { return v.AlgoConfigs }).(AlgoConfigResponseArrayOutput)
 }
 
-func (o AutoSearchResponseOutput) Reward_attrs() RewardAttrResponseArrayOutput {
-	return o.ApplyT(func(v AutoSearchResponse) []RewardAttrResponse { return v.Reward_attrs }).(RewardAttrResponseArrayOutput)
+func (o AutoSearchResponseOutput) RewardAttrs() RewardAttrResponseArrayOutput {
+	return o.ApplyT(func(v AutoSearchResponse) []RewardAttrResponse { return v.RewardAttrs }).(RewardAttrResponseArrayOutput)
 }
 
-func (o AutoSearchResponseOutput) Search_params() SearchParamResponseArrayOutput {
-	return o.ApplyT(func(v AutoSearchResponse) []SearchParamResponse { return v.Search_params }).(SearchParamResponseArrayOutput)
+func (o AutoSearchResponseOutput) SearchParams() SearchParamResponseArrayOutput {
+	return o.ApplyT(func(v AutoSearchResponse) []SearchParamResponse { return v.SearchParams }).(SearchParamResponseArrayOutput)
 }
 
-func (o AutoSearchResponseOutput) Skip_search_params() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v AutoSearchResponse) *string { return v.Skip_search_params }).(pulumi.StringPtrOutput)
+func (o AutoSearchResponseOutput) SkipSearchParams() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AutoSearchResponse) *string { return v.SkipSearchParams }).(pulumi.StringPtrOutput)
 }
 
 type AutoSearchResponsePtrOutput struct{ *pulumi.OutputState }
@@ -841,46 +841,46 @@ func (o AutoSearchResponsePtrOutput) Elem() AutoSearchResponseOutput {
 	}).(AutoSearchResponseOutput)
 }
 
-func (o AutoSearchResponsePtrOutput) Algo_configs() AlgoConfigResponseArrayOutput {
+func (o AutoSearchResponsePtrOutput) AlgoConfigs() AlgoConfigResponseArrayOutput {
 	return o.ApplyT(func(v *AutoSearchResponse) []AlgoConfigResponse {
 		if v == nil {
 			return nil
 		}
-		return v.Algo_configs
+		return v.AlgoConfigs
 	}).(AlgoConfigResponseArrayOutput)
 }
 
-func (o AutoSearchResponsePtrOutput) Reward_attrs() RewardAttrResponseArrayOutput {
+func (o AutoSearchResponsePtrOutput) RewardAttrs() RewardAttrResponseArrayOutput {
 	return o.ApplyT(func(v *AutoSearchResponse) []RewardAttrResponse {
 		if v == nil {
 			return nil
 		}
-		return v.Reward_attrs
+		return v.RewardAttrs
 	}).(RewardAttrResponseArrayOutput)
 }
 
-func (o AutoSearchResponsePtrOutput) Search_params() SearchParamResponseArrayOutput {
+func (o AutoSearchResponsePtrOutput) SearchParams() SearchParamResponseArrayOutput {
 	return o.ApplyT(func(v *AutoSearchResponse) []SearchParamResponse {
 		if v == nil {
 			return nil
 		}
-		return v.Search_params
+		return v.SearchParams
 	}).(SearchParamResponseArrayOutput)
 }
 
-func (o AutoSearchResponsePtrOutput) Skip_search_params() pulumi.StringPtrOutput {
+func (o AutoSearchResponsePtrOutput) SkipSearchParams() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *AutoSearchResponse) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Skip_search_params
+		return v.SkipSearchParams
 	}).(pulumi.StringPtrOutput)
 }
 
 // `AutoStopResponse` as the service returns it.
 type AutoStopResponse struct {
-	Duration  *int    `pulumi:"duration"`
-	Time_unit *string `pulumi:"time_unit"`
+	Duration *int    `pulumi:"duration"`
+	TimeUnit *string `pulumi:"timeUnit"`
 }
 
 // `AutoStopResponse` as the service returns it.
@@ -902,8 +902,8 @@ func (o AutoStopResponseOutput) Duration() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v AutoStopResponse) *int { return v.Duration }).(pulumi.IntPtrOutput)
 }
 
-func (o AutoStopResponseOutput) Time_unit() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v AutoStopResponse) *string { return v.Time_unit }).(pulumi.StringPtrOutput)
+func (o AutoStopResponseOutput) TimeUnit() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AutoStopResponse) *string { return v.TimeUnit }).(pulumi.StringPtrOutput)
 }
 
 type AutoStopResponsePtrOutput struct{ *pulumi.OutputState }
@@ -939,19 +939,19 @@ func (o AutoStopResponsePtrOutput) Duration() pulumi.IntPtrOutput {
 	}).(pulumi.IntPtrOutput)
 }
 
-func (o AutoStopResponsePtrOutput) Time_unit() pulumi.StringPtrOutput {
+func (o AutoStopResponsePtrOutput) TimeUnit() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *AutoStopResponse) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Time_unit
+		return v.TimeUnit
 	}).(pulumi.StringPtrOutput)
 }
 
 // “flavor_detail.billing“.
 type BillingInfo struct {
-	Code     *string `pulumi:"code"`
-	Unit_num *int    `pulumi:"unit_num"`
+	Code    *string `pulumi:"code"`
+	UnitNum *int    `pulumi:"unitNum"`
 }
 
 // “flavor_detail.billing“.
@@ -973,8 +973,8 @@ func (o BillingInfoOutput) Code() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v BillingInfo) *string { return v.Code }).(pulumi.StringPtrOutput)
 }
 
-func (o BillingInfoOutput) Unit_num() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v BillingInfo) *int { return v.Unit_num }).(pulumi.IntPtrOutput)
+func (o BillingInfoOutput) UnitNum() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v BillingInfo) *int { return v.UnitNum }).(pulumi.IntPtrOutput)
 }
 
 type BillingInfoPtrOutput struct{ *pulumi.OutputState }
@@ -1010,21 +1010,21 @@ func (o BillingInfoPtrOutput) Code() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o BillingInfoPtrOutput) Unit_num() pulumi.IntPtrOutput {
+func (o BillingInfoPtrOutput) UnitNum() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *BillingInfo) *int {
 		if v == nil {
 			return nil
 		}
-		return v.Unit_num
+		return v.UnitNum
 	}).(pulumi.IntPtrOutput)
 }
 
 // `CheckpointConfigResponse` as the service returns it.
 type CheckpointConfigResponse struct {
-	Checkpoint_id        *string `pulumi:"checkpoint_id"`
-	Restore_training     *int    `pulumi:"restore_training"`
-	Save_checkpoints_max *int    `pulumi:"save_checkpoints_max"`
-	Skipped_steps        *int    `pulumi:"skipped_steps"`
+	CheckpointId       *string `pulumi:"checkpointId"`
+	RestoreTraining    *int    `pulumi:"restoreTraining"`
+	SaveCheckpointsMax *int    `pulumi:"saveCheckpointsMax"`
+	SkippedSteps       *int    `pulumi:"skippedSteps"`
 }
 
 // `CheckpointConfigResponse` as the service returns it.
@@ -1042,20 +1042,20 @@ func (o CheckpointConfigResponseOutput) ToCheckpointConfigResponseOutputWithCont
 	return o
 }
 
-func (o CheckpointConfigResponseOutput) Checkpoint_id() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v CheckpointConfigResponse) *string { return v.Checkpoint_id }).(pulumi.StringPtrOutput)
+func (o CheckpointConfigResponseOutput) CheckpointId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v CheckpointConfigResponse) *string { return v.CheckpointId }).(pulumi.StringPtrOutput)
 }
 
-func (o CheckpointConfigResponseOutput) Restore_training() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v CheckpointConfigResponse) *int { return v.Restore_training }).(pulumi.IntPtrOutput)
+func (o CheckpointConfigResponseOutput) RestoreTraining() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v CheckpointConfigResponse) *int { return v.RestoreTraining }).(pulumi.IntPtrOutput)
 }
 
-func (o CheckpointConfigResponseOutput) Save_checkpoints_max() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v CheckpointConfigResponse) *int { return v.Save_checkpoints_max }).(pulumi.IntPtrOutput)
+func (o CheckpointConfigResponseOutput) SaveCheckpointsMax() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v CheckpointConfigResponse) *int { return v.SaveCheckpointsMax }).(pulumi.IntPtrOutput)
 }
 
-func (o CheckpointConfigResponseOutput) Skipped_steps() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v CheckpointConfigResponse) *int { return v.Skipped_steps }).(pulumi.IntPtrOutput)
+func (o CheckpointConfigResponseOutput) SkippedSteps() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v CheckpointConfigResponse) *int { return v.SkippedSteps }).(pulumi.IntPtrOutput)
 }
 
 type CheckpointConfigResponsePtrOutput struct{ *pulumi.OutputState }
@@ -1082,50 +1082,50 @@ func (o CheckpointConfigResponsePtrOutput) Elem() CheckpointConfigResponseOutput
 	}).(CheckpointConfigResponseOutput)
 }
 
-func (o CheckpointConfigResponsePtrOutput) Checkpoint_id() pulumi.StringPtrOutput {
+func (o CheckpointConfigResponsePtrOutput) CheckpointId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *CheckpointConfigResponse) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Checkpoint_id
+		return v.CheckpointId
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o CheckpointConfigResponsePtrOutput) Restore_training() pulumi.IntPtrOutput {
+func (o CheckpointConfigResponsePtrOutput) RestoreTraining() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *CheckpointConfigResponse) *int {
 		if v == nil {
 			return nil
 		}
-		return v.Restore_training
+		return v.RestoreTraining
 	}).(pulumi.IntPtrOutput)
 }
 
-func (o CheckpointConfigResponsePtrOutput) Save_checkpoints_max() pulumi.IntPtrOutput {
+func (o CheckpointConfigResponsePtrOutput) SaveCheckpointsMax() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *CheckpointConfigResponse) *int {
 		if v == nil {
 			return nil
 		}
-		return v.Save_checkpoints_max
+		return v.SaveCheckpointsMax
 	}).(pulumi.IntPtrOutput)
 }
 
-func (o CheckpointConfigResponsePtrOutput) Skipped_steps() pulumi.IntPtrOutput {
+func (o CheckpointConfigResponsePtrOutput) SkippedSteps() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *CheckpointConfigResponse) *int {
 		if v == nil {
 			return nil
 		}
-		return v.Skipped_steps
+		return v.SkippedSteps
 	}).(pulumi.IntPtrOutput)
 }
 
 // `ConstraintResponse` as the service returns it.
 type ConstraintResponse struct {
-	Editable    *bool    `pulumi:"editable"`
-	Required    *bool    `pulumi:"required"`
-	Sensitive   *bool    `pulumi:"sensitive"`
-	Type        *string  `pulumi:"type"`
-	Valid_range []string `pulumi:"valid_range"`
-	Valid_type  *string  `pulumi:"valid_type"`
+	Editable   *bool    `pulumi:"editable"`
+	Required   *bool    `pulumi:"required"`
+	Sensitive  *bool    `pulumi:"sensitive"`
+	Type       *string  `pulumi:"type"`
+	ValidRange []string `pulumi:"validRange"`
+	ValidType  *string  `pulumi:"validType"`
 }
 
 // `ConstraintResponse` as the service returns it.
@@ -1159,12 +1159,12 @@ func (o ConstraintResponseOutput) Type() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v ConstraintResponse) *string { return v.Type }).(pulumi.StringPtrOutput)
 }
 
-func (o ConstraintResponseOutput) Valid_range() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v ConstraintResponse) []string { return v.Valid_range }).(pulumi.StringArrayOutput)
+func (o ConstraintResponseOutput) ValidRange() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ConstraintResponse) []string { return v.ValidRange }).(pulumi.StringArrayOutput)
 }
 
-func (o ConstraintResponseOutput) Valid_type() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v ConstraintResponse) *string { return v.Valid_type }).(pulumi.StringPtrOutput)
+func (o ConstraintResponseOutput) ValidType() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ConstraintResponse) *string { return v.ValidType }).(pulumi.StringPtrOutput)
 }
 
 type ConstraintResponsePtrOutput struct{ *pulumi.OutputState }
@@ -1227,28 +1227,28 @@ func (o ConstraintResponsePtrOutput) Type() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o ConstraintResponsePtrOutput) Valid_range() pulumi.StringArrayOutput {
+func (o ConstraintResponsePtrOutput) ValidRange() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *ConstraintResponse) []string {
 		if v == nil {
 			return nil
 		}
-		return v.Valid_range
+		return v.ValidRange
 	}).(pulumi.StringArrayOutput)
 }
 
-func (o ConstraintResponsePtrOutput) Valid_type() pulumi.StringPtrOutput {
+func (o ConstraintResponsePtrOutput) ValidType() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ConstraintResponse) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Valid_type
+		return v.ValidType
 	}).(pulumi.StringPtrOutput)
 }
 
 // `CpuInfo` as the service returns it.
 type CpuInfo struct {
-	Arch     *string `pulumi:"arch"`
-	Core_num *int    `pulumi:"core_num"`
+	Arch    *string `pulumi:"arch"`
+	CoreNum *int    `pulumi:"coreNum"`
 }
 
 // `CpuInfo` as the service returns it.
@@ -1270,8 +1270,8 @@ func (o CpuInfoOutput) Arch() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v CpuInfo) *string { return v.Arch }).(pulumi.StringPtrOutput)
 }
 
-func (o CpuInfoOutput) Core_num() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v CpuInfo) *int { return v.Core_num }).(pulumi.IntPtrOutput)
+func (o CpuInfoOutput) CoreNum() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v CpuInfo) *int { return v.CoreNum }).(pulumi.IntPtrOutput)
 }
 
 type CpuInfoPtrOutput struct{ *pulumi.OutputState }
@@ -1307,19 +1307,19 @@ func (o CpuInfoPtrOutput) Arch() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o CpuInfoPtrOutput) Core_num() pulumi.IntPtrOutput {
+func (o CpuInfoPtrOutput) CoreNum() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *CpuInfo) *int {
 		if v == nil {
 			return nil
 		}
-		return v.Core_num
+		return v.CoreNum
 	}).(pulumi.IntPtrOutput)
 }
 
 // `CustomMetricResponse` as the service returns it.
 type CustomMetricResponse struct {
-	Exec     *MetricsExecResponse    `pulumi:"exec"`
-	Http_get *MetricsHttpGetResponse `pulumi:"http_get"`
+	Exec    *MetricsExecResponse    `pulumi:"exec"`
+	HttpGet *MetricsHttpGetResponse `pulumi:"httpGet"`
 }
 
 // `CustomMetricResponse` as the service returns it.
@@ -1341,8 +1341,8 @@ func (o CustomMetricResponseOutput) Exec() MetricsExecResponsePtrOutput {
 	return o.ApplyT(func(v CustomMetricResponse) *MetricsExecResponse { return v.Exec }).(MetricsExecResponsePtrOutput)
 }
 
-func (o CustomMetricResponseOutput) Http_get() MetricsHttpGetResponsePtrOutput {
-	return o.ApplyT(func(v CustomMetricResponse) *MetricsHttpGetResponse { return v.Http_get }).(MetricsHttpGetResponsePtrOutput)
+func (o CustomMetricResponseOutput) HttpGet() MetricsHttpGetResponsePtrOutput {
+	return o.ApplyT(func(v CustomMetricResponse) *MetricsHttpGetResponse { return v.HttpGet }).(MetricsHttpGetResponsePtrOutput)
 }
 
 type CustomMetricResponseArrayOutput struct{ *pulumi.OutputState }
@@ -1367,9 +1367,9 @@ func (o CustomMetricResponseArrayOutput) Index(i pulumi.IntInput) CustomMetricRe
 
 // `CustomizedFlavorResponse` as the service returns it.
 type CustomizedFlavorResponse struct {
-	Accelerator_num *float64 `pulumi:"accelerator_num"`
-	Cpu_core_num    *float64 `pulumi:"cpu_core_num"`
-	Mem_size        *float64 `pulumi:"mem_size"`
+	AcceleratorNum *float64 `pulumi:"acceleratorNum"`
+	CpuCoreNum     *float64 `pulumi:"cpuCoreNum"`
+	MemSize        *float64 `pulumi:"memSize"`
 }
 
 // `CustomizedFlavorResponse` as the service returns it.
@@ -1387,16 +1387,16 @@ func (o CustomizedFlavorResponseOutput) ToCustomizedFlavorResponseOutputWithCont
 	return o
 }
 
-func (o CustomizedFlavorResponseOutput) Accelerator_num() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v CustomizedFlavorResponse) *float64 { return v.Accelerator_num }).(pulumi.Float64PtrOutput)
+func (o CustomizedFlavorResponseOutput) AcceleratorNum() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v CustomizedFlavorResponse) *float64 { return v.AcceleratorNum }).(pulumi.Float64PtrOutput)
 }
 
-func (o CustomizedFlavorResponseOutput) Cpu_core_num() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v CustomizedFlavorResponse) *float64 { return v.Cpu_core_num }).(pulumi.Float64PtrOutput)
+func (o CustomizedFlavorResponseOutput) CpuCoreNum() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v CustomizedFlavorResponse) *float64 { return v.CpuCoreNum }).(pulumi.Float64PtrOutput)
 }
 
-func (o CustomizedFlavorResponseOutput) Mem_size() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v CustomizedFlavorResponse) *float64 { return v.Mem_size }).(pulumi.Float64PtrOutput)
+func (o CustomizedFlavorResponseOutput) MemSize() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v CustomizedFlavorResponse) *float64 { return v.MemSize }).(pulumi.Float64PtrOutput)
 }
 
 type CustomizedFlavorResponsePtrOutput struct{ *pulumi.OutputState }
@@ -1423,30 +1423,30 @@ func (o CustomizedFlavorResponsePtrOutput) Elem() CustomizedFlavorResponseOutput
 	}).(CustomizedFlavorResponseOutput)
 }
 
-func (o CustomizedFlavorResponsePtrOutput) Accelerator_num() pulumi.Float64PtrOutput {
+func (o CustomizedFlavorResponsePtrOutput) AcceleratorNum() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v *CustomizedFlavorResponse) *float64 {
 		if v == nil {
 			return nil
 		}
-		return v.Accelerator_num
+		return v.AcceleratorNum
 	}).(pulumi.Float64PtrOutput)
 }
 
-func (o CustomizedFlavorResponsePtrOutput) Cpu_core_num() pulumi.Float64PtrOutput {
+func (o CustomizedFlavorResponsePtrOutput) CpuCoreNum() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v *CustomizedFlavorResponse) *float64 {
 		if v == nil {
 			return nil
 		}
-		return v.Cpu_core_num
+		return v.CpuCoreNum
 	}).(pulumi.Float64PtrOutput)
 }
 
-func (o CustomizedFlavorResponsePtrOutput) Mem_size() pulumi.Float64PtrOutput {
+func (o CustomizedFlavorResponsePtrOutput) MemSize() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v *CustomizedFlavorResponse) *float64 {
 		if v == nil {
 			return nil
 		}
-		return v.Mem_size
+		return v.MemSize
 	}).(pulumi.Float64PtrOutput)
 }
 
@@ -1501,12 +1501,12 @@ func (o DataSourceResponseArrayOutput) Index(i pulumi.IntInput) DataSourceRespon
 
 // `DatasetResponse` as the service returns it.
 type DatasetResponse struct {
-	Dataset_proportion *int    `pulumi:"dataset_proportion"`
-	Id                 *string `pulumi:"id"`
-	Name               *string `pulumi:"name"`
-	Obs_url            *string `pulumi:"obs_url"`
-	Service_type       *string `pulumi:"service_type"`
-	Version_id         *string `pulumi:"version_id"`
+	DatasetProportion *int    `pulumi:"datasetProportion"`
+	Id                *string `pulumi:"id"`
+	Name              *string `pulumi:"name"`
+	ObsUrl            *string `pulumi:"obsUrl"`
+	ServiceType       *string `pulumi:"serviceType"`
+	VersionId         *string `pulumi:"versionId"`
 }
 
 // `DatasetResponse` as the service returns it.
@@ -1524,8 +1524,8 @@ func (o DatasetResponseOutput) ToDatasetResponseOutputWithContext(ctx context.Co
 	return o
 }
 
-func (o DatasetResponseOutput) Dataset_proportion() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v DatasetResponse) *int { return v.Dataset_proportion }).(pulumi.IntPtrOutput)
+func (o DatasetResponseOutput) DatasetProportion() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v DatasetResponse) *int { return v.DatasetProportion }).(pulumi.IntPtrOutput)
 }
 
 func (o DatasetResponseOutput) Id() pulumi.StringPtrOutput {
@@ -1536,16 +1536,16 @@ func (o DatasetResponseOutput) Name() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v DatasetResponse) *string { return v.Name }).(pulumi.StringPtrOutput)
 }
 
-func (o DatasetResponseOutput) Obs_url() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v DatasetResponse) *string { return v.Obs_url }).(pulumi.StringPtrOutput)
+func (o DatasetResponseOutput) ObsUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DatasetResponse) *string { return v.ObsUrl }).(pulumi.StringPtrOutput)
 }
 
-func (o DatasetResponseOutput) Service_type() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v DatasetResponse) *string { return v.Service_type }).(pulumi.StringPtrOutput)
+func (o DatasetResponseOutput) ServiceType() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DatasetResponse) *string { return v.ServiceType }).(pulumi.StringPtrOutput)
 }
 
-func (o DatasetResponseOutput) Version_id() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v DatasetResponse) *string { return v.Version_id }).(pulumi.StringPtrOutput)
+func (o DatasetResponseOutput) VersionId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DatasetResponse) *string { return v.VersionId }).(pulumi.StringPtrOutput)
 }
 
 type DatasetResponsePtrOutput struct{ *pulumi.OutputState }
@@ -1572,12 +1572,12 @@ func (o DatasetResponsePtrOutput) Elem() DatasetResponseOutput {
 	}).(DatasetResponseOutput)
 }
 
-func (o DatasetResponsePtrOutput) Dataset_proportion() pulumi.IntPtrOutput {
+func (o DatasetResponsePtrOutput) DatasetProportion() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *DatasetResponse) *int {
 		if v == nil {
 			return nil
 		}
-		return v.Dataset_proportion
+		return v.DatasetProportion
 	}).(pulumi.IntPtrOutput)
 }
 
@@ -1599,30 +1599,30 @@ func (o DatasetResponsePtrOutput) Name() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o DatasetResponsePtrOutput) Obs_url() pulumi.StringPtrOutput {
+func (o DatasetResponsePtrOutput) ObsUrl() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *DatasetResponse) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Obs_url
+		return v.ObsUrl
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o DatasetResponsePtrOutput) Service_type() pulumi.StringPtrOutput {
+func (o DatasetResponsePtrOutput) ServiceType() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *DatasetResponse) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Service_type
+		return v.ServiceType
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o DatasetResponsePtrOutput) Version_id() pulumi.StringPtrOutput {
+func (o DatasetResponsePtrOutput) VersionId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *DatasetResponse) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Version_id
+		return v.VersionId
 	}).(pulumi.StringPtrOutput)
 }
 
@@ -1699,10 +1699,10 @@ func (o DiskInfoPtrOutput) Unit() pulumi.StringPtrOutput {
 
 // “endpoints“: remote access to the job (SSH, JupyterLab, TensorBoard, MindStudio Insight).
 type Endpoints struct {
-	Jupyter_lab        *TokenEndpoint `pulumi:"jupyter_lab"`
-	Mindstudio_insight *TokenEndpoint `pulumi:"mindstudio_insight"`
-	Ssh                *SshEndpoint   `pulumi:"ssh"`
-	Tensorboard        *TokenEndpoint `pulumi:"tensorboard"`
+	JupyterLab        *TokenEndpoint `pulumi:"jupyterLab"`
+	MindstudioInsight *TokenEndpoint `pulumi:"mindstudioInsight"`
+	Ssh               *SshEndpoint   `pulumi:"ssh"`
+	Tensorboard       *TokenEndpoint `pulumi:"tensorboard"`
 }
 
 // “endpoints“: remote access to the job (SSH, JupyterLab, TensorBoard, MindStudio Insight).
@@ -1720,12 +1720,12 @@ func (o EndpointsOutput) ToEndpointsOutputWithContext(ctx context.Context) Endpo
 	return o
 }
 
-func (o EndpointsOutput) Jupyter_lab() TokenEndpointPtrOutput {
-	return o.ApplyT(func(v Endpoints) *TokenEndpoint { return v.Jupyter_lab }).(TokenEndpointPtrOutput)
+func (o EndpointsOutput) JupyterLab() TokenEndpointPtrOutput {
+	return o.ApplyT(func(v Endpoints) *TokenEndpoint { return v.JupyterLab }).(TokenEndpointPtrOutput)
 }
 
-func (o EndpointsOutput) Mindstudio_insight() TokenEndpointPtrOutput {
-	return o.ApplyT(func(v Endpoints) *TokenEndpoint { return v.Mindstudio_insight }).(TokenEndpointPtrOutput)
+func (o EndpointsOutput) MindstudioInsight() TokenEndpointPtrOutput {
+	return o.ApplyT(func(v Endpoints) *TokenEndpoint { return v.MindstudioInsight }).(TokenEndpointPtrOutput)
 }
 
 func (o EndpointsOutput) Ssh() SshEndpointPtrOutput {
@@ -1760,21 +1760,21 @@ func (o EndpointsPtrOutput) Elem() EndpointsOutput {
 	}).(EndpointsOutput)
 }
 
-func (o EndpointsPtrOutput) Jupyter_lab() TokenEndpointPtrOutput {
+func (o EndpointsPtrOutput) JupyterLab() TokenEndpointPtrOutput {
 	return o.ApplyT(func(v *Endpoints) *TokenEndpoint {
 		if v == nil {
 			return nil
 		}
-		return v.Jupyter_lab
+		return v.JupyterLab
 	}).(TokenEndpointPtrOutput)
 }
 
-func (o EndpointsPtrOutput) Mindstudio_insight() TokenEndpointPtrOutput {
+func (o EndpointsPtrOutput) MindstudioInsight() TokenEndpointPtrOutput {
 	return o.ApplyT(func(v *Endpoints) *TokenEndpoint {
 		if v == nil {
 			return nil
 		}
-		return v.Mindstudio_insight
+		return v.MindstudioInsight
 	}).(TokenEndpointPtrOutput)
 }
 
@@ -1798,14 +1798,14 @@ func (o EndpointsPtrOutput) Tensorboard() TokenEndpointPtrOutput {
 
 // An engine as returned.
 type EngineResponse struct {
-	Engine_id            *string `pulumi:"engine_id"`
-	Engine_name          *string `pulumi:"engine_name"`
-	Engine_version       *string `pulumi:"engine_version"`
-	Image_repo_id        *string `pulumi:"image_repo_id"`
-	Image_url            *string `pulumi:"image_url"`
-	Install_sys_packages *bool   `pulumi:"install_sys_packages"`
-	Run_user             *string `pulumi:"run_user"`
-	V1_compatible        *bool   `pulumi:"v1_compatible"`
+	EngineId           *string `pulumi:"engineId"`
+	EngineName         *string `pulumi:"engineName"`
+	EngineVersion      *string `pulumi:"engineVersion"`
+	ImageRepoId        *string `pulumi:"imageRepoId"`
+	ImageUrl           *string `pulumi:"imageUrl"`
+	InstallSysPackages *bool   `pulumi:"installSysPackages"`
+	RunUser            *string `pulumi:"runUser"`
+	V1Compatible       *bool   `pulumi:"v1Compatible"`
 }
 
 // An engine as returned.
@@ -1823,36 +1823,36 @@ func (o EngineResponseOutput) ToEngineResponseOutputWithContext(ctx context.Cont
 	return o
 }
 
-func (o EngineResponseOutput) Engine_id() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v EngineResponse) *string { return v.Engine_id }).(pulumi.StringPtrOutput)
+func (o EngineResponseOutput) EngineId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v EngineResponse) *string { return v.EngineId }).(pulumi.StringPtrOutput)
 }
 
-func (o EngineResponseOutput) Engine_name() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v EngineResponse) *string { return v.Engine_name }).(pulumi.StringPtrOutput)
+func (o EngineResponseOutput) EngineName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v EngineResponse) *string { return v.EngineName }).(pulumi.StringPtrOutput)
 }
 
-func (o EngineResponseOutput) Engine_version() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v EngineResponse) *string { return v.Engine_version }).(pulumi.StringPtrOutput)
+func (o EngineResponseOutput) EngineVersion() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v EngineResponse) *string { return v.EngineVersion }).(pulumi.StringPtrOutput)
 }
 
-func (o EngineResponseOutput) Image_repo_id() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v EngineResponse) *string { return v.Image_repo_id }).(pulumi.StringPtrOutput)
+func (o EngineResponseOutput) ImageRepoId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v EngineResponse) *string { return v.ImageRepoId }).(pulumi.StringPtrOutput)
 }
 
-func (o EngineResponseOutput) Image_url() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v EngineResponse) *string { return v.Image_url }).(pulumi.StringPtrOutput)
+func (o EngineResponseOutput) ImageUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v EngineResponse) *string { return v.ImageUrl }).(pulumi.StringPtrOutput)
 }
 
-func (o EngineResponseOutput) Install_sys_packages() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v EngineResponse) *bool { return v.Install_sys_packages }).(pulumi.BoolPtrOutput)
+func (o EngineResponseOutput) InstallSysPackages() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v EngineResponse) *bool { return v.InstallSysPackages }).(pulumi.BoolPtrOutput)
 }
 
-func (o EngineResponseOutput) Run_user() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v EngineResponse) *string { return v.Run_user }).(pulumi.StringPtrOutput)
+func (o EngineResponseOutput) RunUser() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v EngineResponse) *string { return v.RunUser }).(pulumi.StringPtrOutput)
 }
 
-func (o EngineResponseOutput) V1_compatible() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v EngineResponse) *bool { return v.V1_compatible }).(pulumi.BoolPtrOutput)
+func (o EngineResponseOutput) V1Compatible() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v EngineResponse) *bool { return v.V1Compatible }).(pulumi.BoolPtrOutput)
 }
 
 type EngineResponsePtrOutput struct{ *pulumi.OutputState }
@@ -1879,88 +1879,88 @@ func (o EngineResponsePtrOutput) Elem() EngineResponseOutput {
 	}).(EngineResponseOutput)
 }
 
-func (o EngineResponsePtrOutput) Engine_id() pulumi.StringPtrOutput {
+func (o EngineResponsePtrOutput) EngineId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *EngineResponse) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Engine_id
+		return v.EngineId
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o EngineResponsePtrOutput) Engine_name() pulumi.StringPtrOutput {
+func (o EngineResponsePtrOutput) EngineName() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *EngineResponse) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Engine_name
+		return v.EngineName
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o EngineResponsePtrOutput) Engine_version() pulumi.StringPtrOutput {
+func (o EngineResponsePtrOutput) EngineVersion() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *EngineResponse) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Engine_version
+		return v.EngineVersion
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o EngineResponsePtrOutput) Image_repo_id() pulumi.StringPtrOutput {
+func (o EngineResponsePtrOutput) ImageRepoId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *EngineResponse) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Image_repo_id
+		return v.ImageRepoId
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o EngineResponsePtrOutput) Image_url() pulumi.StringPtrOutput {
+func (o EngineResponsePtrOutput) ImageUrl() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *EngineResponse) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Image_url
+		return v.ImageUrl
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o EngineResponsePtrOutput) Install_sys_packages() pulumi.BoolPtrOutput {
+func (o EngineResponsePtrOutput) InstallSysPackages() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *EngineResponse) *bool {
 		if v == nil {
 			return nil
 		}
-		return v.Install_sys_packages
+		return v.InstallSysPackages
 	}).(pulumi.BoolPtrOutput)
 }
 
-func (o EngineResponsePtrOutput) Run_user() pulumi.StringPtrOutput {
+func (o EngineResponsePtrOutput) RunUser() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *EngineResponse) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Run_user
+		return v.RunUser
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o EngineResponsePtrOutput) V1_compatible() pulumi.BoolPtrOutput {
+func (o EngineResponsePtrOutput) V1Compatible() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *EngineResponse) *bool {
 		if v == nil {
 			return nil
 		}
-		return v.V1_compatible
+		return v.V1Compatible
 	}).(pulumi.BoolPtrOutput)
 }
 
 // “spec.resource.flavor_detail“ (public pools only); also the shape of “tasks[].task_resource“.
 type FlavorDetail struct {
-	Attributes  map[string]string `pulumi:"attributes"`
-	Billing     *BillingInfo      `pulumi:"billing"`
-	Flavor_id   *string           `pulumi:"flavor_id"`
-	Flavor_info *FlavorInfo       `pulumi:"flavor_info"`
-	Flavor_name *string           `pulumi:"flavor_name"`
-	Flavor_type *string           `pulumi:"flavor_type"`
-	Max_num     *int              `pulumi:"max_num"`
-	Pool_id     *string           `pulumi:"pool_id"`
+	Attributes map[string]string `pulumi:"attributes"`
+	Billing    *BillingInfo      `pulumi:"billing"`
+	FlavorId   *string           `pulumi:"flavorId"`
+	FlavorInfo *FlavorInfo       `pulumi:"flavorInfo"`
+	FlavorName *string           `pulumi:"flavorName"`
+	FlavorType *string           `pulumi:"flavorType"`
+	MaxNum     *int              `pulumi:"maxNum"`
+	PoolId     *string           `pulumi:"poolId"`
 }
 
 // “spec.resource.flavor_detail“ (public pools only); also the shape of “tasks[].task_resource“.
@@ -1986,28 +1986,28 @@ func (o FlavorDetailOutput) Billing() BillingInfoPtrOutput {
 	return o.ApplyT(func(v FlavorDetail) *BillingInfo { return v.Billing }).(BillingInfoPtrOutput)
 }
 
-func (o FlavorDetailOutput) Flavor_id() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v FlavorDetail) *string { return v.Flavor_id }).(pulumi.StringPtrOutput)
+func (o FlavorDetailOutput) FlavorId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v FlavorDetail) *string { return v.FlavorId }).(pulumi.StringPtrOutput)
 }
 
-func (o FlavorDetailOutput) Flavor_info() FlavorInfoPtrOutput {
-	return o.ApplyT(func(v FlavorDetail) *FlavorInfo { return v.Flavor_info }).(FlavorInfoPtrOutput)
+func (o FlavorDetailOutput) FlavorInfo() FlavorInfoPtrOutput {
+	return o.ApplyT(func(v FlavorDetail) *FlavorInfo { return v.FlavorInfo }).(FlavorInfoPtrOutput)
 }
 
-func (o FlavorDetailOutput) Flavor_name() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v FlavorDetail) *string { return v.Flavor_name }).(pulumi.StringPtrOutput)
+func (o FlavorDetailOutput) FlavorName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v FlavorDetail) *string { return v.FlavorName }).(pulumi.StringPtrOutput)
 }
 
-func (o FlavorDetailOutput) Flavor_type() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v FlavorDetail) *string { return v.Flavor_type }).(pulumi.StringPtrOutput)
+func (o FlavorDetailOutput) FlavorType() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v FlavorDetail) *string { return v.FlavorType }).(pulumi.StringPtrOutput)
 }
 
-func (o FlavorDetailOutput) Max_num() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v FlavorDetail) *int { return v.Max_num }).(pulumi.IntPtrOutput)
+func (o FlavorDetailOutput) MaxNum() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v FlavorDetail) *int { return v.MaxNum }).(pulumi.IntPtrOutput)
 }
 
-func (o FlavorDetailOutput) Pool_id() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v FlavorDetail) *string { return v.Pool_id }).(pulumi.StringPtrOutput)
+func (o FlavorDetailOutput) PoolId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v FlavorDetail) *string { return v.PoolId }).(pulumi.StringPtrOutput)
 }
 
 type FlavorDetailPtrOutput struct{ *pulumi.OutputState }
@@ -2052,68 +2052,68 @@ func (o FlavorDetailPtrOutput) Billing() BillingInfoPtrOutput {
 	}).(BillingInfoPtrOutput)
 }
 
-func (o FlavorDetailPtrOutput) Flavor_id() pulumi.StringPtrOutput {
+func (o FlavorDetailPtrOutput) FlavorId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *FlavorDetail) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Flavor_id
+		return v.FlavorId
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o FlavorDetailPtrOutput) Flavor_info() FlavorInfoPtrOutput {
+func (o FlavorDetailPtrOutput) FlavorInfo() FlavorInfoPtrOutput {
 	return o.ApplyT(func(v *FlavorDetail) *FlavorInfo {
 		if v == nil {
 			return nil
 		}
-		return v.Flavor_info
+		return v.FlavorInfo
 	}).(FlavorInfoPtrOutput)
 }
 
-func (o FlavorDetailPtrOutput) Flavor_name() pulumi.StringPtrOutput {
+func (o FlavorDetailPtrOutput) FlavorName() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *FlavorDetail) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Flavor_name
+		return v.FlavorName
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o FlavorDetailPtrOutput) Flavor_type() pulumi.StringPtrOutput {
+func (o FlavorDetailPtrOutput) FlavorType() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *FlavorDetail) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Flavor_type
+		return v.FlavorType
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o FlavorDetailPtrOutput) Max_num() pulumi.IntPtrOutput {
+func (o FlavorDetailPtrOutput) MaxNum() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *FlavorDetail) *int {
 		if v == nil {
 			return nil
 		}
-		return v.Max_num
+		return v.MaxNum
 	}).(pulumi.IntPtrOutput)
 }
 
-func (o FlavorDetailPtrOutput) Pool_id() pulumi.StringPtrOutput {
+func (o FlavorDetailPtrOutput) PoolId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *FlavorDetail) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Pool_id
+		return v.PoolId
 	}).(pulumi.StringPtrOutput)
 }
 
 // “flavor_detail.flavor_info“: the machine behind a flavor.
 type FlavorInfo struct {
-	Cpu     *CpuInfo    `pulumi:"cpu"`
-	Disk    *DiskInfo   `pulumi:"disk"`
-	Gpu     *GpuInfo    `pulumi:"gpu"`
-	Max_num *int        `pulumi:"max_num"`
-	Memory  *MemoryInfo `pulumi:"memory"`
-	Npu     *NpuInfo    `pulumi:"npu"`
+	Cpu    *CpuInfo    `pulumi:"cpu"`
+	Disk   *DiskInfo   `pulumi:"disk"`
+	Gpu    *GpuInfo    `pulumi:"gpu"`
+	MaxNum *int        `pulumi:"maxNum"`
+	Memory *MemoryInfo `pulumi:"memory"`
+	Npu    *NpuInfo    `pulumi:"npu"`
 }
 
 // “flavor_detail.flavor_info“: the machine behind a flavor.
@@ -2143,8 +2143,8 @@ func (o FlavorInfoOutput) Gpu() GpuInfoPtrOutput {
 	return o.ApplyT(func(v FlavorInfo) *GpuInfo { return v.Gpu }).(GpuInfoPtrOutput)
 }
 
-func (o FlavorInfoOutput) Max_num() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v FlavorInfo) *int { return v.Max_num }).(pulumi.IntPtrOutput)
+func (o FlavorInfoOutput) MaxNum() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v FlavorInfo) *int { return v.MaxNum }).(pulumi.IntPtrOutput)
 }
 
 func (o FlavorInfoOutput) Memory() MemoryInfoPtrOutput {
@@ -2206,12 +2206,12 @@ func (o FlavorInfoPtrOutput) Gpu() GpuInfoPtrOutput {
 	}).(GpuInfoPtrOutput)
 }
 
-func (o FlavorInfoPtrOutput) Max_num() pulumi.IntPtrOutput {
+func (o FlavorInfoPtrOutput) MaxNum() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *FlavorInfo) *int {
 		if v == nil {
 			return nil
 		}
-		return v.Max_num
+		return v.MaxNum
 	}).(pulumi.IntPtrOutput)
 }
 
@@ -2237,11 +2237,11 @@ func (o FlavorInfoPtrOutput) Npu() NpuInfoPtrOutput {
 type FtEnvResponse struct {
 	Des         *string  `pulumi:"des"`
 	Displayable *bool    `pulumi:"displayable"`
-	Env_name    *string  `pulumi:"env_name"`
-	Env_type    *string  `pulumi:"env_type"`
+	EnvName     *string  `pulumi:"envName"`
+	EnvType     *string  `pulumi:"envType"`
 	Label       *string  `pulumi:"label"`
 	Modifiable  *bool    `pulumi:"modifiable"`
-	Used_steps  []string `pulumi:"used_steps"`
+	UsedSteps   []string `pulumi:"usedSteps"`
 	Value       *string  `pulumi:"value"`
 }
 
@@ -2268,12 +2268,12 @@ func (o FtEnvResponseOutput) Displayable() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v FtEnvResponse) *bool { return v.Displayable }).(pulumi.BoolPtrOutput)
 }
 
-func (o FtEnvResponseOutput) Env_name() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v FtEnvResponse) *string { return v.Env_name }).(pulumi.StringPtrOutput)
+func (o FtEnvResponseOutput) EnvName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v FtEnvResponse) *string { return v.EnvName }).(pulumi.StringPtrOutput)
 }
 
-func (o FtEnvResponseOutput) Env_type() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v FtEnvResponse) *string { return v.Env_type }).(pulumi.StringPtrOutput)
+func (o FtEnvResponseOutput) EnvType() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v FtEnvResponse) *string { return v.EnvType }).(pulumi.StringPtrOutput)
 }
 
 func (o FtEnvResponseOutput) Label() pulumi.StringPtrOutput {
@@ -2284,8 +2284,8 @@ func (o FtEnvResponseOutput) Modifiable() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v FtEnvResponse) *bool { return v.Modifiable }).(pulumi.BoolPtrOutput)
 }
 
-func (o FtEnvResponseOutput) Used_steps() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v FtEnvResponse) []string { return v.Used_steps }).(pulumi.StringArrayOutput)
+func (o FtEnvResponseOutput) UsedSteps() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v FtEnvResponse) []string { return v.UsedSteps }).(pulumi.StringArrayOutput)
 }
 
 func (o FtEnvResponseOutput) Value() pulumi.StringPtrOutput {
@@ -2314,14 +2314,14 @@ func (o FtEnvResponseArrayOutput) Index(i pulumi.IntInput) FtEnvResponseOutput {
 
 // “ftjob_config“ as returned (fine-tuning jobs).
 type FtJobConfigResponse struct {
-	Checkpoint_config *CheckpointConfigResponse `pulumi:"checkpoint_config"`
-	Checkpoint_id     *string                   `pulumi:"checkpoint_id"`
-	Ft_job_uuid       *string                   `pulumi:"ft_job_uuid"`
-	Ft_train_type     *string                   `pulumi:"ft_train_type"`
-	Model_type        *string                   `pulumi:"model_type"`
-	Task_env          *FtTaskEnvResponse        `pulumi:"task_env"`
-	Train_output_path *string                   `pulumi:"train_output_path"`
-	Train_process     *float64                  `pulumi:"train_process"`
+	CheckpointConfig *CheckpointConfigResponse `pulumi:"checkpointConfig"`
+	CheckpointId     *string                   `pulumi:"checkpointId"`
+	FtJobUuid        *string                   `pulumi:"ftJobUuid"`
+	FtTrainType      *string                   `pulumi:"ftTrainType"`
+	ModelType        *string                   `pulumi:"modelType"`
+	TaskEnv          *FtTaskEnvResponse        `pulumi:"taskEnv"`
+	TrainOutputPath  *string                   `pulumi:"trainOutputPath"`
+	TrainProcess     *float64                  `pulumi:"trainProcess"`
 }
 
 // “ftjob_config“ as returned (fine-tuning jobs).
@@ -2339,36 +2339,36 @@ func (o FtJobConfigResponseOutput) ToFtJobConfigResponseOutputWithContext(ctx co
 	return o
 }
 
-func (o FtJobConfigResponseOutput) Checkpoint_config() CheckpointConfigResponsePtrOutput {
-	return o.ApplyT(func(v FtJobConfigResponse) *CheckpointConfigResponse { return v.Checkpoint_config }).(CheckpointConfigResponsePtrOutput)
+func (o FtJobConfigResponseOutput) CheckpointConfig() CheckpointConfigResponsePtrOutput {
+	return o.ApplyT(func(v FtJobConfigResponse) *CheckpointConfigResponse { return v.CheckpointConfig }).(CheckpointConfigResponsePtrOutput)
 }
 
-func (o FtJobConfigResponseOutput) Checkpoint_id() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v FtJobConfigResponse) *string { return v.Checkpoint_id }).(pulumi.StringPtrOutput)
+func (o FtJobConfigResponseOutput) CheckpointId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v FtJobConfigResponse) *string { return v.CheckpointId }).(pulumi.StringPtrOutput)
 }
 
-func (o FtJobConfigResponseOutput) Ft_job_uuid() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v FtJobConfigResponse) *string { return v.Ft_job_uuid }).(pulumi.StringPtrOutput)
+func (o FtJobConfigResponseOutput) FtJobUuid() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v FtJobConfigResponse) *string { return v.FtJobUuid }).(pulumi.StringPtrOutput)
 }
 
-func (o FtJobConfigResponseOutput) Ft_train_type() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v FtJobConfigResponse) *string { return v.Ft_train_type }).(pulumi.StringPtrOutput)
+func (o FtJobConfigResponseOutput) FtTrainType() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v FtJobConfigResponse) *string { return v.FtTrainType }).(pulumi.StringPtrOutput)
 }
 
-func (o FtJobConfigResponseOutput) Model_type() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v FtJobConfigResponse) *string { return v.Model_type }).(pulumi.StringPtrOutput)
+func (o FtJobConfigResponseOutput) ModelType() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v FtJobConfigResponse) *string { return v.ModelType }).(pulumi.StringPtrOutput)
 }
 
-func (o FtJobConfigResponseOutput) Task_env() FtTaskEnvResponsePtrOutput {
-	return o.ApplyT(func(v FtJobConfigResponse) *FtTaskEnvResponse { return v.Task_env }).(FtTaskEnvResponsePtrOutput)
+func (o FtJobConfigResponseOutput) TaskEnv() FtTaskEnvResponsePtrOutput {
+	return o.ApplyT(func(v FtJobConfigResponse) *FtTaskEnvResponse { return v.TaskEnv }).(FtTaskEnvResponsePtrOutput)
 }
 
-func (o FtJobConfigResponseOutput) Train_output_path() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v FtJobConfigResponse) *string { return v.Train_output_path }).(pulumi.StringPtrOutput)
+func (o FtJobConfigResponseOutput) TrainOutputPath() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v FtJobConfigResponse) *string { return v.TrainOutputPath }).(pulumi.StringPtrOutput)
 }
 
-func (o FtJobConfigResponseOutput) Train_process() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v FtJobConfigResponse) *float64 { return v.Train_process }).(pulumi.Float64PtrOutput)
+func (o FtJobConfigResponseOutput) TrainProcess() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v FtJobConfigResponse) *float64 { return v.TrainProcess }).(pulumi.Float64PtrOutput)
 }
 
 type FtJobConfigResponsePtrOutput struct{ *pulumi.OutputState }
@@ -2395,75 +2395,75 @@ func (o FtJobConfigResponsePtrOutput) Elem() FtJobConfigResponseOutput {
 	}).(FtJobConfigResponseOutput)
 }
 
-func (o FtJobConfigResponsePtrOutput) Checkpoint_config() CheckpointConfigResponsePtrOutput {
+func (o FtJobConfigResponsePtrOutput) CheckpointConfig() CheckpointConfigResponsePtrOutput {
 	return o.ApplyT(func(v *FtJobConfigResponse) *CheckpointConfigResponse {
 		if v == nil {
 			return nil
 		}
-		return v.Checkpoint_config
+		return v.CheckpointConfig
 	}).(CheckpointConfigResponsePtrOutput)
 }
 
-func (o FtJobConfigResponsePtrOutput) Checkpoint_id() pulumi.StringPtrOutput {
+func (o FtJobConfigResponsePtrOutput) CheckpointId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *FtJobConfigResponse) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Checkpoint_id
+		return v.CheckpointId
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o FtJobConfigResponsePtrOutput) Ft_job_uuid() pulumi.StringPtrOutput {
+func (o FtJobConfigResponsePtrOutput) FtJobUuid() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *FtJobConfigResponse) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Ft_job_uuid
+		return v.FtJobUuid
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o FtJobConfigResponsePtrOutput) Ft_train_type() pulumi.StringPtrOutput {
+func (o FtJobConfigResponsePtrOutput) FtTrainType() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *FtJobConfigResponse) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Ft_train_type
+		return v.FtTrainType
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o FtJobConfigResponsePtrOutput) Model_type() pulumi.StringPtrOutput {
+func (o FtJobConfigResponsePtrOutput) ModelType() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *FtJobConfigResponse) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Model_type
+		return v.ModelType
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o FtJobConfigResponsePtrOutput) Task_env() FtTaskEnvResponsePtrOutput {
+func (o FtJobConfigResponsePtrOutput) TaskEnv() FtTaskEnvResponsePtrOutput {
 	return o.ApplyT(func(v *FtJobConfigResponse) *FtTaskEnvResponse {
 		if v == nil {
 			return nil
 		}
-		return v.Task_env
+		return v.TaskEnv
 	}).(FtTaskEnvResponsePtrOutput)
 }
 
-func (o FtJobConfigResponsePtrOutput) Train_output_path() pulumi.StringPtrOutput {
+func (o FtJobConfigResponsePtrOutput) TrainOutputPath() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *FtJobConfigResponse) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Train_output_path
+		return v.TrainOutputPath
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o FtJobConfigResponsePtrOutput) Train_process() pulumi.Float64PtrOutput {
+func (o FtJobConfigResponsePtrOutput) TrainProcess() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v *FtJobConfigResponse) *float64 {
 		if v == nil {
 			return nil
 		}
-		return v.Train_process
+		return v.TrainProcess
 	}).(pulumi.Float64PtrOutput)
 }
 
@@ -2526,9 +2526,9 @@ func (o FtTaskEnvResponsePtrOutput) Envs() FtEnvResponseArrayOutput {
 
 // `GpuInfo` as the service returns it.
 type GpuInfo struct {
-	Memory       *string `pulumi:"memory"`
-	Product_name *string `pulumi:"product_name"`
-	Unit_num     *int    `pulumi:"unit_num"`
+	Memory      *string `pulumi:"memory"`
+	ProductName *string `pulumi:"productName"`
+	UnitNum     *int    `pulumi:"unitNum"`
 }
 
 // `GpuInfo` as the service returns it.
@@ -2550,12 +2550,12 @@ func (o GpuInfoOutput) Memory() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v GpuInfo) *string { return v.Memory }).(pulumi.StringPtrOutput)
 }
 
-func (o GpuInfoOutput) Product_name() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v GpuInfo) *string { return v.Product_name }).(pulumi.StringPtrOutput)
+func (o GpuInfoOutput) ProductName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GpuInfo) *string { return v.ProductName }).(pulumi.StringPtrOutput)
 }
 
-func (o GpuInfoOutput) Unit_num() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v GpuInfo) *int { return v.Unit_num }).(pulumi.IntPtrOutput)
+func (o GpuInfoOutput) UnitNum() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v GpuInfo) *int { return v.UnitNum }).(pulumi.IntPtrOutput)
 }
 
 type GpuInfoPtrOutput struct{ *pulumi.OutputState }
@@ -2591,21 +2591,21 @@ func (o GpuInfoPtrOutput) Memory() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o GpuInfoPtrOutput) Product_name() pulumi.StringPtrOutput {
+func (o GpuInfoPtrOutput) ProductName() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *GpuInfo) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Product_name
+		return v.ProductName
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o GpuInfoPtrOutput) Unit_num() pulumi.IntPtrOutput {
+func (o GpuInfoPtrOutput) UnitNum() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *GpuInfo) *int {
 		if v == nil {
 			return nil
 		}
-		return v.Unit_num
+		return v.UnitNum
 	}).(pulumi.IntPtrOutput)
 }
 
@@ -2682,12 +2682,12 @@ func (o I18nResponsePtrOutput) Language() pulumi.StringPtrOutput {
 
 // An input channel as returned (“local_dir“ is filled in by the service).
 type InputResponse struct {
-	Access_method     *string                    `pulumi:"access_method"`
-	Description       *string                    `pulumi:"description"`
-	Local_dir         *string                    `pulumi:"local_dir"`
-	Name              *string                    `pulumi:"name"`
-	Remote            *RemoteResponse            `pulumi:"remote"`
-	Remote_constraint []RemoteConstraintResponse `pulumi:"remote_constraint"`
+	AccessMethod     *string                    `pulumi:"accessMethod"`
+	Description      *string                    `pulumi:"description"`
+	LocalDir         *string                    `pulumi:"localDir"`
+	Name             *string                    `pulumi:"name"`
+	Remote           *RemoteResponse            `pulumi:"remote"`
+	RemoteConstraint []RemoteConstraintResponse `pulumi:"remoteConstraint"`
 }
 
 // An input channel as returned (“local_dir“ is filled in by the service).
@@ -2705,16 +2705,16 @@ func (o InputResponseOutput) ToInputResponseOutputWithContext(ctx context.Contex
 	return o
 }
 
-func (o InputResponseOutput) Access_method() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v InputResponse) *string { return v.Access_method }).(pulumi.StringPtrOutput)
+func (o InputResponseOutput) AccessMethod() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v InputResponse) *string { return v.AccessMethod }).(pulumi.StringPtrOutput)
 }
 
 func (o InputResponseOutput) Description() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v InputResponse) *string { return v.Description }).(pulumi.StringPtrOutput)
 }
 
-func (o InputResponseOutput) Local_dir() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v InputResponse) *string { return v.Local_dir }).(pulumi.StringPtrOutput)
+func (o InputResponseOutput) LocalDir() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v InputResponse) *string { return v.LocalDir }).(pulumi.StringPtrOutput)
 }
 
 func (o InputResponseOutput) Name() pulumi.StringPtrOutput {
@@ -2725,8 +2725,8 @@ func (o InputResponseOutput) Remote() RemoteResponsePtrOutput {
 	return o.ApplyT(func(v InputResponse) *RemoteResponse { return v.Remote }).(RemoteResponsePtrOutput)
 }
 
-func (o InputResponseOutput) Remote_constraint() RemoteConstraintResponseArrayOutput {
-	return o.ApplyT(func(v InputResponse) []RemoteConstraintResponse { return v.Remote_constraint }).(RemoteConstraintResponseArrayOutput)
+func (o InputResponseOutput) RemoteConstraint() RemoteConstraintResponseArrayOutput {
+	return o.ApplyT(func(v InputResponse) []RemoteConstraintResponse { return v.RemoteConstraint }).(RemoteConstraintResponseArrayOutput)
 }
 
 type InputResponseArrayOutput struct{ *pulumi.OutputState }
@@ -2751,7 +2751,7 @@ func (o InputResponseArrayOutput) Index(i pulumi.IntInput) InputResponseOutput {
 
 // `JobRefResponse` as the service returns it.
 type JobRefResponse struct {
-	Job_id *string `pulumi:"job_id"`
+	JobId *string `pulumi:"jobId"`
 }
 
 // `JobRefResponse` as the service returns it.
@@ -2769,8 +2769,8 @@ func (o JobRefResponseOutput) ToJobRefResponseOutputWithContext(ctx context.Cont
 	return o
 }
 
-func (o JobRefResponseOutput) Job_id() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v JobRefResponse) *string { return v.Job_id }).(pulumi.StringPtrOutput)
+func (o JobRefResponseOutput) JobId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v JobRefResponse) *string { return v.JobId }).(pulumi.StringPtrOutput)
 }
 
 type JobRefResponsePtrOutput struct{ *pulumi.OutputState }
@@ -2797,27 +2797,27 @@ func (o JobRefResponsePtrOutput) Elem() JobRefResponseOutput {
 	}).(JobRefResponseOutput)
 }
 
-func (o JobRefResponsePtrOutput) Job_id() pulumi.StringPtrOutput {
+func (o JobRefResponsePtrOutput) JobId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *JobRefResponse) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Job_id
+		return v.JobId
 	}).(pulumi.StringPtrOutput)
 }
 
 // “status“: “phase“ is the stable level-1 phase (see “Phase“), “duration“ is in milliseconds.
 type JobStatus struct {
-	Duration           *int            `pulumi:"duration"`
-	Node_count_metrics [][]int         `pulumi:"node_count_metrics"`
-	Phase              *string         `pulumi:"phase"`
-	Retention_time     *int            `pulumi:"retention_time"`
-	Running_records    []RunningRecord `pulumi:"running_records"`
-	Secondary_phase    *string         `pulumi:"secondary_phase"`
-	Start_time         *int            `pulumi:"start_time"`
-	Task_ips           []TaskIp        `pulumi:"task_ips"`
-	Task_statuses      []TaskStatus    `pulumi:"task_statuses"`
-	Tasks              []string        `pulumi:"tasks"`
+	Duration         *int            `pulumi:"duration"`
+	NodeCountMetrics [][]int         `pulumi:"nodeCountMetrics"`
+	Phase            *string         `pulumi:"phase"`
+	RetentionTime    *int            `pulumi:"retentionTime"`
+	RunningRecords   []RunningRecord `pulumi:"runningRecords"`
+	SecondaryPhase   *string         `pulumi:"secondaryPhase"`
+	StartTime        *int            `pulumi:"startTime"`
+	TaskIps          []TaskIp        `pulumi:"taskIps"`
+	TaskStatuses     []TaskStatus    `pulumi:"taskStatuses"`
+	Tasks            []string        `pulumi:"tasks"`
 }
 
 // “status“: “phase“ is the stable level-1 phase (see “Phase“), “duration“ is in milliseconds.
@@ -2839,36 +2839,36 @@ func (o JobStatusOutput) Duration() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v JobStatus) *int { return v.Duration }).(pulumi.IntPtrOutput)
 }
 
-func (o JobStatusOutput) Node_count_metrics() pulumi.IntArrayArrayOutput {
-	return o.ApplyT(func(v JobStatus) [][]int { return v.Node_count_metrics }).(pulumi.IntArrayArrayOutput)
+func (o JobStatusOutput) NodeCountMetrics() pulumi.IntArrayArrayOutput {
+	return o.ApplyT(func(v JobStatus) [][]int { return v.NodeCountMetrics }).(pulumi.IntArrayArrayOutput)
 }
 
 func (o JobStatusOutput) Phase() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v JobStatus) *string { return v.Phase }).(pulumi.StringPtrOutput)
 }
 
-func (o JobStatusOutput) Retention_time() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v JobStatus) *int { return v.Retention_time }).(pulumi.IntPtrOutput)
+func (o JobStatusOutput) RetentionTime() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v JobStatus) *int { return v.RetentionTime }).(pulumi.IntPtrOutput)
 }
 
-func (o JobStatusOutput) Running_records() RunningRecordArrayOutput {
-	return o.ApplyT(func(v JobStatus) []RunningRecord { return v.Running_records }).(RunningRecordArrayOutput)
+func (o JobStatusOutput) RunningRecords() RunningRecordArrayOutput {
+	return o.ApplyT(func(v JobStatus) []RunningRecord { return v.RunningRecords }).(RunningRecordArrayOutput)
 }
 
-func (o JobStatusOutput) Secondary_phase() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v JobStatus) *string { return v.Secondary_phase }).(pulumi.StringPtrOutput)
+func (o JobStatusOutput) SecondaryPhase() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v JobStatus) *string { return v.SecondaryPhase }).(pulumi.StringPtrOutput)
 }
 
-func (o JobStatusOutput) Start_time() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v JobStatus) *int { return v.Start_time }).(pulumi.IntPtrOutput)
+func (o JobStatusOutput) StartTime() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v JobStatus) *int { return v.StartTime }).(pulumi.IntPtrOutput)
 }
 
-func (o JobStatusOutput) Task_ips() TaskIpArrayOutput {
-	return o.ApplyT(func(v JobStatus) []TaskIp { return v.Task_ips }).(TaskIpArrayOutput)
+func (o JobStatusOutput) TaskIps() TaskIpArrayOutput {
+	return o.ApplyT(func(v JobStatus) []TaskIp { return v.TaskIps }).(TaskIpArrayOutput)
 }
 
-func (o JobStatusOutput) Task_statuses() TaskStatusArrayOutput {
-	return o.ApplyT(func(v JobStatus) []TaskStatus { return v.Task_statuses }).(TaskStatusArrayOutput)
+func (o JobStatusOutput) TaskStatuses() TaskStatusArrayOutput {
+	return o.ApplyT(func(v JobStatus) []TaskStatus { return v.TaskStatuses }).(TaskStatusArrayOutput)
 }
 
 func (o JobStatusOutput) Tasks() pulumi.StringArrayOutput {
@@ -2908,12 +2908,12 @@ func (o JobStatusPtrOutput) Duration() pulumi.IntPtrOutput {
 	}).(pulumi.IntPtrOutput)
 }
 
-func (o JobStatusPtrOutput) Node_count_metrics() pulumi.IntArrayArrayOutput {
+func (o JobStatusPtrOutput) NodeCountMetrics() pulumi.IntArrayArrayOutput {
 	return o.ApplyT(func(v *JobStatus) [][]int {
 		if v == nil {
 			return nil
 		}
-		return v.Node_count_metrics
+		return v.NodeCountMetrics
 	}).(pulumi.IntArrayArrayOutput)
 }
 
@@ -2926,57 +2926,57 @@ func (o JobStatusPtrOutput) Phase() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o JobStatusPtrOutput) Retention_time() pulumi.IntPtrOutput {
+func (o JobStatusPtrOutput) RetentionTime() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *JobStatus) *int {
 		if v == nil {
 			return nil
 		}
-		return v.Retention_time
+		return v.RetentionTime
 	}).(pulumi.IntPtrOutput)
 }
 
-func (o JobStatusPtrOutput) Running_records() RunningRecordArrayOutput {
+func (o JobStatusPtrOutput) RunningRecords() RunningRecordArrayOutput {
 	return o.ApplyT(func(v *JobStatus) []RunningRecord {
 		if v == nil {
 			return nil
 		}
-		return v.Running_records
+		return v.RunningRecords
 	}).(RunningRecordArrayOutput)
 }
 
-func (o JobStatusPtrOutput) Secondary_phase() pulumi.StringPtrOutput {
+func (o JobStatusPtrOutput) SecondaryPhase() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *JobStatus) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Secondary_phase
+		return v.SecondaryPhase
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o JobStatusPtrOutput) Start_time() pulumi.IntPtrOutput {
+func (o JobStatusPtrOutput) StartTime() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *JobStatus) *int {
 		if v == nil {
 			return nil
 		}
-		return v.Start_time
+		return v.StartTime
 	}).(pulumi.IntPtrOutput)
 }
 
-func (o JobStatusPtrOutput) Task_ips() TaskIpArrayOutput {
+func (o JobStatusPtrOutput) TaskIps() TaskIpArrayOutput {
 	return o.ApplyT(func(v *JobStatus) []TaskIp {
 		if v == nil {
 			return nil
 		}
-		return v.Task_ips
+		return v.TaskIps
 	}).(TaskIpArrayOutput)
 }
 
-func (o JobStatusPtrOutput) Task_statuses() TaskStatusArrayOutput {
+func (o JobStatusPtrOutput) TaskStatuses() TaskStatusArrayOutput {
 	return o.ApplyT(func(v *JobStatus) []TaskStatus {
 		if v == nil {
 			return nil
 		}
-		return v.Task_statuses
+		return v.TaskStatuses
 	}).(TaskStatusArrayOutput)
 }
 
@@ -3048,8 +3048,8 @@ func (o LogDirResponsePtrOutput) Pfs() PfsPathResponsePtrOutput {
 
 // `LogExportConfigResponse` as the service returns it.
 type LogExportConfigResponse struct {
-	Rotation_enabled *bool   `pulumi:"rotation_enabled"`
-	Version          *string `pulumi:"version"`
+	RotationEnabled *bool   `pulumi:"rotationEnabled"`
+	Version         *string `pulumi:"version"`
 }
 
 // `LogExportConfigResponse` as the service returns it.
@@ -3067,8 +3067,8 @@ func (o LogExportConfigResponseOutput) ToLogExportConfigResponseOutputWithContex
 	return o
 }
 
-func (o LogExportConfigResponseOutput) Rotation_enabled() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v LogExportConfigResponse) *bool { return v.Rotation_enabled }).(pulumi.BoolPtrOutput)
+func (o LogExportConfigResponseOutput) RotationEnabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v LogExportConfigResponse) *bool { return v.RotationEnabled }).(pulumi.BoolPtrOutput)
 }
 
 func (o LogExportConfigResponseOutput) Version() pulumi.StringPtrOutput {
@@ -3099,12 +3099,12 @@ func (o LogExportConfigResponsePtrOutput) Elem() LogExportConfigResponseOutput {
 	}).(LogExportConfigResponseOutput)
 }
 
-func (o LogExportConfigResponsePtrOutput) Rotation_enabled() pulumi.BoolPtrOutput {
+func (o LogExportConfigResponsePtrOutput) RotationEnabled() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *LogExportConfigResponse) *bool {
 		if v == nil {
 			return nil
 		}
-		return v.Rotation_enabled
+		return v.RotationEnabled
 	}).(pulumi.BoolPtrOutput)
 }
 
@@ -3119,8 +3119,8 @@ func (o LogExportConfigResponsePtrOutput) Version() pulumi.StringPtrOutput {
 
 // “spec.log_export_path“; an unset path may come back as “{}“, which reads as “None“.
 type LogExportPathResponse struct {
-	Host_path *string `pulumi:"host_path"`
-	Obs_url   *string `pulumi:"obs_url"`
+	HostPath *string `pulumi:"hostPath"`
+	ObsUrl   *string `pulumi:"obsUrl"`
 }
 
 // “spec.log_export_path“; an unset path may come back as “{}“, which reads as “None“.
@@ -3138,12 +3138,12 @@ func (o LogExportPathResponseOutput) ToLogExportPathResponseOutputWithContext(ct
 	return o
 }
 
-func (o LogExportPathResponseOutput) Host_path() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v LogExportPathResponse) *string { return v.Host_path }).(pulumi.StringPtrOutput)
+func (o LogExportPathResponseOutput) HostPath() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LogExportPathResponse) *string { return v.HostPath }).(pulumi.StringPtrOutput)
 }
 
-func (o LogExportPathResponseOutput) Obs_url() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v LogExportPathResponse) *string { return v.Obs_url }).(pulumi.StringPtrOutput)
+func (o LogExportPathResponseOutput) ObsUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LogExportPathResponse) *string { return v.ObsUrl }).(pulumi.StringPtrOutput)
 }
 
 type LogExportPathResponsePtrOutput struct{ *pulumi.OutputState }
@@ -3170,21 +3170,21 @@ func (o LogExportPathResponsePtrOutput) Elem() LogExportPathResponseOutput {
 	}).(LogExportPathResponseOutput)
 }
 
-func (o LogExportPathResponsePtrOutput) Host_path() pulumi.StringPtrOutput {
+func (o LogExportPathResponsePtrOutput) HostPath() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *LogExportPathResponse) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Host_path
+		return v.HostPath
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o LogExportPathResponsePtrOutput) Obs_url() pulumi.StringPtrOutput {
+func (o LogExportPathResponsePtrOutput) ObsUrl() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *LogExportPathResponse) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Obs_url
+		return v.ObsUrl
 	}).(pulumi.StringPtrOutput)
 }
 
@@ -3261,15 +3261,15 @@ func (o MemoryInfoPtrOutput) Unit() pulumi.StringPtrOutput {
 
 // “metadata“ as returned; “create_time“ is in milliseconds since the epoch.
 type MetadataResponse struct {
-	Ai_project                    *string                     `pulumi:"ai_project"`
-	Annotations                   map[string]string           `pulumi:"annotations"`
-	Create_time                   *int                        `pulumi:"create_time"`
-	Description                   *string                     `pulumi:"description"`
-	Id                            *string                     `pulumi:"id"`
-	Name                          *string                     `pulumi:"name"`
-	Training_experiment_reference *TrainingExperimentResponse `pulumi:"training_experiment_reference"`
-	User_name                     *string                     `pulumi:"user_name"`
-	Workspace_id                  *string                     `pulumi:"workspace_id"`
+	AiProject                   *string                     `pulumi:"aiProject"`
+	Annotations                 map[string]string           `pulumi:"annotations"`
+	CreateTime                  *int                        `pulumi:"createTime"`
+	Description                 *string                     `pulumi:"description"`
+	Id                          *string                     `pulumi:"id"`
+	Name                        *string                     `pulumi:"name"`
+	TrainingExperimentReference *TrainingExperimentResponse `pulumi:"trainingExperimentReference"`
+	UserName                    *string                     `pulumi:"userName"`
+	WorkspaceId                 *string                     `pulumi:"workspaceId"`
 }
 
 // “metadata“ as returned; “create_time“ is in milliseconds since the epoch.
@@ -3287,16 +3287,16 @@ func (o MetadataResponseOutput) ToMetadataResponseOutputWithContext(ctx context.
 	return o
 }
 
-func (o MetadataResponseOutput) Ai_project() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v MetadataResponse) *string { return v.Ai_project }).(pulumi.StringPtrOutput)
+func (o MetadataResponseOutput) AiProject() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v MetadataResponse) *string { return v.AiProject }).(pulumi.StringPtrOutput)
 }
 
 func (o MetadataResponseOutput) Annotations() pulumi.StringMapOutput {
 	return o.ApplyT(func(v MetadataResponse) map[string]string { return v.Annotations }).(pulumi.StringMapOutput)
 }
 
-func (o MetadataResponseOutput) Create_time() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v MetadataResponse) *int { return v.Create_time }).(pulumi.IntPtrOutput)
+func (o MetadataResponseOutput) CreateTime() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v MetadataResponse) *int { return v.CreateTime }).(pulumi.IntPtrOutput)
 }
 
 func (o MetadataResponseOutput) Description() pulumi.StringPtrOutput {
@@ -3311,16 +3311,16 @@ func (o MetadataResponseOutput) Name() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v MetadataResponse) *string { return v.Name }).(pulumi.StringPtrOutput)
 }
 
-func (o MetadataResponseOutput) Training_experiment_reference() TrainingExperimentResponsePtrOutput {
-	return o.ApplyT(func(v MetadataResponse) *TrainingExperimentResponse { return v.Training_experiment_reference }).(TrainingExperimentResponsePtrOutput)
+func (o MetadataResponseOutput) TrainingExperimentReference() TrainingExperimentResponsePtrOutput {
+	return o.ApplyT(func(v MetadataResponse) *TrainingExperimentResponse { return v.TrainingExperimentReference }).(TrainingExperimentResponsePtrOutput)
 }
 
-func (o MetadataResponseOutput) User_name() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v MetadataResponse) *string { return v.User_name }).(pulumi.StringPtrOutput)
+func (o MetadataResponseOutput) UserName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v MetadataResponse) *string { return v.UserName }).(pulumi.StringPtrOutput)
 }
 
-func (o MetadataResponseOutput) Workspace_id() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v MetadataResponse) *string { return v.Workspace_id }).(pulumi.StringPtrOutput)
+func (o MetadataResponseOutput) WorkspaceId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v MetadataResponse) *string { return v.WorkspaceId }).(pulumi.StringPtrOutput)
 }
 
 type MetadataResponsePtrOutput struct{ *pulumi.OutputState }
@@ -3347,12 +3347,12 @@ func (o MetadataResponsePtrOutput) Elem() MetadataResponseOutput {
 	}).(MetadataResponseOutput)
 }
 
-func (o MetadataResponsePtrOutput) Ai_project() pulumi.StringPtrOutput {
+func (o MetadataResponsePtrOutput) AiProject() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *MetadataResponse) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Ai_project
+		return v.AiProject
 	}).(pulumi.StringPtrOutput)
 }
 
@@ -3365,12 +3365,12 @@ func (o MetadataResponsePtrOutput) Annotations() pulumi.StringMapOutput {
 	}).(pulumi.StringMapOutput)
 }
 
-func (o MetadataResponsePtrOutput) Create_time() pulumi.IntPtrOutput {
+func (o MetadataResponsePtrOutput) CreateTime() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *MetadataResponse) *int {
 		if v == nil {
 			return nil
 		}
-		return v.Create_time
+		return v.CreateTime
 	}).(pulumi.IntPtrOutput)
 }
 
@@ -3401,30 +3401,30 @@ func (o MetadataResponsePtrOutput) Name() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o MetadataResponsePtrOutput) Training_experiment_reference() TrainingExperimentResponsePtrOutput {
+func (o MetadataResponsePtrOutput) TrainingExperimentReference() TrainingExperimentResponsePtrOutput {
 	return o.ApplyT(func(v *MetadataResponse) *TrainingExperimentResponse {
 		if v == nil {
 			return nil
 		}
-		return v.Training_experiment_reference
+		return v.TrainingExperimentReference
 	}).(TrainingExperimentResponsePtrOutput)
 }
 
-func (o MetadataResponsePtrOutput) User_name() pulumi.StringPtrOutput {
+func (o MetadataResponsePtrOutput) UserName() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *MetadataResponse) *string {
 		if v == nil {
 			return nil
 		}
-		return v.User_name
+		return v.UserName
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o MetadataResponsePtrOutput) Workspace_id() pulumi.StringPtrOutput {
+func (o MetadataResponsePtrOutput) WorkspaceId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *MetadataResponse) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Workspace_id
+		return v.WorkspaceId
 	}).(pulumi.StringPtrOutput)
 }
 
@@ -3558,9 +3558,9 @@ func (o MetricsHttpGetResponsePtrOutput) Port() pulumi.IntPtrOutput {
 
 // `MountResponse` as the service returns it.
 type MountResponse struct {
-	Local_path *string `pulumi:"local_path"`
-	Obs_path   *string `pulumi:"obs_path"`
-	Pfs_path   *string `pulumi:"pfs_path"`
+	LocalPath *string `pulumi:"localPath"`
+	ObsPath   *string `pulumi:"obsPath"`
+	PfsPath   *string `pulumi:"pfsPath"`
 }
 
 // `MountResponse` as the service returns it.
@@ -3578,16 +3578,16 @@ func (o MountResponseOutput) ToMountResponseOutputWithContext(ctx context.Contex
 	return o
 }
 
-func (o MountResponseOutput) Local_path() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v MountResponse) *string { return v.Local_path }).(pulumi.StringPtrOutput)
+func (o MountResponseOutput) LocalPath() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v MountResponse) *string { return v.LocalPath }).(pulumi.StringPtrOutput)
 }
 
-func (o MountResponseOutput) Obs_path() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v MountResponse) *string { return v.Obs_path }).(pulumi.StringPtrOutput)
+func (o MountResponseOutput) ObsPath() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v MountResponse) *string { return v.ObsPath }).(pulumi.StringPtrOutput)
 }
 
-func (o MountResponseOutput) Pfs_path() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v MountResponse) *string { return v.Pfs_path }).(pulumi.StringPtrOutput)
+func (o MountResponseOutput) PfsPath() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v MountResponse) *string { return v.PfsPath }).(pulumi.StringPtrOutput)
 }
 
 type MountResponsePtrOutput struct{ *pulumi.OutputState }
@@ -3614,36 +3614,36 @@ func (o MountResponsePtrOutput) Elem() MountResponseOutput {
 	}).(MountResponseOutput)
 }
 
-func (o MountResponsePtrOutput) Local_path() pulumi.StringPtrOutput {
+func (o MountResponsePtrOutput) LocalPath() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *MountResponse) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Local_path
+		return v.LocalPath
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o MountResponsePtrOutput) Obs_path() pulumi.StringPtrOutput {
+func (o MountResponsePtrOutput) ObsPath() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *MountResponse) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Obs_path
+		return v.ObsPath
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o MountResponsePtrOutput) Pfs_path() pulumi.StringPtrOutput {
+func (o MountResponsePtrOutput) PfsPath() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *MountResponse) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Pfs_path
+		return v.PfsPath
 	}).(pulumi.StringPtrOutput)
 }
 
 // `NfsPathResponse` as the service returns it.
 type NfsPathResponse struct {
-	Nfs_path *string `pulumi:"nfs_path"`
+	NfsPath *string `pulumi:"nfsPath"`
 }
 
 // `NfsPathResponse` as the service returns it.
@@ -3661,8 +3661,8 @@ func (o NfsPathResponseOutput) ToNfsPathResponseOutputWithContext(ctx context.Co
 	return o
 }
 
-func (o NfsPathResponseOutput) Nfs_path() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v NfsPathResponse) *string { return v.Nfs_path }).(pulumi.StringPtrOutput)
+func (o NfsPathResponseOutput) NfsPath() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v NfsPathResponse) *string { return v.NfsPath }).(pulumi.StringPtrOutput)
 }
 
 type NfsPathResponsePtrOutput struct{ *pulumi.OutputState }
@@ -3689,20 +3689,20 @@ func (o NfsPathResponsePtrOutput) Elem() NfsPathResponseOutput {
 	}).(NfsPathResponseOutput)
 }
 
-func (o NfsPathResponsePtrOutput) Nfs_path() pulumi.StringPtrOutput {
+func (o NfsPathResponsePtrOutput) NfsPath() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *NfsPathResponse) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Nfs_path
+		return v.NfsPath
 	}).(pulumi.StringPtrOutput)
 }
 
 // `NfsResponse` as the service returns it.
 type NfsResponse struct {
-	Local_path      *string `pulumi:"local_path"`
-	Nfs_server_path *string `pulumi:"nfs_server_path"`
-	Read_only       *bool   `pulumi:"read_only"`
+	LocalPath     *string `pulumi:"localPath"`
+	NfsServerPath *string `pulumi:"nfsServerPath"`
+	ReadOnly      *bool   `pulumi:"readOnly"`
 }
 
 // `NfsResponse` as the service returns it.
@@ -3720,16 +3720,16 @@ func (o NfsResponseOutput) ToNfsResponseOutputWithContext(ctx context.Context) N
 	return o
 }
 
-func (o NfsResponseOutput) Local_path() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v NfsResponse) *string { return v.Local_path }).(pulumi.StringPtrOutput)
+func (o NfsResponseOutput) LocalPath() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v NfsResponse) *string { return v.LocalPath }).(pulumi.StringPtrOutput)
 }
 
-func (o NfsResponseOutput) Nfs_server_path() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v NfsResponse) *string { return v.Nfs_server_path }).(pulumi.StringPtrOutput)
+func (o NfsResponseOutput) NfsServerPath() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v NfsResponse) *string { return v.NfsServerPath }).(pulumi.StringPtrOutput)
 }
 
-func (o NfsResponseOutput) Read_only() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v NfsResponse) *bool { return v.Read_only }).(pulumi.BoolPtrOutput)
+func (o NfsResponseOutput) ReadOnly() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v NfsResponse) *bool { return v.ReadOnly }).(pulumi.BoolPtrOutput)
 }
 
 type NfsResponsePtrOutput struct{ *pulumi.OutputState }
@@ -3756,37 +3756,37 @@ func (o NfsResponsePtrOutput) Elem() NfsResponseOutput {
 	}).(NfsResponseOutput)
 }
 
-func (o NfsResponsePtrOutput) Local_path() pulumi.StringPtrOutput {
+func (o NfsResponsePtrOutput) LocalPath() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *NfsResponse) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Local_path
+		return v.LocalPath
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o NfsResponsePtrOutput) Nfs_server_path() pulumi.StringPtrOutput {
+func (o NfsResponsePtrOutput) NfsServerPath() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *NfsResponse) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Nfs_server_path
+		return v.NfsServerPath
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o NfsResponsePtrOutput) Read_only() pulumi.BoolPtrOutput {
+func (o NfsResponsePtrOutput) ReadOnly() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *NfsResponse) *bool {
 		if v == nil {
 			return nil
 		}
-		return v.Read_only
+		return v.ReadOnly
 	}).(pulumi.BoolPtrOutput)
 }
 
 // `NotificationResponse` as the service returns it.
 type NotificationResponse struct {
-	Events    []string `pulumi:"events"`
-	Topic_urn *string  `pulumi:"topic_urn"`
+	Events   []string `pulumi:"events"`
+	TopicUrn *string  `pulumi:"topicUrn"`
 }
 
 // `NotificationResponse` as the service returns it.
@@ -3808,8 +3808,8 @@ func (o NotificationResponseOutput) Events() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v NotificationResponse) []string { return v.Events }).(pulumi.StringArrayOutput)
 }
 
-func (o NotificationResponseOutput) Topic_urn() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v NotificationResponse) *string { return v.Topic_urn }).(pulumi.StringPtrOutput)
+func (o NotificationResponseOutput) TopicUrn() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v NotificationResponse) *string { return v.TopicUrn }).(pulumi.StringPtrOutput)
 }
 
 type NotificationResponsePtrOutput struct{ *pulumi.OutputState }
@@ -3845,20 +3845,20 @@ func (o NotificationResponsePtrOutput) Events() pulumi.StringArrayOutput {
 	}).(pulumi.StringArrayOutput)
 }
 
-func (o NotificationResponsePtrOutput) Topic_urn() pulumi.StringPtrOutput {
+func (o NotificationResponsePtrOutput) TopicUrn() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *NotificationResponse) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Topic_urn
+		return v.TopicUrn
 	}).(pulumi.StringPtrOutput)
 }
 
 // `NpuInfo` as the service returns it.
 type NpuInfo struct {
-	Memory       *string `pulumi:"memory"`
-	Product_name *string `pulumi:"product_name"`
-	Unit_num     *string `pulumi:"unit_num"`
+	Memory      *string `pulumi:"memory"`
+	ProductName *string `pulumi:"productName"`
+	UnitNum     *string `pulumi:"unitNum"`
 }
 
 // `NpuInfo` as the service returns it.
@@ -3880,12 +3880,12 @@ func (o NpuInfoOutput) Memory() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v NpuInfo) *string { return v.Memory }).(pulumi.StringPtrOutput)
 }
 
-func (o NpuInfoOutput) Product_name() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v NpuInfo) *string { return v.Product_name }).(pulumi.StringPtrOutput)
+func (o NpuInfoOutput) ProductName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v NpuInfo) *string { return v.ProductName }).(pulumi.StringPtrOutput)
 }
 
-func (o NpuInfoOutput) Unit_num() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v NpuInfo) *string { return v.Unit_num }).(pulumi.StringPtrOutput)
+func (o NpuInfoOutput) UnitNum() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v NpuInfo) *string { return v.UnitNum }).(pulumi.StringPtrOutput)
 }
 
 type NpuInfoPtrOutput struct{ *pulumi.OutputState }
@@ -3921,28 +3921,28 @@ func (o NpuInfoPtrOutput) Memory() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o NpuInfoPtrOutput) Product_name() pulumi.StringPtrOutput {
+func (o NpuInfoPtrOutput) ProductName() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *NpuInfo) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Product_name
+		return v.ProductName
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o NpuInfoPtrOutput) Unit_num() pulumi.StringPtrOutput {
+func (o NpuInfoPtrOutput) UnitNum() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *NpuInfo) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Unit_num
+		return v.UnitNum
 	}).(pulumi.StringPtrOutput)
 }
 
 // `ObsModelResponse` as the service returns it.
 type ObsModelResponse struct {
-	Local_path *string `pulumi:"local_path"`
-	Obs_path   *string `pulumi:"obs_path"`
+	LocalPath *string `pulumi:"localPath"`
+	ObsPath   *string `pulumi:"obsPath"`
 }
 
 // `ObsModelResponse` as the service returns it.
@@ -3960,12 +3960,12 @@ func (o ObsModelResponseOutput) ToObsModelResponseOutputWithContext(ctx context.
 	return o
 }
 
-func (o ObsModelResponseOutput) Local_path() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v ObsModelResponse) *string { return v.Local_path }).(pulumi.StringPtrOutput)
+func (o ObsModelResponseOutput) LocalPath() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ObsModelResponse) *string { return v.LocalPath }).(pulumi.StringPtrOutput)
 }
 
-func (o ObsModelResponseOutput) Obs_path() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v ObsModelResponse) *string { return v.Obs_path }).(pulumi.StringPtrOutput)
+func (o ObsModelResponseOutput) ObsPath() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ObsModelResponse) *string { return v.ObsPath }).(pulumi.StringPtrOutput)
 }
 
 type ObsModelResponsePtrOutput struct{ *pulumi.OutputState }
@@ -3992,27 +3992,27 @@ func (o ObsModelResponsePtrOutput) Elem() ObsModelResponseOutput {
 	}).(ObsModelResponseOutput)
 }
 
-func (o ObsModelResponsePtrOutput) Local_path() pulumi.StringPtrOutput {
+func (o ObsModelResponsePtrOutput) LocalPath() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ObsModelResponse) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Local_path
+		return v.LocalPath
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o ObsModelResponsePtrOutput) Obs_path() pulumi.StringPtrOutput {
+func (o ObsModelResponsePtrOutput) ObsPath() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ObsModelResponse) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Obs_path
+		return v.ObsPath
 	}).(pulumi.StringPtrOutput)
 }
 
 // `ObsResponse` as the service returns it.
 type ObsResponse struct {
-	Obs_url *string `pulumi:"obs_url"`
+	ObsUrl *string `pulumi:"obsUrl"`
 }
 
 // `ObsResponse` as the service returns it.
@@ -4030,8 +4030,8 @@ func (o ObsResponseOutput) ToObsResponseOutputWithContext(ctx context.Context) O
 	return o
 }
 
-func (o ObsResponseOutput) Obs_url() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v ObsResponse) *string { return v.Obs_url }).(pulumi.StringPtrOutput)
+func (o ObsResponseOutput) ObsUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ObsResponse) *string { return v.ObsUrl }).(pulumi.StringPtrOutput)
 }
 
 type ObsResponsePtrOutput struct{ *pulumi.OutputState }
@@ -4058,12 +4058,12 @@ func (o ObsResponsePtrOutput) Elem() ObsResponseOutput {
 	}).(ObsResponseOutput)
 }
 
-func (o ObsResponsePtrOutput) Obs_url() pulumi.StringPtrOutput {
+func (o ObsResponsePtrOutput) ObsUrl() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ObsResponse) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Obs_url
+		return v.ObsUrl
 	}).(pulumi.StringPtrOutput)
 }
 
@@ -4126,13 +4126,13 @@ func (o OutputModelResponsePtrOutput) Obs() ObsModelResponsePtrOutput {
 
 // An output channel as returned.
 type OutputResponse struct {
-	Access_method *string         `pulumi:"access_method"`
-	Description   *string         `pulumi:"description"`
-	Local_dir     *string         `pulumi:"local_dir"`
-	Mode          *string         `pulumi:"mode"`
-	Name          *string         `pulumi:"name"`
-	Period        *string         `pulumi:"period"`
-	Remote        *RemoteResponse `pulumi:"remote"`
+	AccessMethod *string         `pulumi:"accessMethod"`
+	Description  *string         `pulumi:"description"`
+	LocalDir     *string         `pulumi:"localDir"`
+	Mode         *string         `pulumi:"mode"`
+	Name         *string         `pulumi:"name"`
+	Period       *string         `pulumi:"period"`
+	Remote       *RemoteResponse `pulumi:"remote"`
 }
 
 // An output channel as returned.
@@ -4150,16 +4150,16 @@ func (o OutputResponseOutput) ToOutputResponseOutputWithContext(ctx context.Cont
 	return o
 }
 
-func (o OutputResponseOutput) Access_method() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v OutputResponse) *string { return v.Access_method }).(pulumi.StringPtrOutput)
+func (o OutputResponseOutput) AccessMethod() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v OutputResponse) *string { return v.AccessMethod }).(pulumi.StringPtrOutput)
 }
 
 func (o OutputResponseOutput) Description() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v OutputResponse) *string { return v.Description }).(pulumi.StringPtrOutput)
 }
 
-func (o OutputResponseOutput) Local_dir() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v OutputResponse) *string { return v.Local_dir }).(pulumi.StringPtrOutput)
+func (o OutputResponseOutput) LocalDir() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v OutputResponse) *string { return v.LocalDir }).(pulumi.StringPtrOutput)
 }
 
 func (o OutputResponseOutput) Mode() pulumi.StringPtrOutput {
@@ -4200,11 +4200,11 @@ func (o OutputResponseArrayOutput) Index(i pulumi.IntInput) OutputResponseOutput
 
 // A parameter as returned, with its “constraint“ and descriptions.
 type ParameterResponse struct {
-	Constraint       *ConstraintResponse `pulumi:"constraint"`
-	Description      *string             `pulumi:"description"`
-	I18n_description *I18nResponse       `pulumi:"i18n_description"`
-	Name             *string             `pulumi:"name"`
-	Value            *string             `pulumi:"value"`
+	Constraint      *ConstraintResponse `pulumi:"constraint"`
+	Description     *string             `pulumi:"description"`
+	I18nDescription *I18nResponse       `pulumi:"i18nDescription"`
+	Name            *string             `pulumi:"name"`
+	Value           *string             `pulumi:"value"`
 }
 
 // A parameter as returned, with its “constraint“ and descriptions.
@@ -4230,8 +4230,8 @@ func (o ParameterResponseOutput) Description() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v ParameterResponse) *string { return v.Description }).(pulumi.StringPtrOutput)
 }
 
-func (o ParameterResponseOutput) I18n_description() I18nResponsePtrOutput {
-	return o.ApplyT(func(v ParameterResponse) *I18nResponse { return v.I18n_description }).(I18nResponsePtrOutput)
+func (o ParameterResponseOutput) I18nDescription() I18nResponsePtrOutput {
+	return o.ApplyT(func(v ParameterResponse) *I18nResponse { return v.I18nDescription }).(I18nResponsePtrOutput)
 }
 
 func (o ParameterResponseOutput) Name() pulumi.StringPtrOutput {
@@ -4264,7 +4264,7 @@ func (o ParameterResponseArrayOutput) Index(i pulumi.IntInput) ParameterResponse
 
 // `PfsPathResponse` as the service returns it.
 type PfsPathResponse struct {
-	Pfs_path *string `pulumi:"pfs_path"`
+	PfsPath *string `pulumi:"pfsPath"`
 }
 
 // `PfsPathResponse` as the service returns it.
@@ -4282,8 +4282,8 @@ func (o PfsPathResponseOutput) ToPfsPathResponseOutputWithContext(ctx context.Co
 	return o
 }
 
-func (o PfsPathResponseOutput) Pfs_path() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v PfsPathResponse) *string { return v.Pfs_path }).(pulumi.StringPtrOutput)
+func (o PfsPathResponseOutput) PfsPath() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v PfsPathResponse) *string { return v.PfsPath }).(pulumi.StringPtrOutput)
 }
 
 type PfsPathResponsePtrOutput struct{ *pulumi.OutputState }
@@ -4310,18 +4310,18 @@ func (o PfsPathResponsePtrOutput) Elem() PfsPathResponseOutput {
 	}).(PfsPathResponseOutput)
 }
 
-func (o PfsPathResponsePtrOutput) Pfs_path() pulumi.StringPtrOutput {
+func (o PfsPathResponsePtrOutput) PfsPath() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *PfsPathResponse) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Pfs_path
+		return v.PfsPath
 	}).(pulumi.StringPtrOutput)
 }
 
 // `PolicyResponse` as the service returns it.
 type PolicyResponse struct {
-	Auto_search *AutoSearchResponse `pulumi:"auto_search"`
+	AutoSearch *AutoSearchResponse `pulumi:"autoSearch"`
 }
 
 // `PolicyResponse` as the service returns it.
@@ -4339,8 +4339,8 @@ func (o PolicyResponseOutput) ToPolicyResponseOutputWithContext(ctx context.Cont
 	return o
 }
 
-func (o PolicyResponseOutput) Auto_search() AutoSearchResponsePtrOutput {
-	return o.ApplyT(func(v PolicyResponse) *AutoSearchResponse { return v.Auto_search }).(AutoSearchResponsePtrOutput)
+func (o PolicyResponseOutput) AutoSearch() AutoSearchResponsePtrOutput {
+	return o.ApplyT(func(v PolicyResponse) *AutoSearchResponse { return v.AutoSearch }).(AutoSearchResponsePtrOutput)
 }
 
 type PolicyResponsePtrOutput struct{ *pulumi.OutputState }
@@ -4367,24 +4367,24 @@ func (o PolicyResponsePtrOutput) Elem() PolicyResponseOutput {
 	}).(PolicyResponseOutput)
 }
 
-func (o PolicyResponsePtrOutput) Auto_search() AutoSearchResponsePtrOutput {
+func (o PolicyResponsePtrOutput) AutoSearch() AutoSearchResponsePtrOutput {
 	return o.ApplyT(func(v *PolicyResponse) *AutoSearchResponse {
 		if v == nil {
 			return nil
 		}
-		return v.Auto_search
+		return v.AutoSearch
 	}).(AutoSearchResponsePtrOutput)
 }
 
 // “running_records[].recover_records[]“: one fault recovery within a run (times in seconds).
 type RecoverRecord struct {
-	Fault_scenario   *string `pulumi:"fault_scenario"`
-	Reason           *string `pulumi:"reason"`
-	Recover          *string `pulumi:"recover"`
-	Recover_end_at   *int    `pulumi:"recover_end_at"`
-	Recover_result   *string `pulumi:"recover_result"`
-	Recover_start_at *int    `pulumi:"recover_start_at"`
-	Related_task     *string `pulumi:"related_task"`
+	FaultScenario  *string `pulumi:"faultScenario"`
+	Reason         *string `pulumi:"reason"`
+	Recover        *string `pulumi:"recover"`
+	RecoverEndAt   *int    `pulumi:"recoverEndAt"`
+	RecoverResult  *string `pulumi:"recoverResult"`
+	RecoverStartAt *int    `pulumi:"recoverStartAt"`
+	RelatedTask    *string `pulumi:"relatedTask"`
 }
 
 // “running_records[].recover_records[]“: one fault recovery within a run (times in seconds).
@@ -4402,8 +4402,8 @@ func (o RecoverRecordOutput) ToRecoverRecordOutputWithContext(ctx context.Contex
 	return o
 }
 
-func (o RecoverRecordOutput) Fault_scenario() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v RecoverRecord) *string { return v.Fault_scenario }).(pulumi.StringPtrOutput)
+func (o RecoverRecordOutput) FaultScenario() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v RecoverRecord) *string { return v.FaultScenario }).(pulumi.StringPtrOutput)
 }
 
 func (o RecoverRecordOutput) Reason() pulumi.StringPtrOutput {
@@ -4414,20 +4414,20 @@ func (o RecoverRecordOutput) Recover() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v RecoverRecord) *string { return v.Recover }).(pulumi.StringPtrOutput)
 }
 
-func (o RecoverRecordOutput) Recover_end_at() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v RecoverRecord) *int { return v.Recover_end_at }).(pulumi.IntPtrOutput)
+func (o RecoverRecordOutput) RecoverEndAt() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v RecoverRecord) *int { return v.RecoverEndAt }).(pulumi.IntPtrOutput)
 }
 
-func (o RecoverRecordOutput) Recover_result() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v RecoverRecord) *string { return v.Recover_result }).(pulumi.StringPtrOutput)
+func (o RecoverRecordOutput) RecoverResult() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v RecoverRecord) *string { return v.RecoverResult }).(pulumi.StringPtrOutput)
 }
 
-func (o RecoverRecordOutput) Recover_start_at() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v RecoverRecord) *int { return v.Recover_start_at }).(pulumi.IntPtrOutput)
+func (o RecoverRecordOutput) RecoverStartAt() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v RecoverRecord) *int { return v.RecoverStartAt }).(pulumi.IntPtrOutput)
 }
 
-func (o RecoverRecordOutput) Related_task() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v RecoverRecord) *string { return v.Related_task }).(pulumi.StringPtrOutput)
+func (o RecoverRecordOutput) RelatedTask() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v RecoverRecord) *string { return v.RelatedTask }).(pulumi.StringPtrOutput)
 }
 
 type RecoverRecordArrayOutput struct{ *pulumi.OutputState }
@@ -4453,7 +4453,7 @@ func (o RecoverRecordArrayOutput) Index(i pulumi.IntInput) RecoverRecordOutput {
 // `RemoteConstraintResponse` as the service returns it.
 type RemoteConstraintResponse struct {
 	Attributes *string `pulumi:"attributes"`
-	Data_type  *string `pulumi:"data_type"`
+	DataType   *string `pulumi:"dataType"`
 }
 
 // `RemoteConstraintResponse` as the service returns it.
@@ -4475,8 +4475,8 @@ func (o RemoteConstraintResponseOutput) Attributes() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v RemoteConstraintResponse) *string { return v.Attributes }).(pulumi.StringPtrOutput)
 }
 
-func (o RemoteConstraintResponseOutput) Data_type() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v RemoteConstraintResponse) *string { return v.Data_type }).(pulumi.StringPtrOutput)
+func (o RemoteConstraintResponseOutput) DataType() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v RemoteConstraintResponse) *string { return v.DataType }).(pulumi.StringPtrOutput)
 }
 
 type RemoteConstraintResponseArrayOutput struct{ *pulumi.OutputState }
@@ -4572,16 +4572,16 @@ func (o RemoteResponsePtrOutput) Obs() ObsResponsePtrOutput {
 
 // “spec.resource“ as returned: adds “policy“, “flavor_name“ and “flavor_detail“ (and, on dedicated pools, “pool_name“ and what the main container was given).
 type ResourceResponse struct {
-	Flavor_detail                      *FlavorDetail             `pulumi:"flavor_detail"`
-	Flavor_id                          *string                   `pulumi:"flavor_id"`
-	Flavor_name                        *string                   `pulumi:"flavor_name"`
-	Main_container_allocated_resources *AllocatedResources       `pulumi:"main_container_allocated_resources"`
-	Main_container_customized_flavor   *CustomizedFlavorResponse `pulumi:"main_container_customized_flavor"`
-	Node_count                         *int                      `pulumi:"node_count"`
-	Policy                             *string                   `pulumi:"policy"`
-	Pool_group_id                      *string                   `pulumi:"pool_group_id"`
-	Pool_id                            *string                   `pulumi:"pool_id"`
-	Pool_name                          *string                   `pulumi:"pool_name"`
+	FlavorDetail                    *FlavorDetail             `pulumi:"flavorDetail"`
+	FlavorId                        *string                   `pulumi:"flavorId"`
+	FlavorName                      *string                   `pulumi:"flavorName"`
+	MainContainerAllocatedResources *AllocatedResources       `pulumi:"mainContainerAllocatedResources"`
+	MainContainerCustomizedFlavor   *CustomizedFlavorResponse `pulumi:"mainContainerCustomizedFlavor"`
+	NodeCount                       *int                      `pulumi:"nodeCount"`
+	Policy                          *string                   `pulumi:"policy"`
+	PoolGroupId                     *string                   `pulumi:"poolGroupId"`
+	PoolId                          *string                   `pulumi:"poolId"`
+	PoolName                        *string                   `pulumi:"poolName"`
 }
 
 // “spec.resource“ as returned: adds “policy“, “flavor_name“ and “flavor_detail“ (and, on dedicated pools, “pool_name“ and what the main container was given).
@@ -4599,44 +4599,44 @@ func (o ResourceResponseOutput) ToResourceResponseOutputWithContext(ctx context.
 	return o
 }
 
-func (o ResourceResponseOutput) Flavor_detail() FlavorDetailPtrOutput {
-	return o.ApplyT(func(v ResourceResponse) *FlavorDetail { return v.Flavor_detail }).(FlavorDetailPtrOutput)
+func (o ResourceResponseOutput) FlavorDetail() FlavorDetailPtrOutput {
+	return o.ApplyT(func(v ResourceResponse) *FlavorDetail { return v.FlavorDetail }).(FlavorDetailPtrOutput)
 }
 
-func (o ResourceResponseOutput) Flavor_id() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v ResourceResponse) *string { return v.Flavor_id }).(pulumi.StringPtrOutput)
+func (o ResourceResponseOutput) FlavorId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ResourceResponse) *string { return v.FlavorId }).(pulumi.StringPtrOutput)
 }
 
-func (o ResourceResponseOutput) Flavor_name() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v ResourceResponse) *string { return v.Flavor_name }).(pulumi.StringPtrOutput)
+func (o ResourceResponseOutput) FlavorName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ResourceResponse) *string { return v.FlavorName }).(pulumi.StringPtrOutput)
 }
 
-func (o ResourceResponseOutput) Main_container_allocated_resources() AllocatedResourcesPtrOutput {
-	return o.ApplyT(func(v ResourceResponse) *AllocatedResources { return v.Main_container_allocated_resources }).(AllocatedResourcesPtrOutput)
+func (o ResourceResponseOutput) MainContainerAllocatedResources() AllocatedResourcesPtrOutput {
+	return o.ApplyT(func(v ResourceResponse) *AllocatedResources { return v.MainContainerAllocatedResources }).(AllocatedResourcesPtrOutput)
 }
 
-func (o ResourceResponseOutput) Main_container_customized_flavor() CustomizedFlavorResponsePtrOutput {
-	return o.ApplyT(func(v ResourceResponse) *CustomizedFlavorResponse { return v.Main_container_customized_flavor }).(CustomizedFlavorResponsePtrOutput)
+func (o ResourceResponseOutput) MainContainerCustomizedFlavor() CustomizedFlavorResponsePtrOutput {
+	return o.ApplyT(func(v ResourceResponse) *CustomizedFlavorResponse { return v.MainContainerCustomizedFlavor }).(CustomizedFlavorResponsePtrOutput)
 }
 
-func (o ResourceResponseOutput) Node_count() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v ResourceResponse) *int { return v.Node_count }).(pulumi.IntPtrOutput)
+func (o ResourceResponseOutput) NodeCount() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ResourceResponse) *int { return v.NodeCount }).(pulumi.IntPtrOutput)
 }
 
 func (o ResourceResponseOutput) Policy() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v ResourceResponse) *string { return v.Policy }).(pulumi.StringPtrOutput)
 }
 
-func (o ResourceResponseOutput) Pool_group_id() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v ResourceResponse) *string { return v.Pool_group_id }).(pulumi.StringPtrOutput)
+func (o ResourceResponseOutput) PoolGroupId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ResourceResponse) *string { return v.PoolGroupId }).(pulumi.StringPtrOutput)
 }
 
-func (o ResourceResponseOutput) Pool_id() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v ResourceResponse) *string { return v.Pool_id }).(pulumi.StringPtrOutput)
+func (o ResourceResponseOutput) PoolId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ResourceResponse) *string { return v.PoolId }).(pulumi.StringPtrOutput)
 }
 
-func (o ResourceResponseOutput) Pool_name() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v ResourceResponse) *string { return v.Pool_name }).(pulumi.StringPtrOutput)
+func (o ResourceResponseOutput) PoolName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ResourceResponse) *string { return v.PoolName }).(pulumi.StringPtrOutput)
 }
 
 type ResourceResponsePtrOutput struct{ *pulumi.OutputState }
@@ -4663,57 +4663,57 @@ func (o ResourceResponsePtrOutput) Elem() ResourceResponseOutput {
 	}).(ResourceResponseOutput)
 }
 
-func (o ResourceResponsePtrOutput) Flavor_detail() FlavorDetailPtrOutput {
+func (o ResourceResponsePtrOutput) FlavorDetail() FlavorDetailPtrOutput {
 	return o.ApplyT(func(v *ResourceResponse) *FlavorDetail {
 		if v == nil {
 			return nil
 		}
-		return v.Flavor_detail
+		return v.FlavorDetail
 	}).(FlavorDetailPtrOutput)
 }
 
-func (o ResourceResponsePtrOutput) Flavor_id() pulumi.StringPtrOutput {
+func (o ResourceResponsePtrOutput) FlavorId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ResourceResponse) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Flavor_id
+		return v.FlavorId
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o ResourceResponsePtrOutput) Flavor_name() pulumi.StringPtrOutput {
+func (o ResourceResponsePtrOutput) FlavorName() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ResourceResponse) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Flavor_name
+		return v.FlavorName
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o ResourceResponsePtrOutput) Main_container_allocated_resources() AllocatedResourcesPtrOutput {
+func (o ResourceResponsePtrOutput) MainContainerAllocatedResources() AllocatedResourcesPtrOutput {
 	return o.ApplyT(func(v *ResourceResponse) *AllocatedResources {
 		if v == nil {
 			return nil
 		}
-		return v.Main_container_allocated_resources
+		return v.MainContainerAllocatedResources
 	}).(AllocatedResourcesPtrOutput)
 }
 
-func (o ResourceResponsePtrOutput) Main_container_customized_flavor() CustomizedFlavorResponsePtrOutput {
+func (o ResourceResponsePtrOutput) MainContainerCustomizedFlavor() CustomizedFlavorResponsePtrOutput {
 	return o.ApplyT(func(v *ResourceResponse) *CustomizedFlavorResponse {
 		if v == nil {
 			return nil
 		}
-		return v.Main_container_customized_flavor
+		return v.MainContainerCustomizedFlavor
 	}).(CustomizedFlavorResponsePtrOutput)
 }
 
-func (o ResourceResponsePtrOutput) Node_count() pulumi.IntPtrOutput {
+func (o ResourceResponsePtrOutput) NodeCount() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *ResourceResponse) *int {
 		if v == nil {
 			return nil
 		}
-		return v.Node_count
+		return v.NodeCount
 	}).(pulumi.IntPtrOutput)
 }
 
@@ -4726,30 +4726,30 @@ func (o ResourceResponsePtrOutput) Policy() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o ResourceResponsePtrOutput) Pool_group_id() pulumi.StringPtrOutput {
+func (o ResourceResponsePtrOutput) PoolGroupId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ResourceResponse) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Pool_group_id
+		return v.PoolGroupId
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o ResourceResponsePtrOutput) Pool_id() pulumi.StringPtrOutput {
+func (o ResourceResponsePtrOutput) PoolId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ResourceResponse) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Pool_id
+		return v.PoolId
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o ResourceResponsePtrOutput) Pool_name() pulumi.StringPtrOutput {
+func (o ResourceResponsePtrOutput) PoolName() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ResourceResponse) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Pool_name
+		return v.PoolName
 	}).(pulumi.StringPtrOutput)
 }
 
@@ -4809,15 +4809,15 @@ func (o RewardAttrResponseArrayOutput) Index(i pulumi.IntInput) RewardAttrRespon
 
 // “status.running_records[]“: one run and how it ended (times in seconds).
 type RunningRecord struct {
-	End_at                       *int            `pulumi:"end_at"`
-	End_reason                   *string         `pulumi:"end_reason"`
-	End_recover                  *string         `pulumi:"end_recover"`
-	End_recover_before_downgrade *string         `pulumi:"end_recover_before_downgrade"`
-	End_related_task             *string         `pulumi:"end_related_task"`
-	Recover_records              []RecoverRecord `pulumi:"recover_records"`
-	Start_at                     *int            `pulumi:"start_at"`
-	Start_type                   *string         `pulumi:"start_type"`
-	Xpu_start_at                 *int            `pulumi:"xpu_start_at"`
+	EndAt                     *int            `pulumi:"endAt"`
+	EndReason                 *string         `pulumi:"endReason"`
+	EndRecover                *string         `pulumi:"endRecover"`
+	EndRecoverBeforeDowngrade *string         `pulumi:"endRecoverBeforeDowngrade"`
+	EndRelatedTask            *string         `pulumi:"endRelatedTask"`
+	RecoverRecords            []RecoverRecord `pulumi:"recoverRecords"`
+	StartAt                   *int            `pulumi:"startAt"`
+	StartType                 *string         `pulumi:"startType"`
+	XpuStartAt                *int            `pulumi:"xpuStartAt"`
 }
 
 // “status.running_records[]“: one run and how it ended (times in seconds).
@@ -4835,40 +4835,40 @@ func (o RunningRecordOutput) ToRunningRecordOutputWithContext(ctx context.Contex
 	return o
 }
 
-func (o RunningRecordOutput) End_at() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v RunningRecord) *int { return v.End_at }).(pulumi.IntPtrOutput)
+func (o RunningRecordOutput) EndAt() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v RunningRecord) *int { return v.EndAt }).(pulumi.IntPtrOutput)
 }
 
-func (o RunningRecordOutput) End_reason() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v RunningRecord) *string { return v.End_reason }).(pulumi.StringPtrOutput)
+func (o RunningRecordOutput) EndReason() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v RunningRecord) *string { return v.EndReason }).(pulumi.StringPtrOutput)
 }
 
-func (o RunningRecordOutput) End_recover() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v RunningRecord) *string { return v.End_recover }).(pulumi.StringPtrOutput)
+func (o RunningRecordOutput) EndRecover() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v RunningRecord) *string { return v.EndRecover }).(pulumi.StringPtrOutput)
 }
 
-func (o RunningRecordOutput) End_recover_before_downgrade() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v RunningRecord) *string { return v.End_recover_before_downgrade }).(pulumi.StringPtrOutput)
+func (o RunningRecordOutput) EndRecoverBeforeDowngrade() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v RunningRecord) *string { return v.EndRecoverBeforeDowngrade }).(pulumi.StringPtrOutput)
 }
 
-func (o RunningRecordOutput) End_related_task() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v RunningRecord) *string { return v.End_related_task }).(pulumi.StringPtrOutput)
+func (o RunningRecordOutput) EndRelatedTask() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v RunningRecord) *string { return v.EndRelatedTask }).(pulumi.StringPtrOutput)
 }
 
-func (o RunningRecordOutput) Recover_records() RecoverRecordArrayOutput {
-	return o.ApplyT(func(v RunningRecord) []RecoverRecord { return v.Recover_records }).(RecoverRecordArrayOutput)
+func (o RunningRecordOutput) RecoverRecords() RecoverRecordArrayOutput {
+	return o.ApplyT(func(v RunningRecord) []RecoverRecord { return v.RecoverRecords }).(RecoverRecordArrayOutput)
 }
 
-func (o RunningRecordOutput) Start_at() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v RunningRecord) *int { return v.Start_at }).(pulumi.IntPtrOutput)
+func (o RunningRecordOutput) StartAt() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v RunningRecord) *int { return v.StartAt }).(pulumi.IntPtrOutput)
 }
 
-func (o RunningRecordOutput) Start_type() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v RunningRecord) *string { return v.Start_type }).(pulumi.StringPtrOutput)
+func (o RunningRecordOutput) StartType() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v RunningRecord) *string { return v.StartType }).(pulumi.StringPtrOutput)
 }
 
-func (o RunningRecordOutput) Xpu_start_at() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v RunningRecord) *int { return v.Xpu_start_at }).(pulumi.IntPtrOutput)
+func (o RunningRecordOutput) XpuStartAt() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v RunningRecord) *int { return v.XpuStartAt }).(pulumi.IntPtrOutput)
 }
 
 type RunningRecordArrayOutput struct{ *pulumi.OutputState }
@@ -4893,9 +4893,9 @@ func (o RunningRecordArrayOutput) Index(i pulumi.IntInput) RunningRecordOutput {
 
 // `SchedulePolicyResponse` as the service returns it.
 type SchedulePolicyResponse struct {
-	Preemptible       *bool             `pulumi:"preemptible"`
-	Priority          *int              `pulumi:"priority"`
-	Required_affinity *AffinityResponse `pulumi:"required_affinity"`
+	Preemptible      *bool             `pulumi:"preemptible"`
+	Priority         *int              `pulumi:"priority"`
+	RequiredAffinity *AffinityResponse `pulumi:"requiredAffinity"`
 }
 
 // `SchedulePolicyResponse` as the service returns it.
@@ -4921,8 +4921,8 @@ func (o SchedulePolicyResponseOutput) Priority() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v SchedulePolicyResponse) *int { return v.Priority }).(pulumi.IntPtrOutput)
 }
 
-func (o SchedulePolicyResponseOutput) Required_affinity() AffinityResponsePtrOutput {
-	return o.ApplyT(func(v SchedulePolicyResponse) *AffinityResponse { return v.Required_affinity }).(AffinityResponsePtrOutput)
+func (o SchedulePolicyResponseOutput) RequiredAffinity() AffinityResponsePtrOutput {
+	return o.ApplyT(func(v SchedulePolicyResponse) *AffinityResponse { return v.RequiredAffinity }).(AffinityResponsePtrOutput)
 }
 
 type SchedulePolicyResponsePtrOutput struct{ *pulumi.OutputState }
@@ -4967,23 +4967,23 @@ func (o SchedulePolicyResponsePtrOutput) Priority() pulumi.IntPtrOutput {
 	}).(pulumi.IntPtrOutput)
 }
 
-func (o SchedulePolicyResponsePtrOutput) Required_affinity() AffinityResponsePtrOutput {
+func (o SchedulePolicyResponsePtrOutput) RequiredAffinity() AffinityResponsePtrOutput {
 	return o.ApplyT(func(v *SchedulePolicyResponse) *AffinityResponse {
 		if v == nil {
 			return nil
 		}
-		return v.Required_affinity
+		return v.RequiredAffinity
 	}).(AffinityResponsePtrOutput)
 }
 
 // `SearchParamResponse` as the service returns it.
 type SearchParamResponse struct {
-	Discrete_points_num *string  `pulumi:"discrete_points_num"`
-	Discrete_values     []string `pulumi:"discrete_values"`
-	Lower_bound         *string  `pulumi:"lower_bound"`
-	Name                *string  `pulumi:"name"`
-	Param_type          *string  `pulumi:"param_type"`
-	Upper_bound         *string  `pulumi:"upper_bound"`
+	DiscretePointsNum *string  `pulumi:"discretePointsNum"`
+	DiscreteValues    []string `pulumi:"discreteValues"`
+	LowerBound        *string  `pulumi:"lowerBound"`
+	Name              *string  `pulumi:"name"`
+	ParamType         *string  `pulumi:"paramType"`
+	UpperBound        *string  `pulumi:"upperBound"`
 }
 
 // `SearchParamResponse` as the service returns it.
@@ -5001,28 +5001,28 @@ func (o SearchParamResponseOutput) ToSearchParamResponseOutputWithContext(ctx co
 	return o
 }
 
-func (o SearchParamResponseOutput) Discrete_points_num() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v SearchParamResponse) *string { return v.Discrete_points_num }).(pulumi.StringPtrOutput)
+func (o SearchParamResponseOutput) DiscretePointsNum() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SearchParamResponse) *string { return v.DiscretePointsNum }).(pulumi.StringPtrOutput)
 }
 
-func (o SearchParamResponseOutput) Discrete_values() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v SearchParamResponse) []string { return v.Discrete_values }).(pulumi.StringArrayOutput)
+func (o SearchParamResponseOutput) DiscreteValues() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v SearchParamResponse) []string { return v.DiscreteValues }).(pulumi.StringArrayOutput)
 }
 
-func (o SearchParamResponseOutput) Lower_bound() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v SearchParamResponse) *string { return v.Lower_bound }).(pulumi.StringPtrOutput)
+func (o SearchParamResponseOutput) LowerBound() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SearchParamResponse) *string { return v.LowerBound }).(pulumi.StringPtrOutput)
 }
 
 func (o SearchParamResponseOutput) Name() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v SearchParamResponse) *string { return v.Name }).(pulumi.StringPtrOutput)
 }
 
-func (o SearchParamResponseOutput) Param_type() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v SearchParamResponse) *string { return v.Param_type }).(pulumi.StringPtrOutput)
+func (o SearchParamResponseOutput) ParamType() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SearchParamResponse) *string { return v.ParamType }).(pulumi.StringPtrOutput)
 }
 
-func (o SearchParamResponseOutput) Upper_bound() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v SearchParamResponse) *string { return v.Upper_bound }).(pulumi.StringPtrOutput)
+func (o SearchParamResponseOutput) UpperBound() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SearchParamResponse) *string { return v.UpperBound }).(pulumi.StringPtrOutput)
 }
 
 type SearchParamResponseArrayOutput struct{ *pulumi.OutputState }
@@ -5047,18 +5047,18 @@ func (o SearchParamResponseArrayOutput) Index(i pulumi.IntInput) SearchParamResp
 
 // “spec“ as returned (“runtime_type“ comes back as “production“ when it was not set).
 type SpecResponse struct {
-	Asset_id          *string                  `pulumi:"asset_id"`
-	Asset_model       *AssetModelResponse      `pulumi:"asset_model"`
-	Auto_stop         *AutoStopResponse        `pulumi:"auto_stop"`
-	Custom_metrics    []CustomMetricResponse   `pulumi:"custom_metrics"`
-	Log_export_config *LogExportConfigResponse `pulumi:"log_export_config"`
-	Log_export_path   *LogExportPathResponse   `pulumi:"log_export_path"`
-	Notification      *NotificationResponse    `pulumi:"notification"`
-	Output_model      *OutputModelResponse     `pulumi:"output_model"`
-	Resource          *ResourceResponse        `pulumi:"resource"`
-	Runtime_type      *string                  `pulumi:"runtime_type"`
-	Schedule_policy   *SchedulePolicyResponse  `pulumi:"schedule_policy"`
-	Volumes           []VolumeResponse         `pulumi:"volumes"`
+	AssetId         *string                  `pulumi:"assetId"`
+	AssetModel      *AssetModelResponse      `pulumi:"assetModel"`
+	AutoStop        *AutoStopResponse        `pulumi:"autoStop"`
+	CustomMetrics   []CustomMetricResponse   `pulumi:"customMetrics"`
+	LogExportConfig *LogExportConfigResponse `pulumi:"logExportConfig"`
+	LogExportPath   *LogExportPathResponse   `pulumi:"logExportPath"`
+	Notification    *NotificationResponse    `pulumi:"notification"`
+	OutputModel     *OutputModelResponse     `pulumi:"outputModel"`
+	Resource        *ResourceResponse        `pulumi:"resource"`
+	RuntimeType     *string                  `pulumi:"runtimeType"`
+	SchedulePolicy  *SchedulePolicyResponse  `pulumi:"schedulePolicy"`
+	Volumes         []VolumeResponse         `pulumi:"volumes"`
 }
 
 // “spec“ as returned (“runtime_type“ comes back as “production“ when it was not set).
@@ -5076,48 +5076,48 @@ func (o SpecResponseOutput) ToSpecResponseOutputWithContext(ctx context.Context)
 	return o
 }
 
-func (o SpecResponseOutput) Asset_id() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v SpecResponse) *string { return v.Asset_id }).(pulumi.StringPtrOutput)
+func (o SpecResponseOutput) AssetId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SpecResponse) *string { return v.AssetId }).(pulumi.StringPtrOutput)
 }
 
-func (o SpecResponseOutput) Asset_model() AssetModelResponsePtrOutput {
-	return o.ApplyT(func(v SpecResponse) *AssetModelResponse { return v.Asset_model }).(AssetModelResponsePtrOutput)
+func (o SpecResponseOutput) AssetModel() AssetModelResponsePtrOutput {
+	return o.ApplyT(func(v SpecResponse) *AssetModelResponse { return v.AssetModel }).(AssetModelResponsePtrOutput)
 }
 
-func (o SpecResponseOutput) Auto_stop() AutoStopResponsePtrOutput {
-	return o.ApplyT(func(v SpecResponse) *AutoStopResponse { return v.Auto_stop }).(AutoStopResponsePtrOutput)
+func (o SpecResponseOutput) AutoStop() AutoStopResponsePtrOutput {
+	return o.ApplyT(func(v SpecResponse) *AutoStopResponse { return v.AutoStop }).(AutoStopResponsePtrOutput)
 }
 
-func (o SpecResponseOutput) Custom_metrics() CustomMetricResponseArrayOutput {
-	return o.ApplyT(func(v SpecResponse) []CustomMetricResponse { return v.Custom_metrics }).(CustomMetricResponseArrayOutput)
+func (o SpecResponseOutput) CustomMetrics() CustomMetricResponseArrayOutput {
+	return o.ApplyT(func(v SpecResponse) []CustomMetricResponse { return v.CustomMetrics }).(CustomMetricResponseArrayOutput)
 }
 
-func (o SpecResponseOutput) Log_export_config() LogExportConfigResponsePtrOutput {
-	return o.ApplyT(func(v SpecResponse) *LogExportConfigResponse { return v.Log_export_config }).(LogExportConfigResponsePtrOutput)
+func (o SpecResponseOutput) LogExportConfig() LogExportConfigResponsePtrOutput {
+	return o.ApplyT(func(v SpecResponse) *LogExportConfigResponse { return v.LogExportConfig }).(LogExportConfigResponsePtrOutput)
 }
 
-func (o SpecResponseOutput) Log_export_path() LogExportPathResponsePtrOutput {
-	return o.ApplyT(func(v SpecResponse) *LogExportPathResponse { return v.Log_export_path }).(LogExportPathResponsePtrOutput)
+func (o SpecResponseOutput) LogExportPath() LogExportPathResponsePtrOutput {
+	return o.ApplyT(func(v SpecResponse) *LogExportPathResponse { return v.LogExportPath }).(LogExportPathResponsePtrOutput)
 }
 
 func (o SpecResponseOutput) Notification() NotificationResponsePtrOutput {
 	return o.ApplyT(func(v SpecResponse) *NotificationResponse { return v.Notification }).(NotificationResponsePtrOutput)
 }
 
-func (o SpecResponseOutput) Output_model() OutputModelResponsePtrOutput {
-	return o.ApplyT(func(v SpecResponse) *OutputModelResponse { return v.Output_model }).(OutputModelResponsePtrOutput)
+func (o SpecResponseOutput) OutputModel() OutputModelResponsePtrOutput {
+	return o.ApplyT(func(v SpecResponse) *OutputModelResponse { return v.OutputModel }).(OutputModelResponsePtrOutput)
 }
 
 func (o SpecResponseOutput) Resource() ResourceResponsePtrOutput {
 	return o.ApplyT(func(v SpecResponse) *ResourceResponse { return v.Resource }).(ResourceResponsePtrOutput)
 }
 
-func (o SpecResponseOutput) Runtime_type() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v SpecResponse) *string { return v.Runtime_type }).(pulumi.StringPtrOutput)
+func (o SpecResponseOutput) RuntimeType() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SpecResponse) *string { return v.RuntimeType }).(pulumi.StringPtrOutput)
 }
 
-func (o SpecResponseOutput) Schedule_policy() SchedulePolicyResponsePtrOutput {
-	return o.ApplyT(func(v SpecResponse) *SchedulePolicyResponse { return v.Schedule_policy }).(SchedulePolicyResponsePtrOutput)
+func (o SpecResponseOutput) SchedulePolicy() SchedulePolicyResponsePtrOutput {
+	return o.ApplyT(func(v SpecResponse) *SchedulePolicyResponse { return v.SchedulePolicy }).(SchedulePolicyResponsePtrOutput)
 }
 
 func (o SpecResponseOutput) Volumes() VolumeResponseArrayOutput {
@@ -5148,57 +5148,57 @@ func (o SpecResponsePtrOutput) Elem() SpecResponseOutput {
 	}).(SpecResponseOutput)
 }
 
-func (o SpecResponsePtrOutput) Asset_id() pulumi.StringPtrOutput {
+func (o SpecResponsePtrOutput) AssetId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *SpecResponse) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Asset_id
+		return v.AssetId
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o SpecResponsePtrOutput) Asset_model() AssetModelResponsePtrOutput {
+func (o SpecResponsePtrOutput) AssetModel() AssetModelResponsePtrOutput {
 	return o.ApplyT(func(v *SpecResponse) *AssetModelResponse {
 		if v == nil {
 			return nil
 		}
-		return v.Asset_model
+		return v.AssetModel
 	}).(AssetModelResponsePtrOutput)
 }
 
-func (o SpecResponsePtrOutput) Auto_stop() AutoStopResponsePtrOutput {
+func (o SpecResponsePtrOutput) AutoStop() AutoStopResponsePtrOutput {
 	return o.ApplyT(func(v *SpecResponse) *AutoStopResponse {
 		if v == nil {
 			return nil
 		}
-		return v.Auto_stop
+		return v.AutoStop
 	}).(AutoStopResponsePtrOutput)
 }
 
-func (o SpecResponsePtrOutput) Custom_metrics() CustomMetricResponseArrayOutput {
+func (o SpecResponsePtrOutput) CustomMetrics() CustomMetricResponseArrayOutput {
 	return o.ApplyT(func(v *SpecResponse) []CustomMetricResponse {
 		if v == nil {
 			return nil
 		}
-		return v.Custom_metrics
+		return v.CustomMetrics
 	}).(CustomMetricResponseArrayOutput)
 }
 
-func (o SpecResponsePtrOutput) Log_export_config() LogExportConfigResponsePtrOutput {
+func (o SpecResponsePtrOutput) LogExportConfig() LogExportConfigResponsePtrOutput {
 	return o.ApplyT(func(v *SpecResponse) *LogExportConfigResponse {
 		if v == nil {
 			return nil
 		}
-		return v.Log_export_config
+		return v.LogExportConfig
 	}).(LogExportConfigResponsePtrOutput)
 }
 
-func (o SpecResponsePtrOutput) Log_export_path() LogExportPathResponsePtrOutput {
+func (o SpecResponsePtrOutput) LogExportPath() LogExportPathResponsePtrOutput {
 	return o.ApplyT(func(v *SpecResponse) *LogExportPathResponse {
 		if v == nil {
 			return nil
 		}
-		return v.Log_export_path
+		return v.LogExportPath
 	}).(LogExportPathResponsePtrOutput)
 }
 
@@ -5211,12 +5211,12 @@ func (o SpecResponsePtrOutput) Notification() NotificationResponsePtrOutput {
 	}).(NotificationResponsePtrOutput)
 }
 
-func (o SpecResponsePtrOutput) Output_model() OutputModelResponsePtrOutput {
+func (o SpecResponsePtrOutput) OutputModel() OutputModelResponsePtrOutput {
 	return o.ApplyT(func(v *SpecResponse) *OutputModelResponse {
 		if v == nil {
 			return nil
 		}
-		return v.Output_model
+		return v.OutputModel
 	}).(OutputModelResponsePtrOutput)
 }
 
@@ -5229,21 +5229,21 @@ func (o SpecResponsePtrOutput) Resource() ResourceResponsePtrOutput {
 	}).(ResourceResponsePtrOutput)
 }
 
-func (o SpecResponsePtrOutput) Runtime_type() pulumi.StringPtrOutput {
+func (o SpecResponsePtrOutput) RuntimeType() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *SpecResponse) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Runtime_type
+		return v.RuntimeType
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o SpecResponsePtrOutput) Schedule_policy() SchedulePolicyResponsePtrOutput {
+func (o SpecResponsePtrOutput) SchedulePolicy() SchedulePolicyResponsePtrOutput {
 	return o.ApplyT(func(v *SpecResponse) *SchedulePolicyResponse {
 		if v == nil {
 			return nil
 		}
-		return v.Schedule_policy
+		return v.SchedulePolicy
 	}).(SchedulePolicyResponsePtrOutput)
 }
 
@@ -5258,8 +5258,8 @@ func (o SpecResponsePtrOutput) Volumes() VolumeResponseArrayOutput {
 
 // `SshEndpoint` as the service returns it.
 type SshEndpoint struct {
-	Key_pair_names []string  `pulumi:"key_pair_names"`
-	Task_urls      []TaskUrl `pulumi:"task_urls"`
+	KeyPairNames []string  `pulumi:"keyPairNames"`
+	TaskUrls     []TaskUrl `pulumi:"taskUrls"`
 }
 
 // `SshEndpoint` as the service returns it.
@@ -5277,12 +5277,12 @@ func (o SshEndpointOutput) ToSshEndpointOutputWithContext(ctx context.Context) S
 	return o
 }
 
-func (o SshEndpointOutput) Key_pair_names() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v SshEndpoint) []string { return v.Key_pair_names }).(pulumi.StringArrayOutput)
+func (o SshEndpointOutput) KeyPairNames() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v SshEndpoint) []string { return v.KeyPairNames }).(pulumi.StringArrayOutput)
 }
 
-func (o SshEndpointOutput) Task_urls() TaskUrlArrayOutput {
-	return o.ApplyT(func(v SshEndpoint) []TaskUrl { return v.Task_urls }).(TaskUrlArrayOutput)
+func (o SshEndpointOutput) TaskUrls() TaskUrlArrayOutput {
+	return o.ApplyT(func(v SshEndpoint) []TaskUrl { return v.TaskUrls }).(TaskUrlArrayOutput)
 }
 
 type SshEndpointPtrOutput struct{ *pulumi.OutputState }
@@ -5309,29 +5309,29 @@ func (o SshEndpointPtrOutput) Elem() SshEndpointOutput {
 	}).(SshEndpointOutput)
 }
 
-func (o SshEndpointPtrOutput) Key_pair_names() pulumi.StringArrayOutput {
+func (o SshEndpointPtrOutput) KeyPairNames() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *SshEndpoint) []string {
 		if v == nil {
 			return nil
 		}
-		return v.Key_pair_names
+		return v.KeyPairNames
 	}).(pulumi.StringArrayOutput)
 }
 
-func (o SshEndpointPtrOutput) Task_urls() TaskUrlArrayOutput {
+func (o SshEndpointPtrOutput) TaskUrls() TaskUrlArrayOutput {
 	return o.ApplyT(func(v *SshEndpoint) []TaskUrl {
 		if v == nil {
 			return nil
 		}
-		return v.Task_urls
+		return v.TaskUrls
 	}).(TaskUrlArrayOutput)
 }
 
 // “algorithm.summary“: visualisation logs (“log_type“, “log_dir.pfs.pfs_path“, ...).
 type Summary struct {
-	Data_sources []DataSourceResponse `pulumi:"data_sources"`
-	Log_dir      *LogDirResponse      `pulumi:"log_dir"`
-	Log_type     *string              `pulumi:"log_type"`
+	DataSources []DataSourceResponse `pulumi:"dataSources"`
+	LogDir      *LogDirResponse      `pulumi:"logDir"`
+	LogType     *string              `pulumi:"logType"`
 }
 
 // “algorithm.summary“: visualisation logs (“log_type“, “log_dir.pfs.pfs_path“, ...).
@@ -5349,16 +5349,16 @@ func (o SummaryOutput) ToSummaryOutputWithContext(ctx context.Context) SummaryOu
 	return o
 }
 
-func (o SummaryOutput) Data_sources() DataSourceResponseArrayOutput {
-	return o.ApplyT(func(v Summary) []DataSourceResponse { return v.Data_sources }).(DataSourceResponseArrayOutput)
+func (o SummaryOutput) DataSources() DataSourceResponseArrayOutput {
+	return o.ApplyT(func(v Summary) []DataSourceResponse { return v.DataSources }).(DataSourceResponseArrayOutput)
 }
 
-func (o SummaryOutput) Log_dir() LogDirResponsePtrOutput {
-	return o.ApplyT(func(v Summary) *LogDirResponse { return v.Log_dir }).(LogDirResponsePtrOutput)
+func (o SummaryOutput) LogDir() LogDirResponsePtrOutput {
+	return o.ApplyT(func(v Summary) *LogDirResponse { return v.LogDir }).(LogDirResponsePtrOutput)
 }
 
-func (o SummaryOutput) Log_type() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v Summary) *string { return v.Log_type }).(pulumi.StringPtrOutput)
+func (o SummaryOutput) LogType() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v Summary) *string { return v.LogType }).(pulumi.StringPtrOutput)
 }
 
 type SummaryPtrOutput struct{ *pulumi.OutputState }
@@ -5385,43 +5385,43 @@ func (o SummaryPtrOutput) Elem() SummaryOutput {
 	}).(SummaryOutput)
 }
 
-func (o SummaryPtrOutput) Data_sources() DataSourceResponseArrayOutput {
+func (o SummaryPtrOutput) DataSources() DataSourceResponseArrayOutput {
 	return o.ApplyT(func(v *Summary) []DataSourceResponse {
 		if v == nil {
 			return nil
 		}
-		return v.Data_sources
+		return v.DataSources
 	}).(DataSourceResponseArrayOutput)
 }
 
-func (o SummaryPtrOutput) Log_dir() LogDirResponsePtrOutput {
+func (o SummaryPtrOutput) LogDir() LogDirResponsePtrOutput {
 	return o.ApplyT(func(v *Summary) *LogDirResponse {
 		if v == nil {
 			return nil
 		}
-		return v.Log_dir
+		return v.LogDir
 	}).(LogDirResponsePtrOutput)
 }
 
-func (o SummaryPtrOutput) Log_type() pulumi.StringPtrOutput {
+func (o SummaryPtrOutput) LogType() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Summary) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Log_type
+		return v.LogType
 	}).(pulumi.StringPtrOutput)
 }
 
 // `TaskAlgorithmResponse` as the service returns it.
 type TaskAlgorithmResponse struct {
-	Boot_file      *string           `pulumi:"boot_file"`
-	Code_dir       *string           `pulumi:"code_dir"`
-	Engine         *EngineResponse   `pulumi:"engine"`
-	Environments   map[string]string `pulumi:"environments"`
-	Inputs         interface{}       `pulumi:"inputs"`
-	Local_code_dir *string           `pulumi:"local_code_dir"`
-	Outputs        interface{}       `pulumi:"outputs"`
-	Working_dir    *string           `pulumi:"working_dir"`
+	BootFile     *string           `pulumi:"bootFile"`
+	CodeDir      *string           `pulumi:"codeDir"`
+	Engine       *EngineResponse   `pulumi:"engine"`
+	Environments map[string]string `pulumi:"environments"`
+	Inputs       interface{}       `pulumi:"inputs"`
+	LocalCodeDir *string           `pulumi:"localCodeDir"`
+	Outputs      interface{}       `pulumi:"outputs"`
+	WorkingDir   *string           `pulumi:"workingDir"`
 }
 
 // `TaskAlgorithmResponse` as the service returns it.
@@ -5439,12 +5439,12 @@ func (o TaskAlgorithmResponseOutput) ToTaskAlgorithmResponseOutputWithContext(ct
 	return o
 }
 
-func (o TaskAlgorithmResponseOutput) Boot_file() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TaskAlgorithmResponse) *string { return v.Boot_file }).(pulumi.StringPtrOutput)
+func (o TaskAlgorithmResponseOutput) BootFile() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TaskAlgorithmResponse) *string { return v.BootFile }).(pulumi.StringPtrOutput)
 }
 
-func (o TaskAlgorithmResponseOutput) Code_dir() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TaskAlgorithmResponse) *string { return v.Code_dir }).(pulumi.StringPtrOutput)
+func (o TaskAlgorithmResponseOutput) CodeDir() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TaskAlgorithmResponse) *string { return v.CodeDir }).(pulumi.StringPtrOutput)
 }
 
 func (o TaskAlgorithmResponseOutput) Engine() EngineResponsePtrOutput {
@@ -5459,16 +5459,16 @@ func (o TaskAlgorithmResponseOutput) Inputs() pulumi.AnyOutput {
 	return o.ApplyT(func(v TaskAlgorithmResponse) interface{} { return v.Inputs }).(pulumi.AnyOutput)
 }
 
-func (o TaskAlgorithmResponseOutput) Local_code_dir() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TaskAlgorithmResponse) *string { return v.Local_code_dir }).(pulumi.StringPtrOutput)
+func (o TaskAlgorithmResponseOutput) LocalCodeDir() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TaskAlgorithmResponse) *string { return v.LocalCodeDir }).(pulumi.StringPtrOutput)
 }
 
 func (o TaskAlgorithmResponseOutput) Outputs() pulumi.AnyOutput {
 	return o.ApplyT(func(v TaskAlgorithmResponse) interface{} { return v.Outputs }).(pulumi.AnyOutput)
 }
 
-func (o TaskAlgorithmResponseOutput) Working_dir() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TaskAlgorithmResponse) *string { return v.Working_dir }).(pulumi.StringPtrOutput)
+func (o TaskAlgorithmResponseOutput) WorkingDir() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TaskAlgorithmResponse) *string { return v.WorkingDir }).(pulumi.StringPtrOutput)
 }
 
 type TaskAlgorithmResponsePtrOutput struct{ *pulumi.OutputState }
@@ -5495,21 +5495,21 @@ func (o TaskAlgorithmResponsePtrOutput) Elem() TaskAlgorithmResponseOutput {
 	}).(TaskAlgorithmResponseOutput)
 }
 
-func (o TaskAlgorithmResponsePtrOutput) Boot_file() pulumi.StringPtrOutput {
+func (o TaskAlgorithmResponsePtrOutput) BootFile() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TaskAlgorithmResponse) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Boot_file
+		return v.BootFile
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o TaskAlgorithmResponsePtrOutput) Code_dir() pulumi.StringPtrOutput {
+func (o TaskAlgorithmResponsePtrOutput) CodeDir() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TaskAlgorithmResponse) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Code_dir
+		return v.CodeDir
 	}).(pulumi.StringPtrOutput)
 }
 
@@ -5540,12 +5540,12 @@ func (o TaskAlgorithmResponsePtrOutput) Inputs() pulumi.AnyOutput {
 	}).(pulumi.AnyOutput)
 }
 
-func (o TaskAlgorithmResponsePtrOutput) Local_code_dir() pulumi.StringPtrOutput {
+func (o TaskAlgorithmResponsePtrOutput) LocalCodeDir() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TaskAlgorithmResponse) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Local_code_dir
+		return v.LocalCodeDir
 	}).(pulumi.StringPtrOutput)
 }
 
@@ -5558,21 +5558,21 @@ func (o TaskAlgorithmResponsePtrOutput) Outputs() pulumi.AnyOutput {
 	}).(pulumi.AnyOutput)
 }
 
-func (o TaskAlgorithmResponsePtrOutput) Working_dir() pulumi.StringPtrOutput {
+func (o TaskAlgorithmResponsePtrOutput) WorkingDir() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TaskAlgorithmResponse) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Working_dir
+		return v.WorkingDir
 	}).(pulumi.StringPtrOutput)
 }
 
 // “status.task_ips[]“: where a task runs.
 type TaskIp struct {
-	Host_ip        *string `pulumi:"host_ip"`
-	Ip             *string `pulumi:"ip"`
-	Schedule_count *int    `pulumi:"schedule_count"`
-	Task           *string `pulumi:"task"`
+	HostIp        *string `pulumi:"hostIp"`
+	Ip            *string `pulumi:"ip"`
+	ScheduleCount *int    `pulumi:"scheduleCount"`
+	Task          *string `pulumi:"task"`
 }
 
 // “status.task_ips[]“: where a task runs.
@@ -5590,16 +5590,16 @@ func (o TaskIpOutput) ToTaskIpOutputWithContext(ctx context.Context) TaskIpOutpu
 	return o
 }
 
-func (o TaskIpOutput) Host_ip() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TaskIp) *string { return v.Host_ip }).(pulumi.StringPtrOutput)
+func (o TaskIpOutput) HostIp() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TaskIp) *string { return v.HostIp }).(pulumi.StringPtrOutput)
 }
 
 func (o TaskIpOutput) Ip() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v TaskIp) *string { return v.Ip }).(pulumi.StringPtrOutput)
 }
 
-func (o TaskIpOutput) Schedule_count() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v TaskIp) *int { return v.Schedule_count }).(pulumi.IntPtrOutput)
+func (o TaskIpOutput) ScheduleCount() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v TaskIp) *int { return v.ScheduleCount }).(pulumi.IntPtrOutput)
 }
 
 func (o TaskIpOutput) Task() pulumi.StringPtrOutput {
@@ -5628,7 +5628,7 @@ func (o TaskIpArrayOutput) Index(i pulumi.IntInput) TaskIpOutput {
 
 // `TaskLogExportPathResponse` as the service returns it.
 type TaskLogExportPathResponse struct {
-	Obs_url *string `pulumi:"obs_url"`
+	ObsUrl *string `pulumi:"obsUrl"`
 }
 
 // `TaskLogExportPathResponse` as the service returns it.
@@ -5646,8 +5646,8 @@ func (o TaskLogExportPathResponseOutput) ToTaskLogExportPathResponseOutputWithCo
 	return o
 }
 
-func (o TaskLogExportPathResponseOutput) Obs_url() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TaskLogExportPathResponse) *string { return v.Obs_url }).(pulumi.StringPtrOutput)
+func (o TaskLogExportPathResponseOutput) ObsUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TaskLogExportPathResponse) *string { return v.ObsUrl }).(pulumi.StringPtrOutput)
 }
 
 type TaskLogExportPathResponsePtrOutput struct{ *pulumi.OutputState }
@@ -5674,21 +5674,21 @@ func (o TaskLogExportPathResponsePtrOutput) Elem() TaskLogExportPathResponseOutp
 	}).(TaskLogExportPathResponseOutput)
 }
 
-func (o TaskLogExportPathResponsePtrOutput) Obs_url() pulumi.StringPtrOutput {
+func (o TaskLogExportPathResponsePtrOutput) ObsUrl() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TaskLogExportPathResponse) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Obs_url
+		return v.ObsUrl
 	}).(pulumi.StringPtrOutput)
 }
 
 // `TaskResponse` as the service returns it.
 type TaskResponse struct {
-	Algorithm       *TaskAlgorithmResponse     `pulumi:"algorithm"`
-	Log_export_path *TaskLogExportPathResponse `pulumi:"log_export_path"`
-	Role            *string                    `pulumi:"role"`
-	Task_resource   *FlavorDetail              `pulumi:"task_resource"`
+	Algorithm     *TaskAlgorithmResponse     `pulumi:"algorithm"`
+	LogExportPath *TaskLogExportPathResponse `pulumi:"logExportPath"`
+	Role          *string                    `pulumi:"role"`
+	TaskResource  *FlavorDetail              `pulumi:"taskResource"`
 }
 
 // `TaskResponse` as the service returns it.
@@ -5710,16 +5710,16 @@ func (o TaskResponseOutput) Algorithm() TaskAlgorithmResponsePtrOutput {
 	return o.ApplyT(func(v TaskResponse) *TaskAlgorithmResponse { return v.Algorithm }).(TaskAlgorithmResponsePtrOutput)
 }
 
-func (o TaskResponseOutput) Log_export_path() TaskLogExportPathResponsePtrOutput {
-	return o.ApplyT(func(v TaskResponse) *TaskLogExportPathResponse { return v.Log_export_path }).(TaskLogExportPathResponsePtrOutput)
+func (o TaskResponseOutput) LogExportPath() TaskLogExportPathResponsePtrOutput {
+	return o.ApplyT(func(v TaskResponse) *TaskLogExportPathResponse { return v.LogExportPath }).(TaskLogExportPathResponsePtrOutput)
 }
 
 func (o TaskResponseOutput) Role() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v TaskResponse) *string { return v.Role }).(pulumi.StringPtrOutput)
 }
 
-func (o TaskResponseOutput) Task_resource() FlavorDetailPtrOutput {
-	return o.ApplyT(func(v TaskResponse) *FlavorDetail { return v.Task_resource }).(FlavorDetailPtrOutput)
+func (o TaskResponseOutput) TaskResource() FlavorDetailPtrOutput {
+	return o.ApplyT(func(v TaskResponse) *FlavorDetail { return v.TaskResource }).(FlavorDetailPtrOutput)
 }
 
 type TaskResponseArrayOutput struct{ *pulumi.OutputState }
@@ -5744,9 +5744,9 @@ func (o TaskResponseArrayOutput) Index(i pulumi.IntInput) TaskResponseOutput {
 
 // “status.task_statuses[]“.
 type TaskStatus struct {
-	Exit_code *int    `pulumi:"exit_code"`
-	Message   *string `pulumi:"message"`
-	Task      *string `pulumi:"task"`
+	ExitCode *int    `pulumi:"exitCode"`
+	Message  *string `pulumi:"message"`
+	Task     *string `pulumi:"task"`
 }
 
 // “status.task_statuses[]“.
@@ -5764,8 +5764,8 @@ func (o TaskStatusOutput) ToTaskStatusOutputWithContext(ctx context.Context) Tas
 	return o
 }
 
-func (o TaskStatusOutput) Exit_code() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v TaskStatus) *int { return v.Exit_code }).(pulumi.IntPtrOutput)
+func (o TaskStatusOutput) ExitCode() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v TaskStatus) *int { return v.ExitCode }).(pulumi.IntPtrOutput)
 }
 
 func (o TaskStatusOutput) Message() pulumi.StringPtrOutput {
@@ -5918,9 +5918,9 @@ func (o TokenEndpointPtrOutput) Url() pulumi.StringPtrOutput {
 
 // “metadata.training_experiment_reference“ as returned.
 type TrainingExperimentResponse struct {
-	Id            *string `pulumi:"id"`
-	Name          *string `pulumi:"name"`
-	Serial_number *string `pulumi:"serial_number"`
+	Id           *string `pulumi:"id"`
+	Name         *string `pulumi:"name"`
+	SerialNumber *string `pulumi:"serialNumber"`
 }
 
 // “metadata.training_experiment_reference“ as returned.
@@ -5946,8 +5946,8 @@ func (o TrainingExperimentResponseOutput) Name() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v TrainingExperimentResponse) *string { return v.Name }).(pulumi.StringPtrOutput)
 }
 
-func (o TrainingExperimentResponseOutput) Serial_number() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingExperimentResponse) *string { return v.Serial_number }).(pulumi.StringPtrOutput)
+func (o TrainingExperimentResponseOutput) SerialNumber() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingExperimentResponse) *string { return v.SerialNumber }).(pulumi.StringPtrOutput)
 }
 
 type TrainingExperimentResponsePtrOutput struct{ *pulumi.OutputState }
@@ -5992,25 +5992,25 @@ func (o TrainingExperimentResponsePtrOutput) Name() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o TrainingExperimentResponsePtrOutput) Serial_number() pulumi.StringPtrOutput {
+func (o TrainingExperimentResponsePtrOutput) SerialNumber() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingExperimentResponse) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Serial_number
+		return v.SerialNumber
 	}).(pulumi.StringPtrOutput)
 }
 
 // What the job runs. Exactly one source: an algorithm `id`; a subscribed algorithm (`subscription_id` with `item_version_id`); or your own code or image: an `engine` with `code_dir` and `boot_file`, and/or a `command` (custom images only).
 type TrainingJobAlgorithm struct {
 	// OBS path of the YAML configuration of an auto search job.
-	Autosearch_config_path *string `pulumi:"autosearch_config_path"`
+	AutosearchConfigPath *string `pulumi:"autosearchConfigPath"`
 	// OBS path of the framework code of an auto search job.
-	Autosearch_framework_path *string `pulumi:"autosearch_framework_path"`
+	AutosearchFrameworkPath *string `pulumi:"autosearchFrameworkPath"`
 	// Boot file inside `code_dir`, for example `/bucket/app/train.py`.
-	Boot_file *string `pulumi:"boot_file"`
+	BootFile *string `pulumi:"bootFile"`
 	// Code directory (an OBS path such as `/bucket/app/`), with `boot_file`.
-	Code_dir *string `pulumi:"code_dir"`
+	CodeDir *string `pulumi:"codeDir"`
 	// Start command of a custom image's container, for example `python train.py`.
 	Command *string `pulumi:"command"`
 	// Engine or custom image to run your own code on.
@@ -6022,9 +6022,9 @@ type TrainingJobAlgorithm struct {
 	// Data input channels.
 	Inputs []TrainingJobInputType `pulumi:"inputs"`
 	// Version of the subscribed algorithm, with `subscription_id`.
-	Item_version_id *string `pulumi:"item_version_id"`
+	ItemVersionId *string `pulumi:"itemVersionId"`
 	// Container directory the code is downloaded to; must be under `/home` (not `/home/ma-user` itself, nor `/home/ma-user/modelarts`, `/home/ma-user/modelarts-dev` or `/home/ma-user/infer`).
-	Local_code_dir *string `pulumi:"local_code_dir"`
+	LocalCodeDir *string `pulumi:"localCodeDir"`
 	// Data output channels.
 	Outputs []TrainingJobOutputType `pulumi:"outputs"`
 	// Running parameters (hyperparameters).
@@ -6032,11 +6032,11 @@ type TrainingJobAlgorithm struct {
 	// Policies: hyperparameter search.
 	Policies *TrainingJobPolicies `pulumi:"policies"`
 	// Subscription id of a subscribed algorithm, with `item_version_id`.
-	Subscription_id *string `pulumi:"subscription_id"`
+	SubscriptionId *string `pulumi:"subscriptionId"`
 	// Visualisation logs.
 	Summary *TrainingJobSummary `pulumi:"summary"`
 	// Directory the algorithm runs in.
-	Working_dir *string `pulumi:"working_dir"`
+	WorkingDir *string `pulumi:"workingDir"`
 }
 
 // TrainingJobAlgorithmInput is an input type that accepts TrainingJobAlgorithmArgs and TrainingJobAlgorithmOutput values.
@@ -6053,13 +6053,13 @@ type TrainingJobAlgorithmInput interface {
 // What the job runs. Exactly one source: an algorithm `id`; a subscribed algorithm (`subscription_id` with `item_version_id`); or your own code or image: an `engine` with `code_dir` and `boot_file`, and/or a `command` (custom images only).
 type TrainingJobAlgorithmArgs struct {
 	// OBS path of the YAML configuration of an auto search job.
-	Autosearch_config_path pulumi.StringPtrInput `pulumi:"autosearch_config_path"`
+	AutosearchConfigPath pulumi.StringPtrInput `pulumi:"autosearchConfigPath"`
 	// OBS path of the framework code of an auto search job.
-	Autosearch_framework_path pulumi.StringPtrInput `pulumi:"autosearch_framework_path"`
+	AutosearchFrameworkPath pulumi.StringPtrInput `pulumi:"autosearchFrameworkPath"`
 	// Boot file inside `code_dir`, for example `/bucket/app/train.py`.
-	Boot_file pulumi.StringPtrInput `pulumi:"boot_file"`
+	BootFile pulumi.StringPtrInput `pulumi:"bootFile"`
 	// Code directory (an OBS path such as `/bucket/app/`), with `boot_file`.
-	Code_dir pulumi.StringPtrInput `pulumi:"code_dir"`
+	CodeDir pulumi.StringPtrInput `pulumi:"codeDir"`
 	// Start command of a custom image's container, for example `python train.py`.
 	Command pulumi.StringPtrInput `pulumi:"command"`
 	// Engine or custom image to run your own code on.
@@ -6071,9 +6071,9 @@ type TrainingJobAlgorithmArgs struct {
 	// Data input channels.
 	Inputs TrainingJobInputTypeArrayInput `pulumi:"inputs"`
 	// Version of the subscribed algorithm, with `subscription_id`.
-	Item_version_id pulumi.StringPtrInput `pulumi:"item_version_id"`
+	ItemVersionId pulumi.StringPtrInput `pulumi:"itemVersionId"`
 	// Container directory the code is downloaded to; must be under `/home` (not `/home/ma-user` itself, nor `/home/ma-user/modelarts`, `/home/ma-user/modelarts-dev` or `/home/ma-user/infer`).
-	Local_code_dir pulumi.StringPtrInput `pulumi:"local_code_dir"`
+	LocalCodeDir pulumi.StringPtrInput `pulumi:"localCodeDir"`
 	// Data output channels.
 	Outputs TrainingJobOutputTypeArrayInput `pulumi:"outputs"`
 	// Running parameters (hyperparameters).
@@ -6081,11 +6081,11 @@ type TrainingJobAlgorithmArgs struct {
 	// Policies: hyperparameter search.
 	Policies TrainingJobPoliciesPtrInput `pulumi:"policies"`
 	// Subscription id of a subscribed algorithm, with `item_version_id`.
-	Subscription_id pulumi.StringPtrInput `pulumi:"subscription_id"`
+	SubscriptionId pulumi.StringPtrInput `pulumi:"subscriptionId"`
 	// Visualisation logs.
 	Summary TrainingJobSummaryPtrInput `pulumi:"summary"`
 	// Directory the algorithm runs in.
-	Working_dir pulumi.StringPtrInput `pulumi:"working_dir"`
+	WorkingDir pulumi.StringPtrInput `pulumi:"workingDir"`
 }
 
 func (TrainingJobAlgorithmArgs) ElementType() reflect.Type {
@@ -6167,23 +6167,23 @@ func (o TrainingJobAlgorithmOutput) ToTrainingJobAlgorithmPtrOutputWithContext(c
 }
 
 // OBS path of the YAML configuration of an auto search job.
-func (o TrainingJobAlgorithmOutput) Autosearch_config_path() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobAlgorithm) *string { return v.Autosearch_config_path }).(pulumi.StringPtrOutput)
+func (o TrainingJobAlgorithmOutput) AutosearchConfigPath() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobAlgorithm) *string { return v.AutosearchConfigPath }).(pulumi.StringPtrOutput)
 }
 
 // OBS path of the framework code of an auto search job.
-func (o TrainingJobAlgorithmOutput) Autosearch_framework_path() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobAlgorithm) *string { return v.Autosearch_framework_path }).(pulumi.StringPtrOutput)
+func (o TrainingJobAlgorithmOutput) AutosearchFrameworkPath() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobAlgorithm) *string { return v.AutosearchFrameworkPath }).(pulumi.StringPtrOutput)
 }
 
 // Boot file inside `code_dir`, for example `/bucket/app/train.py`.
-func (o TrainingJobAlgorithmOutput) Boot_file() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobAlgorithm) *string { return v.Boot_file }).(pulumi.StringPtrOutput)
+func (o TrainingJobAlgorithmOutput) BootFile() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobAlgorithm) *string { return v.BootFile }).(pulumi.StringPtrOutput)
 }
 
 // Code directory (an OBS path such as `/bucket/app/`), with `boot_file`.
-func (o TrainingJobAlgorithmOutput) Code_dir() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobAlgorithm) *string { return v.Code_dir }).(pulumi.StringPtrOutput)
+func (o TrainingJobAlgorithmOutput) CodeDir() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobAlgorithm) *string { return v.CodeDir }).(pulumi.StringPtrOutput)
 }
 
 // Start command of a custom image's container, for example `python train.py`.
@@ -6212,13 +6212,13 @@ func (o TrainingJobAlgorithmOutput) Inputs() TrainingJobInputTypeArrayOutput {
 }
 
 // Version of the subscribed algorithm, with `subscription_id`.
-func (o TrainingJobAlgorithmOutput) Item_version_id() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobAlgorithm) *string { return v.Item_version_id }).(pulumi.StringPtrOutput)
+func (o TrainingJobAlgorithmOutput) ItemVersionId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobAlgorithm) *string { return v.ItemVersionId }).(pulumi.StringPtrOutput)
 }
 
 // Container directory the code is downloaded to; must be under `/home` (not `/home/ma-user` itself, nor `/home/ma-user/modelarts`, `/home/ma-user/modelarts-dev` or `/home/ma-user/infer`).
-func (o TrainingJobAlgorithmOutput) Local_code_dir() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobAlgorithm) *string { return v.Local_code_dir }).(pulumi.StringPtrOutput)
+func (o TrainingJobAlgorithmOutput) LocalCodeDir() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobAlgorithm) *string { return v.LocalCodeDir }).(pulumi.StringPtrOutput)
 }
 
 // Data output channels.
@@ -6237,8 +6237,8 @@ func (o TrainingJobAlgorithmOutput) Policies() TrainingJobPoliciesPtrOutput {
 }
 
 // Subscription id of a subscribed algorithm, with `item_version_id`.
-func (o TrainingJobAlgorithmOutput) Subscription_id() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobAlgorithm) *string { return v.Subscription_id }).(pulumi.StringPtrOutput)
+func (o TrainingJobAlgorithmOutput) SubscriptionId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobAlgorithm) *string { return v.SubscriptionId }).(pulumi.StringPtrOutput)
 }
 
 // Visualisation logs.
@@ -6247,8 +6247,8 @@ func (o TrainingJobAlgorithmOutput) Summary() TrainingJobSummaryPtrOutput {
 }
 
 // Directory the algorithm runs in.
-func (o TrainingJobAlgorithmOutput) Working_dir() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobAlgorithm) *string { return v.Working_dir }).(pulumi.StringPtrOutput)
+func (o TrainingJobAlgorithmOutput) WorkingDir() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobAlgorithm) *string { return v.WorkingDir }).(pulumi.StringPtrOutput)
 }
 
 type TrainingJobAlgorithmPtrOutput struct{ *pulumi.OutputState }
@@ -6276,42 +6276,42 @@ func (o TrainingJobAlgorithmPtrOutput) Elem() TrainingJobAlgorithmOutput {
 }
 
 // OBS path of the YAML configuration of an auto search job.
-func (o TrainingJobAlgorithmPtrOutput) Autosearch_config_path() pulumi.StringPtrOutput {
+func (o TrainingJobAlgorithmPtrOutput) AutosearchConfigPath() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobAlgorithm) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Autosearch_config_path
+		return v.AutosearchConfigPath
 	}).(pulumi.StringPtrOutput)
 }
 
 // OBS path of the framework code of an auto search job.
-func (o TrainingJobAlgorithmPtrOutput) Autosearch_framework_path() pulumi.StringPtrOutput {
+func (o TrainingJobAlgorithmPtrOutput) AutosearchFrameworkPath() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobAlgorithm) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Autosearch_framework_path
+		return v.AutosearchFrameworkPath
 	}).(pulumi.StringPtrOutput)
 }
 
 // Boot file inside `code_dir`, for example `/bucket/app/train.py`.
-func (o TrainingJobAlgorithmPtrOutput) Boot_file() pulumi.StringPtrOutput {
+func (o TrainingJobAlgorithmPtrOutput) BootFile() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobAlgorithm) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Boot_file
+		return v.BootFile
 	}).(pulumi.StringPtrOutput)
 }
 
 // Code directory (an OBS path such as `/bucket/app/`), with `boot_file`.
-func (o TrainingJobAlgorithmPtrOutput) Code_dir() pulumi.StringPtrOutput {
+func (o TrainingJobAlgorithmPtrOutput) CodeDir() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobAlgorithm) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Code_dir
+		return v.CodeDir
 	}).(pulumi.StringPtrOutput)
 }
 
@@ -6366,22 +6366,22 @@ func (o TrainingJobAlgorithmPtrOutput) Inputs() TrainingJobInputTypeArrayOutput 
 }
 
 // Version of the subscribed algorithm, with `subscription_id`.
-func (o TrainingJobAlgorithmPtrOutput) Item_version_id() pulumi.StringPtrOutput {
+func (o TrainingJobAlgorithmPtrOutput) ItemVersionId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobAlgorithm) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Item_version_id
+		return v.ItemVersionId
 	}).(pulumi.StringPtrOutput)
 }
 
 // Container directory the code is downloaded to; must be under `/home` (not `/home/ma-user` itself, nor `/home/ma-user/modelarts`, `/home/ma-user/modelarts-dev` or `/home/ma-user/infer`).
-func (o TrainingJobAlgorithmPtrOutput) Local_code_dir() pulumi.StringPtrOutput {
+func (o TrainingJobAlgorithmPtrOutput) LocalCodeDir() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobAlgorithm) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Local_code_dir
+		return v.LocalCodeDir
 	}).(pulumi.StringPtrOutput)
 }
 
@@ -6416,12 +6416,12 @@ func (o TrainingJobAlgorithmPtrOutput) Policies() TrainingJobPoliciesPtrOutput {
 }
 
 // Subscription id of a subscribed algorithm, with `item_version_id`.
-func (o TrainingJobAlgorithmPtrOutput) Subscription_id() pulumi.StringPtrOutput {
+func (o TrainingJobAlgorithmPtrOutput) SubscriptionId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobAlgorithm) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Subscription_id
+		return v.SubscriptionId
 	}).(pulumi.StringPtrOutput)
 }
 
@@ -6436,12 +6436,12 @@ func (o TrainingJobAlgorithmPtrOutput) Summary() TrainingJobSummaryPtrOutput {
 }
 
 // Directory the algorithm runs in.
-func (o TrainingJobAlgorithmPtrOutput) Working_dir() pulumi.StringPtrOutput {
+func (o TrainingJobAlgorithmPtrOutput) WorkingDir() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobAlgorithm) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Working_dir
+		return v.WorkingDir
 	}).(pulumi.StringPtrOutput)
 }
 
@@ -6452,11 +6452,11 @@ type TrainingJobAssetModel struct {
 	// Model description.
 	Desc *string `pulumi:"desc"`
 	// Description of the model asset.
-	Model_desc *string `pulumi:"model_desc"`
+	ModelDesc *string `pulumi:"modelDesc"`
 	// Model name. Must not be empty.
 	Name string `pulumi:"name"`
 	// Id of an existing model asset this one is a version of.
-	Parent_asset_id *string `pulumi:"parent_asset_id"`
+	ParentAssetId *string `pulumi:"parentAssetId"`
 	// Model series (brand).
 	Series *string `pulumi:"series"`
 	// Model type. Must not be empty.
@@ -6483,11 +6483,11 @@ type TrainingJobAssetModelArgs struct {
 	// Model description.
 	Desc pulumi.StringPtrInput `pulumi:"desc"`
 	// Description of the model asset.
-	Model_desc pulumi.StringPtrInput `pulumi:"model_desc"`
+	ModelDesc pulumi.StringPtrInput `pulumi:"modelDesc"`
 	// Model name. Must not be empty.
 	Name pulumi.StringInput `pulumi:"name"`
 	// Id of an existing model asset this one is a version of.
-	Parent_asset_id pulumi.StringPtrInput `pulumi:"parent_asset_id"`
+	ParentAssetId pulumi.StringPtrInput `pulumi:"parentAssetId"`
 	// Model series (brand).
 	Series pulumi.StringPtrInput `pulumi:"series"`
 	// Model type. Must not be empty.
@@ -6585,8 +6585,8 @@ func (o TrainingJobAssetModelOutput) Desc() pulumi.StringPtrOutput {
 }
 
 // Description of the model asset.
-func (o TrainingJobAssetModelOutput) Model_desc() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobAssetModel) *string { return v.Model_desc }).(pulumi.StringPtrOutput)
+func (o TrainingJobAssetModelOutput) ModelDesc() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobAssetModel) *string { return v.ModelDesc }).(pulumi.StringPtrOutput)
 }
 
 // Model name. Must not be empty.
@@ -6595,8 +6595,8 @@ func (o TrainingJobAssetModelOutput) Name() pulumi.StringOutput {
 }
 
 // Id of an existing model asset this one is a version of.
-func (o TrainingJobAssetModelOutput) Parent_asset_id() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobAssetModel) *string { return v.Parent_asset_id }).(pulumi.StringPtrOutput)
+func (o TrainingJobAssetModelOutput) ParentAssetId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobAssetModel) *string { return v.ParentAssetId }).(pulumi.StringPtrOutput)
 }
 
 // Model series (brand).
@@ -6659,12 +6659,12 @@ func (o TrainingJobAssetModelPtrOutput) Desc() pulumi.StringPtrOutput {
 }
 
 // Description of the model asset.
-func (o TrainingJobAssetModelPtrOutput) Model_desc() pulumi.StringPtrOutput {
+func (o TrainingJobAssetModelPtrOutput) ModelDesc() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobAssetModel) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Model_desc
+		return v.ModelDesc
 	}).(pulumi.StringPtrOutput)
 }
 
@@ -6679,12 +6679,12 @@ func (o TrainingJobAssetModelPtrOutput) Name() pulumi.StringPtrOutput {
 }
 
 // Id of an existing model asset this one is a version of.
-func (o TrainingJobAssetModelPtrOutput) Parent_asset_id() pulumi.StringPtrOutput {
+func (o TrainingJobAssetModelPtrOutput) ParentAssetId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobAssetModel) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Parent_asset_id
+		return v.ParentAssetId
 	}).(pulumi.StringPtrOutput)
 }
 
@@ -6721,13 +6721,13 @@ func (o TrainingJobAssetModelPtrOutput) Version() pulumi.StringPtrOutput {
 // Hyperparameter search (auto search jobs).
 type TrainingJobAutoSearch struct {
 	// The search algorithms.
-	Algo_configs []TrainingJobAutoSearchAlgoConfig `pulumi:"algo_configs"`
+	AlgoConfigs []TrainingJobAutoSearchAlgoConfig `pulumi:"algoConfigs"`
 	// The metrics to optimise.
-	Reward_attrs []TrainingJobAutoSearchRewardAttr `pulumi:"reward_attrs"`
+	RewardAttrs []TrainingJobAutoSearchRewardAttr `pulumi:"rewardAttrs"`
 	// The hyperparameters to vary.
-	Search_params []TrainingJobAutoSearchParam `pulumi:"search_params"`
+	SearchParams []TrainingJobAutoSearchParam `pulumi:"searchParams"`
 	// Hyperparameter combinations to leave out.
-	Skip_search_params *string `pulumi:"skip_search_params"`
+	SkipSearchParams *string `pulumi:"skipSearchParams"`
 }
 
 // TrainingJobAutoSearchInput is an input type that accepts TrainingJobAutoSearchArgs and TrainingJobAutoSearchOutput values.
@@ -6744,13 +6744,13 @@ type TrainingJobAutoSearchInput interface {
 // Hyperparameter search (auto search jobs).
 type TrainingJobAutoSearchArgs struct {
 	// The search algorithms.
-	Algo_configs TrainingJobAutoSearchAlgoConfigArrayInput `pulumi:"algo_configs"`
+	AlgoConfigs TrainingJobAutoSearchAlgoConfigArrayInput `pulumi:"algoConfigs"`
 	// The metrics to optimise.
-	Reward_attrs TrainingJobAutoSearchRewardAttrArrayInput `pulumi:"reward_attrs"`
+	RewardAttrs TrainingJobAutoSearchRewardAttrArrayInput `pulumi:"rewardAttrs"`
 	// The hyperparameters to vary.
-	Search_params TrainingJobAutoSearchParamArrayInput `pulumi:"search_params"`
+	SearchParams TrainingJobAutoSearchParamArrayInput `pulumi:"searchParams"`
 	// Hyperparameter combinations to leave out.
-	Skip_search_params pulumi.StringPtrInput `pulumi:"skip_search_params"`
+	SkipSearchParams pulumi.StringPtrInput `pulumi:"skipSearchParams"`
 }
 
 func (TrainingJobAutoSearchArgs) ElementType() reflect.Type {
@@ -6832,23 +6832,23 @@ func (o TrainingJobAutoSearchOutput) ToTrainingJobAutoSearchPtrOutputWithContext
 }
 
 // The search algorithms.
-func (o TrainingJobAutoSearchOutput) Algo_configs() TrainingJobAutoSearchAlgoConfigArrayOutput {
-	return o.ApplyT(func(v TrainingJobAutoSearch) []TrainingJobAutoSearchAlgoConfig { return v.Algo_configs }).(TrainingJobAutoSearchAlgoConfigArrayOutput)
+func (o TrainingJobAutoSearchOutput) AlgoConfigs() TrainingJobAutoSearchAlgoConfigArrayOutput {
+	return o.ApplyT(func(v TrainingJobAutoSearch) []TrainingJobAutoSearchAlgoConfig { return v.AlgoConfigs }).(TrainingJobAutoSearchAlgoConfigArrayOutput)
 }
 
 // The metrics to optimise.
-func (o TrainingJobAutoSearchOutput) Reward_attrs() TrainingJobAutoSearchRewardAttrArrayOutput {
-	return o.ApplyT(func(v TrainingJobAutoSearch) []TrainingJobAutoSearchRewardAttr { return v.Reward_attrs }).(TrainingJobAutoSearchRewardAttrArrayOutput)
+func (o TrainingJobAutoSearchOutput) RewardAttrs() TrainingJobAutoSearchRewardAttrArrayOutput {
+	return o.ApplyT(func(v TrainingJobAutoSearch) []TrainingJobAutoSearchRewardAttr { return v.RewardAttrs }).(TrainingJobAutoSearchRewardAttrArrayOutput)
 }
 
 // The hyperparameters to vary.
-func (o TrainingJobAutoSearchOutput) Search_params() TrainingJobAutoSearchParamArrayOutput {
-	return o.ApplyT(func(v TrainingJobAutoSearch) []TrainingJobAutoSearchParam { return v.Search_params }).(TrainingJobAutoSearchParamArrayOutput)
+func (o TrainingJobAutoSearchOutput) SearchParams() TrainingJobAutoSearchParamArrayOutput {
+	return o.ApplyT(func(v TrainingJobAutoSearch) []TrainingJobAutoSearchParam { return v.SearchParams }).(TrainingJobAutoSearchParamArrayOutput)
 }
 
 // Hyperparameter combinations to leave out.
-func (o TrainingJobAutoSearchOutput) Skip_search_params() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobAutoSearch) *string { return v.Skip_search_params }).(pulumi.StringPtrOutput)
+func (o TrainingJobAutoSearchOutput) SkipSearchParams() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobAutoSearch) *string { return v.SkipSearchParams }).(pulumi.StringPtrOutput)
 }
 
 type TrainingJobAutoSearchPtrOutput struct{ *pulumi.OutputState }
@@ -6876,42 +6876,42 @@ func (o TrainingJobAutoSearchPtrOutput) Elem() TrainingJobAutoSearchOutput {
 }
 
 // The search algorithms.
-func (o TrainingJobAutoSearchPtrOutput) Algo_configs() TrainingJobAutoSearchAlgoConfigArrayOutput {
+func (o TrainingJobAutoSearchPtrOutput) AlgoConfigs() TrainingJobAutoSearchAlgoConfigArrayOutput {
 	return o.ApplyT(func(v *TrainingJobAutoSearch) []TrainingJobAutoSearchAlgoConfig {
 		if v == nil {
 			return nil
 		}
-		return v.Algo_configs
+		return v.AlgoConfigs
 	}).(TrainingJobAutoSearchAlgoConfigArrayOutput)
 }
 
 // The metrics to optimise.
-func (o TrainingJobAutoSearchPtrOutput) Reward_attrs() TrainingJobAutoSearchRewardAttrArrayOutput {
+func (o TrainingJobAutoSearchPtrOutput) RewardAttrs() TrainingJobAutoSearchRewardAttrArrayOutput {
 	return o.ApplyT(func(v *TrainingJobAutoSearch) []TrainingJobAutoSearchRewardAttr {
 		if v == nil {
 			return nil
 		}
-		return v.Reward_attrs
+		return v.RewardAttrs
 	}).(TrainingJobAutoSearchRewardAttrArrayOutput)
 }
 
 // The hyperparameters to vary.
-func (o TrainingJobAutoSearchPtrOutput) Search_params() TrainingJobAutoSearchParamArrayOutput {
+func (o TrainingJobAutoSearchPtrOutput) SearchParams() TrainingJobAutoSearchParamArrayOutput {
 	return o.ApplyT(func(v *TrainingJobAutoSearch) []TrainingJobAutoSearchParam {
 		if v == nil {
 			return nil
 		}
-		return v.Search_params
+		return v.SearchParams
 	}).(TrainingJobAutoSearchParamArrayOutput)
 }
 
 // Hyperparameter combinations to leave out.
-func (o TrainingJobAutoSearchPtrOutput) Skip_search_params() pulumi.StringPtrOutput {
+func (o TrainingJobAutoSearchPtrOutput) SkipSearchParams() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobAutoSearch) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Skip_search_params
+		return v.SkipSearchParams
 	}).(pulumi.StringPtrOutput)
 }
 
@@ -7145,17 +7145,17 @@ func (o TrainingJobAutoSearchAlgoConfigParamArrayOutput) Index(i pulumi.IntInput
 // A hyperparameter the search varies.
 type TrainingJobAutoSearchParam struct {
 	// How many points of a continuous hyperparameter are tried.
-	Discrete_points_num *string `pulumi:"discrete_points_num"`
+	DiscretePointsNum *string `pulumi:"discretePointsNum"`
 	// The values of a discrete hyperparameter.
-	Discrete_values []string `pulumi:"discrete_values"`
+	DiscreteValues []string `pulumi:"discreteValues"`
 	// Lower bound of a continuous hyperparameter.
-	Lower_bound *string `pulumi:"lower_bound"`
+	LowerBound *string `pulumi:"lowerBound"`
 	// Hyperparameter name.
 	Name *string `pulumi:"name"`
 	// `continuous` (between the bounds) or `discrete` (from a list).
-	Param_type *string `pulumi:"param_type"`
+	ParamType *string `pulumi:"paramType"`
 	// Upper bound of a continuous hyperparameter.
-	Upper_bound *string `pulumi:"upper_bound"`
+	UpperBound *string `pulumi:"upperBound"`
 }
 
 // TrainingJobAutoSearchParamInput is an input type that accepts TrainingJobAutoSearchParamArgs and TrainingJobAutoSearchParamOutput values.
@@ -7172,17 +7172,17 @@ type TrainingJobAutoSearchParamInput interface {
 // A hyperparameter the search varies.
 type TrainingJobAutoSearchParamArgs struct {
 	// How many points of a continuous hyperparameter are tried.
-	Discrete_points_num pulumi.StringPtrInput `pulumi:"discrete_points_num"`
+	DiscretePointsNum pulumi.StringPtrInput `pulumi:"discretePointsNum"`
 	// The values of a discrete hyperparameter.
-	Discrete_values pulumi.StringArrayInput `pulumi:"discrete_values"`
+	DiscreteValues pulumi.StringArrayInput `pulumi:"discreteValues"`
 	// Lower bound of a continuous hyperparameter.
-	Lower_bound pulumi.StringPtrInput `pulumi:"lower_bound"`
+	LowerBound pulumi.StringPtrInput `pulumi:"lowerBound"`
 	// Hyperparameter name.
 	Name pulumi.StringPtrInput `pulumi:"name"`
 	// `continuous` (between the bounds) or `discrete` (from a list).
-	Param_type pulumi.StringPtrInput `pulumi:"param_type"`
+	ParamType pulumi.StringPtrInput `pulumi:"paramType"`
 	// Upper bound of a continuous hyperparameter.
-	Upper_bound pulumi.StringPtrInput `pulumi:"upper_bound"`
+	UpperBound pulumi.StringPtrInput `pulumi:"upperBound"`
 }
 
 func (TrainingJobAutoSearchParamArgs) ElementType() reflect.Type {
@@ -7238,18 +7238,18 @@ func (o TrainingJobAutoSearchParamOutput) ToTrainingJobAutoSearchParamOutputWith
 }
 
 // How many points of a continuous hyperparameter are tried.
-func (o TrainingJobAutoSearchParamOutput) Discrete_points_num() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobAutoSearchParam) *string { return v.Discrete_points_num }).(pulumi.StringPtrOutput)
+func (o TrainingJobAutoSearchParamOutput) DiscretePointsNum() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobAutoSearchParam) *string { return v.DiscretePointsNum }).(pulumi.StringPtrOutput)
 }
 
 // The values of a discrete hyperparameter.
-func (o TrainingJobAutoSearchParamOutput) Discrete_values() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v TrainingJobAutoSearchParam) []string { return v.Discrete_values }).(pulumi.StringArrayOutput)
+func (o TrainingJobAutoSearchParamOutput) DiscreteValues() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v TrainingJobAutoSearchParam) []string { return v.DiscreteValues }).(pulumi.StringArrayOutput)
 }
 
 // Lower bound of a continuous hyperparameter.
-func (o TrainingJobAutoSearchParamOutput) Lower_bound() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobAutoSearchParam) *string { return v.Lower_bound }).(pulumi.StringPtrOutput)
+func (o TrainingJobAutoSearchParamOutput) LowerBound() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobAutoSearchParam) *string { return v.LowerBound }).(pulumi.StringPtrOutput)
 }
 
 // Hyperparameter name.
@@ -7258,13 +7258,13 @@ func (o TrainingJobAutoSearchParamOutput) Name() pulumi.StringPtrOutput {
 }
 
 // `continuous` (between the bounds) or `discrete` (from a list).
-func (o TrainingJobAutoSearchParamOutput) Param_type() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobAutoSearchParam) *string { return v.Param_type }).(pulumi.StringPtrOutput)
+func (o TrainingJobAutoSearchParamOutput) ParamType() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobAutoSearchParam) *string { return v.ParamType }).(pulumi.StringPtrOutput)
 }
 
 // Upper bound of a continuous hyperparameter.
-func (o TrainingJobAutoSearchParamOutput) Upper_bound() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobAutoSearchParam) *string { return v.Upper_bound }).(pulumi.StringPtrOutput)
+func (o TrainingJobAutoSearchParamOutput) UpperBound() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobAutoSearchParam) *string { return v.UpperBound }).(pulumi.StringPtrOutput)
 }
 
 type TrainingJobAutoSearchParamArrayOutput struct{ *pulumi.OutputState }
@@ -7410,7 +7410,7 @@ type TrainingJobAutoStop struct {
 	// How long the job may run. At least 1.
 	Duration int `pulumi:"duration"`
 	// Unit of `duration`. One of `HOURS`.
-	Time_unit string `pulumi:"time_unit"`
+	TimeUnit string `pulumi:"timeUnit"`
 }
 
 // TrainingJobAutoStopInput is an input type that accepts TrainingJobAutoStopArgs and TrainingJobAutoStopOutput values.
@@ -7429,7 +7429,7 @@ type TrainingJobAutoStopArgs struct {
 	// How long the job may run. At least 1.
 	Duration pulumi.IntInput `pulumi:"duration"`
 	// Unit of `duration`. One of `HOURS`.
-	Time_unit pulumi.StringInput `pulumi:"time_unit"`
+	TimeUnit pulumi.StringInput `pulumi:"timeUnit"`
 }
 
 func (TrainingJobAutoStopArgs) ElementType() reflect.Type {
@@ -7516,8 +7516,8 @@ func (o TrainingJobAutoStopOutput) Duration() pulumi.IntOutput {
 }
 
 // Unit of `duration`. One of `HOURS`.
-func (o TrainingJobAutoStopOutput) Time_unit() pulumi.StringOutput {
-	return o.ApplyT(func(v TrainingJobAutoStop) string { return v.Time_unit }).(pulumi.StringOutput)
+func (o TrainingJobAutoStopOutput) TimeUnit() pulumi.StringOutput {
+	return o.ApplyT(func(v TrainingJobAutoStop) string { return v.TimeUnit }).(pulumi.StringOutput)
 }
 
 type TrainingJobAutoStopPtrOutput struct{ *pulumi.OutputState }
@@ -7555,12 +7555,12 @@ func (o TrainingJobAutoStopPtrOutput) Duration() pulumi.IntPtrOutput {
 }
 
 // Unit of `duration`. One of `HOURS`.
-func (o TrainingJobAutoStopPtrOutput) Time_unit() pulumi.StringPtrOutput {
+func (o TrainingJobAutoStopPtrOutput) TimeUnit() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobAutoStop) *string {
 		if v == nil {
 			return nil
 		}
-		return &v.Time_unit
+		return &v.TimeUnit
 	}).(pulumi.StringPtrOutput)
 }
 
@@ -7569,7 +7569,7 @@ type TrainingJobCustomMetric struct {
 	// Run a command.
 	Exec *TrainingJobMetricsExec `pulumi:"exec"`
 	// Read an HTTP endpoint.
-	Http_get *TrainingJobMetricsHttpGet `pulumi:"http_get"`
+	HttpGet *TrainingJobMetricsHttpGet `pulumi:"httpGet"`
 }
 
 // TrainingJobCustomMetricInput is an input type that accepts TrainingJobCustomMetricArgs and TrainingJobCustomMetricOutput values.
@@ -7588,7 +7588,7 @@ type TrainingJobCustomMetricArgs struct {
 	// Run a command.
 	Exec TrainingJobMetricsExecPtrInput `pulumi:"exec"`
 	// Read an HTTP endpoint.
-	Http_get TrainingJobMetricsHttpGetPtrInput `pulumi:"http_get"`
+	HttpGet TrainingJobMetricsHttpGetPtrInput `pulumi:"httpGet"`
 }
 
 func (TrainingJobCustomMetricArgs) ElementType() reflect.Type {
@@ -7649,8 +7649,8 @@ func (o TrainingJobCustomMetricOutput) Exec() TrainingJobMetricsExecPtrOutput {
 }
 
 // Read an HTTP endpoint.
-func (o TrainingJobCustomMetricOutput) Http_get() TrainingJobMetricsHttpGetPtrOutput {
-	return o.ApplyT(func(v TrainingJobCustomMetric) *TrainingJobMetricsHttpGet { return v.Http_get }).(TrainingJobMetricsHttpGetPtrOutput)
+func (o TrainingJobCustomMetricOutput) HttpGet() TrainingJobMetricsHttpGetPtrOutput {
+	return o.ApplyT(func(v TrainingJobCustomMetric) *TrainingJobMetricsHttpGet { return v.HttpGet }).(TrainingJobMetricsHttpGetPtrOutput)
 }
 
 type TrainingJobCustomMetricArrayOutput struct{ *pulumi.OutputState }
@@ -7676,15 +7676,15 @@ func (o TrainingJobCustomMetricArrayOutput) Index(i pulumi.IntInput) TrainingJob
 // A dataset (a version of it, unless it comes from the asset service) used as input data.
 type TrainingJobDataset struct {
 	// Share of this dataset in a fine-tuning job's training data.
-	Dataset_proportion *int `pulumi:"dataset_proportion"`
+	DatasetProportion *int `pulumi:"datasetProportion"`
 	// Dataset id. Must not be empty.
 	Id string `pulumi:"id"`
 	// Dataset name.
 	Name *string `pulumi:"name"`
 	// `V3` for a dataset of the asset service; left out for other datasets.
-	Service_type *string `pulumi:"service_type"`
+	ServiceType *string `pulumi:"serviceType"`
 	// Dataset version id; required unless `service_type` is `V3`.
-	Version_id *string `pulumi:"version_id"`
+	VersionId *string `pulumi:"versionId"`
 }
 
 // TrainingJobDatasetInput is an input type that accepts TrainingJobDatasetArgs and TrainingJobDatasetOutput values.
@@ -7701,15 +7701,15 @@ type TrainingJobDatasetInput interface {
 // A dataset (a version of it, unless it comes from the asset service) used as input data.
 type TrainingJobDatasetArgs struct {
 	// Share of this dataset in a fine-tuning job's training data.
-	Dataset_proportion pulumi.IntPtrInput `pulumi:"dataset_proportion"`
+	DatasetProportion pulumi.IntPtrInput `pulumi:"datasetProportion"`
 	// Dataset id. Must not be empty.
 	Id pulumi.StringInput `pulumi:"id"`
 	// Dataset name.
 	Name pulumi.StringPtrInput `pulumi:"name"`
 	// `V3` for a dataset of the asset service; left out for other datasets.
-	Service_type pulumi.StringPtrInput `pulumi:"service_type"`
+	ServiceType pulumi.StringPtrInput `pulumi:"serviceType"`
 	// Dataset version id; required unless `service_type` is `V3`.
-	Version_id pulumi.StringPtrInput `pulumi:"version_id"`
+	VersionId pulumi.StringPtrInput `pulumi:"versionId"`
 }
 
 func (TrainingJobDatasetArgs) ElementType() reflect.Type {
@@ -7791,8 +7791,8 @@ func (o TrainingJobDatasetOutput) ToTrainingJobDatasetPtrOutputWithContext(ctx c
 }
 
 // Share of this dataset in a fine-tuning job's training data.
-func (o TrainingJobDatasetOutput) Dataset_proportion() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v TrainingJobDataset) *int { return v.Dataset_proportion }).(pulumi.IntPtrOutput)
+func (o TrainingJobDatasetOutput) DatasetProportion() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v TrainingJobDataset) *int { return v.DatasetProportion }).(pulumi.IntPtrOutput)
 }
 
 // Dataset id. Must not be empty.
@@ -7806,13 +7806,13 @@ func (o TrainingJobDatasetOutput) Name() pulumi.StringPtrOutput {
 }
 
 // `V3` for a dataset of the asset service; left out for other datasets.
-func (o TrainingJobDatasetOutput) Service_type() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobDataset) *string { return v.Service_type }).(pulumi.StringPtrOutput)
+func (o TrainingJobDatasetOutput) ServiceType() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobDataset) *string { return v.ServiceType }).(pulumi.StringPtrOutput)
 }
 
 // Dataset version id; required unless `service_type` is `V3`.
-func (o TrainingJobDatasetOutput) Version_id() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobDataset) *string { return v.Version_id }).(pulumi.StringPtrOutput)
+func (o TrainingJobDatasetOutput) VersionId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobDataset) *string { return v.VersionId }).(pulumi.StringPtrOutput)
 }
 
 type TrainingJobDatasetPtrOutput struct{ *pulumi.OutputState }
@@ -7840,12 +7840,12 @@ func (o TrainingJobDatasetPtrOutput) Elem() TrainingJobDatasetOutput {
 }
 
 // Share of this dataset in a fine-tuning job's training data.
-func (o TrainingJobDatasetPtrOutput) Dataset_proportion() pulumi.IntPtrOutput {
+func (o TrainingJobDatasetPtrOutput) DatasetProportion() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *TrainingJobDataset) *int {
 		if v == nil {
 			return nil
 		}
-		return v.Dataset_proportion
+		return v.DatasetProportion
 	}).(pulumi.IntPtrOutput)
 }
 
@@ -7870,35 +7870,35 @@ func (o TrainingJobDatasetPtrOutput) Name() pulumi.StringPtrOutput {
 }
 
 // `V3` for a dataset of the asset service; left out for other datasets.
-func (o TrainingJobDatasetPtrOutput) Service_type() pulumi.StringPtrOutput {
+func (o TrainingJobDatasetPtrOutput) ServiceType() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobDataset) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Service_type
+		return v.ServiceType
 	}).(pulumi.StringPtrOutput)
 }
 
 // Dataset version id; required unless `service_type` is `V3`.
-func (o TrainingJobDatasetPtrOutput) Version_id() pulumi.StringPtrOutput {
+func (o TrainingJobDatasetPtrOutput) VersionId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobDataset) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Version_id
+		return v.VersionId
 	}).(pulumi.StringPtrOutput)
 }
 
 // A training job as the service returns it (create, get, terminate and search answers).
 type TrainingJobDetails struct {
-	Algorithm    *AlgorithmResponse   `pulumi:"algorithm"`
-	Endpoints    *Endpoints           `pulumi:"endpoints"`
-	Ftjob_config *FtJobConfigResponse `pulumi:"ftjob_config"`
-	Kind         *string              `pulumi:"kind"`
-	Metadata     *MetadataResponse    `pulumi:"metadata"`
-	Spec         *SpecResponse        `pulumi:"spec"`
-	Status       *JobStatus           `pulumi:"status"`
-	Tasks        []TaskResponse       `pulumi:"tasks"`
+	Algorithm   *AlgorithmResponse   `pulumi:"algorithm"`
+	Endpoints   *Endpoints           `pulumi:"endpoints"`
+	FtjobConfig *FtJobConfigResponse `pulumi:"ftjobConfig"`
+	Kind        *string              `pulumi:"kind"`
+	Metadata    *MetadataResponse    `pulumi:"metadata"`
+	Spec        *SpecResponse        `pulumi:"spec"`
+	Status      *JobStatus           `pulumi:"status"`
+	Tasks       []TaskResponse       `pulumi:"tasks"`
 }
 
 // A training job as the service returns it (create, get, terminate and search answers).
@@ -7924,8 +7924,8 @@ func (o TrainingJobDetailsOutput) Endpoints() EndpointsPtrOutput {
 	return o.ApplyT(func(v TrainingJobDetails) *Endpoints { return v.Endpoints }).(EndpointsPtrOutput)
 }
 
-func (o TrainingJobDetailsOutput) Ftjob_config() FtJobConfigResponsePtrOutput {
-	return o.ApplyT(func(v TrainingJobDetails) *FtJobConfigResponse { return v.Ftjob_config }).(FtJobConfigResponsePtrOutput)
+func (o TrainingJobDetailsOutput) FtjobConfig() FtJobConfigResponsePtrOutput {
+	return o.ApplyT(func(v TrainingJobDetails) *FtJobConfigResponse { return v.FtjobConfig }).(FtJobConfigResponsePtrOutput)
 }
 
 func (o TrainingJobDetailsOutput) Kind() pulumi.StringPtrOutput {
@@ -8111,17 +8111,17 @@ func (o TrainingJobEndpointsPtrOutput) Ssh() TrainingJobSshPtrOutput {
 // The engine (framework image) the job runs on: `engine_id`; or `engine_name` with `engine_version`; or a custom `image_url`, alone or on top of a preset `engine_name` (and `engine_version`).
 type TrainingJobEngine struct {
 	// Preset engine id; leave the other fields blank.
-	Engine_id *string `pulumi:"engine_id"`
+	EngineId *string `pulumi:"engineId"`
 	// Preset engine name, with `engine_version`.
-	Engine_name *string `pulumi:"engine_name"`
+	EngineName *string `pulumi:"engineName"`
 	// Version of the preset engine.
-	Engine_version *string `pulumi:"engine_version"`
+	EngineVersion *string `pulumi:"engineVersion"`
 	// Instance id of the SWR enterprise repository the image comes from.
-	Image_repo_id *string `pulumi:"image_repo_id"`
+	ImageRepoId *string `pulumi:"imageRepoId"`
 	// Custom image from SWR, for example `org/image:tag`.
-	Image_url *string `pulumi:"image_url"`
+	ImageUrl *string `pulumi:"imageUrl"`
 	// Whether to install the MoXing version the training platform chooses; only for a custom image on a preset engine (`engine_name`, `engine_version` and `image_url`).
-	Install_sys_packages *bool `pulumi:"install_sys_packages"`
+	InstallSysPackages *bool `pulumi:"installSysPackages"`
 }
 
 // TrainingJobEngineInput is an input type that accepts TrainingJobEngineArgs and TrainingJobEngineOutput values.
@@ -8138,17 +8138,17 @@ type TrainingJobEngineInput interface {
 // The engine (framework image) the job runs on: `engine_id`; or `engine_name` with `engine_version`; or a custom `image_url`, alone or on top of a preset `engine_name` (and `engine_version`).
 type TrainingJobEngineArgs struct {
 	// Preset engine id; leave the other fields blank.
-	Engine_id pulumi.StringPtrInput `pulumi:"engine_id"`
+	EngineId pulumi.StringPtrInput `pulumi:"engineId"`
 	// Preset engine name, with `engine_version`.
-	Engine_name pulumi.StringPtrInput `pulumi:"engine_name"`
+	EngineName pulumi.StringPtrInput `pulumi:"engineName"`
 	// Version of the preset engine.
-	Engine_version pulumi.StringPtrInput `pulumi:"engine_version"`
+	EngineVersion pulumi.StringPtrInput `pulumi:"engineVersion"`
 	// Instance id of the SWR enterprise repository the image comes from.
-	Image_repo_id pulumi.StringPtrInput `pulumi:"image_repo_id"`
+	ImageRepoId pulumi.StringPtrInput `pulumi:"imageRepoId"`
 	// Custom image from SWR, for example `org/image:tag`.
-	Image_url pulumi.StringPtrInput `pulumi:"image_url"`
+	ImageUrl pulumi.StringPtrInput `pulumi:"imageUrl"`
 	// Whether to install the MoXing version the training platform chooses; only for a custom image on a preset engine (`engine_name`, `engine_version` and `image_url`).
-	Install_sys_packages pulumi.BoolPtrInput `pulumi:"install_sys_packages"`
+	InstallSysPackages pulumi.BoolPtrInput `pulumi:"installSysPackages"`
 }
 
 func (TrainingJobEngineArgs) ElementType() reflect.Type {
@@ -8230,33 +8230,33 @@ func (o TrainingJobEngineOutput) ToTrainingJobEnginePtrOutputWithContext(ctx con
 }
 
 // Preset engine id; leave the other fields blank.
-func (o TrainingJobEngineOutput) Engine_id() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobEngine) *string { return v.Engine_id }).(pulumi.StringPtrOutput)
+func (o TrainingJobEngineOutput) EngineId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobEngine) *string { return v.EngineId }).(pulumi.StringPtrOutput)
 }
 
 // Preset engine name, with `engine_version`.
-func (o TrainingJobEngineOutput) Engine_name() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobEngine) *string { return v.Engine_name }).(pulumi.StringPtrOutput)
+func (o TrainingJobEngineOutput) EngineName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobEngine) *string { return v.EngineName }).(pulumi.StringPtrOutput)
 }
 
 // Version of the preset engine.
-func (o TrainingJobEngineOutput) Engine_version() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobEngine) *string { return v.Engine_version }).(pulumi.StringPtrOutput)
+func (o TrainingJobEngineOutput) EngineVersion() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobEngine) *string { return v.EngineVersion }).(pulumi.StringPtrOutput)
 }
 
 // Instance id of the SWR enterprise repository the image comes from.
-func (o TrainingJobEngineOutput) Image_repo_id() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobEngine) *string { return v.Image_repo_id }).(pulumi.StringPtrOutput)
+func (o TrainingJobEngineOutput) ImageRepoId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobEngine) *string { return v.ImageRepoId }).(pulumi.StringPtrOutput)
 }
 
 // Custom image from SWR, for example `org/image:tag`.
-func (o TrainingJobEngineOutput) Image_url() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobEngine) *string { return v.Image_url }).(pulumi.StringPtrOutput)
+func (o TrainingJobEngineOutput) ImageUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobEngine) *string { return v.ImageUrl }).(pulumi.StringPtrOutput)
 }
 
 // Whether to install the MoXing version the training platform chooses; only for a custom image on a preset engine (`engine_name`, `engine_version` and `image_url`).
-func (o TrainingJobEngineOutput) Install_sys_packages() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v TrainingJobEngine) *bool { return v.Install_sys_packages }).(pulumi.BoolPtrOutput)
+func (o TrainingJobEngineOutput) InstallSysPackages() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v TrainingJobEngine) *bool { return v.InstallSysPackages }).(pulumi.BoolPtrOutput)
 }
 
 type TrainingJobEnginePtrOutput struct{ *pulumi.OutputState }
@@ -8284,75 +8284,75 @@ func (o TrainingJobEnginePtrOutput) Elem() TrainingJobEngineOutput {
 }
 
 // Preset engine id; leave the other fields blank.
-func (o TrainingJobEnginePtrOutput) Engine_id() pulumi.StringPtrOutput {
+func (o TrainingJobEnginePtrOutput) EngineId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobEngine) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Engine_id
+		return v.EngineId
 	}).(pulumi.StringPtrOutput)
 }
 
 // Preset engine name, with `engine_version`.
-func (o TrainingJobEnginePtrOutput) Engine_name() pulumi.StringPtrOutput {
+func (o TrainingJobEnginePtrOutput) EngineName() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobEngine) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Engine_name
+		return v.EngineName
 	}).(pulumi.StringPtrOutput)
 }
 
 // Version of the preset engine.
-func (o TrainingJobEnginePtrOutput) Engine_version() pulumi.StringPtrOutput {
+func (o TrainingJobEnginePtrOutput) EngineVersion() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobEngine) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Engine_version
+		return v.EngineVersion
 	}).(pulumi.StringPtrOutput)
 }
 
 // Instance id of the SWR enterprise repository the image comes from.
-func (o TrainingJobEnginePtrOutput) Image_repo_id() pulumi.StringPtrOutput {
+func (o TrainingJobEnginePtrOutput) ImageRepoId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobEngine) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Image_repo_id
+		return v.ImageRepoId
 	}).(pulumi.StringPtrOutput)
 }
 
 // Custom image from SWR, for example `org/image:tag`.
-func (o TrainingJobEnginePtrOutput) Image_url() pulumi.StringPtrOutput {
+func (o TrainingJobEnginePtrOutput) ImageUrl() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobEngine) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Image_url
+		return v.ImageUrl
 	}).(pulumi.StringPtrOutput)
 }
 
 // Whether to install the MoXing version the training platform chooses; only for a custom image on a preset engine (`engine_name`, `engine_version` and `image_url`).
-func (o TrainingJobEnginePtrOutput) Install_sys_packages() pulumi.BoolPtrOutput {
+func (o TrainingJobEnginePtrOutput) InstallSysPackages() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *TrainingJobEngine) *bool {
 		if v == nil {
 			return nil
 		}
-		return v.Install_sys_packages
+		return v.InstallSysPackages
 	}).(pulumi.BoolPtrOutput)
 }
 
 // Checkpoints of a fine-tuning job.
 type TrainingJobFtJobCheckpointConfig struct {
 	// Checkpoint to start from.
-	Checkpoint_id *string `pulumi:"checkpoint_id"`
+	CheckpointId *string `pulumi:"checkpointId"`
 	// `1` resumes training from the checkpoint, `0` does not. From 0 to 1.
-	Restore_training *int `pulumi:"restore_training"`
+	RestoreTraining *int `pulumi:"restoreTraining"`
 	// Checkpoints to keep: `0` none, `-1` no limit. At least -1.
-	Save_checkpoints_max *int `pulumi:"save_checkpoints_max"`
+	SaveCheckpointsMax *int `pulumi:"saveCheckpointsMax"`
 	// Steps to skip; `0` skips none. At least 0.
-	Skipped_steps *int `pulumi:"skipped_steps"`
+	SkippedSteps *int `pulumi:"skippedSteps"`
 }
 
 // TrainingJobFtJobCheckpointConfigInput is an input type that accepts TrainingJobFtJobCheckpointConfigArgs and TrainingJobFtJobCheckpointConfigOutput values.
@@ -8369,13 +8369,13 @@ type TrainingJobFtJobCheckpointConfigInput interface {
 // Checkpoints of a fine-tuning job.
 type TrainingJobFtJobCheckpointConfigArgs struct {
 	// Checkpoint to start from.
-	Checkpoint_id pulumi.StringPtrInput `pulumi:"checkpoint_id"`
+	CheckpointId pulumi.StringPtrInput `pulumi:"checkpointId"`
 	// `1` resumes training from the checkpoint, `0` does not. From 0 to 1.
-	Restore_training pulumi.IntPtrInput `pulumi:"restore_training"`
+	RestoreTraining pulumi.IntPtrInput `pulumi:"restoreTraining"`
 	// Checkpoints to keep: `0` none, `-1` no limit. At least -1.
-	Save_checkpoints_max pulumi.IntPtrInput `pulumi:"save_checkpoints_max"`
+	SaveCheckpointsMax pulumi.IntPtrInput `pulumi:"saveCheckpointsMax"`
 	// Steps to skip; `0` skips none. At least 0.
-	Skipped_steps pulumi.IntPtrInput `pulumi:"skipped_steps"`
+	SkippedSteps pulumi.IntPtrInput `pulumi:"skippedSteps"`
 }
 
 func (TrainingJobFtJobCheckpointConfigArgs) ElementType() reflect.Type {
@@ -8457,23 +8457,23 @@ func (o TrainingJobFtJobCheckpointConfigOutput) ToTrainingJobFtJobCheckpointConf
 }
 
 // Checkpoint to start from.
-func (o TrainingJobFtJobCheckpointConfigOutput) Checkpoint_id() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobFtJobCheckpointConfig) *string { return v.Checkpoint_id }).(pulumi.StringPtrOutput)
+func (o TrainingJobFtJobCheckpointConfigOutput) CheckpointId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobFtJobCheckpointConfig) *string { return v.CheckpointId }).(pulumi.StringPtrOutput)
 }
 
 // `1` resumes training from the checkpoint, `0` does not. From 0 to 1.
-func (o TrainingJobFtJobCheckpointConfigOutput) Restore_training() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v TrainingJobFtJobCheckpointConfig) *int { return v.Restore_training }).(pulumi.IntPtrOutput)
+func (o TrainingJobFtJobCheckpointConfigOutput) RestoreTraining() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v TrainingJobFtJobCheckpointConfig) *int { return v.RestoreTraining }).(pulumi.IntPtrOutput)
 }
 
 // Checkpoints to keep: `0` none, `-1` no limit. At least -1.
-func (o TrainingJobFtJobCheckpointConfigOutput) Save_checkpoints_max() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v TrainingJobFtJobCheckpointConfig) *int { return v.Save_checkpoints_max }).(pulumi.IntPtrOutput)
+func (o TrainingJobFtJobCheckpointConfigOutput) SaveCheckpointsMax() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v TrainingJobFtJobCheckpointConfig) *int { return v.SaveCheckpointsMax }).(pulumi.IntPtrOutput)
 }
 
 // Steps to skip; `0` skips none. At least 0.
-func (o TrainingJobFtJobCheckpointConfigOutput) Skipped_steps() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v TrainingJobFtJobCheckpointConfig) *int { return v.Skipped_steps }).(pulumi.IntPtrOutput)
+func (o TrainingJobFtJobCheckpointConfigOutput) SkippedSteps() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v TrainingJobFtJobCheckpointConfig) *int { return v.SkippedSteps }).(pulumi.IntPtrOutput)
 }
 
 type TrainingJobFtJobCheckpointConfigPtrOutput struct{ *pulumi.OutputState }
@@ -8501,63 +8501,63 @@ func (o TrainingJobFtJobCheckpointConfigPtrOutput) Elem() TrainingJobFtJobCheckp
 }
 
 // Checkpoint to start from.
-func (o TrainingJobFtJobCheckpointConfigPtrOutput) Checkpoint_id() pulumi.StringPtrOutput {
+func (o TrainingJobFtJobCheckpointConfigPtrOutput) CheckpointId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobFtJobCheckpointConfig) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Checkpoint_id
+		return v.CheckpointId
 	}).(pulumi.StringPtrOutput)
 }
 
 // `1` resumes training from the checkpoint, `0` does not. From 0 to 1.
-func (o TrainingJobFtJobCheckpointConfigPtrOutput) Restore_training() pulumi.IntPtrOutput {
+func (o TrainingJobFtJobCheckpointConfigPtrOutput) RestoreTraining() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *TrainingJobFtJobCheckpointConfig) *int {
 		if v == nil {
 			return nil
 		}
-		return v.Restore_training
+		return v.RestoreTraining
 	}).(pulumi.IntPtrOutput)
 }
 
 // Checkpoints to keep: `0` none, `-1` no limit. At least -1.
-func (o TrainingJobFtJobCheckpointConfigPtrOutput) Save_checkpoints_max() pulumi.IntPtrOutput {
+func (o TrainingJobFtJobCheckpointConfigPtrOutput) SaveCheckpointsMax() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *TrainingJobFtJobCheckpointConfig) *int {
 		if v == nil {
 			return nil
 		}
-		return v.Save_checkpoints_max
+		return v.SaveCheckpointsMax
 	}).(pulumi.IntPtrOutput)
 }
 
 // Steps to skip; `0` skips none. At least 0.
-func (o TrainingJobFtJobCheckpointConfigPtrOutput) Skipped_steps() pulumi.IntPtrOutput {
+func (o TrainingJobFtJobCheckpointConfigPtrOutput) SkippedSteps() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *TrainingJobFtJobCheckpointConfig) *int {
 		if v == nil {
 			return nil
 		}
-		return v.Skipped_steps
+		return v.SkippedSteps
 	}).(pulumi.IntPtrOutput)
 }
 
 // Settings of a fine-tuning job.
 type TrainingJobFtJobConfig struct {
 	// Checkpoints.
-	Checkpoint_config *TrainingJobFtJobCheckpointConfig `pulumi:"checkpoint_config"`
+	CheckpointConfig *TrainingJobFtJobCheckpointConfig `pulumi:"checkpointConfig"`
 	// Checkpoint id.
-	Checkpoint_id *string `pulumi:"checkpoint_id"`
+	CheckpointId *string `pulumi:"checkpointId"`
 	// Model id.
-	Ft_job_uuid *string `pulumi:"ft_job_uuid"`
+	FtJobUuid *string `pulumi:"ftJobUuid"`
 	// Model training type.
-	Ft_train_type *string `pulumi:"ft_train_type"`
+	FtTrainType *string `pulumi:"ftTrainType"`
 	// Model type.
-	Model_type *string `pulumi:"model_type"`
+	ModelType *string `pulumi:"modelType"`
 	// Environment variables.
-	Task_env *TrainingJobFtJobTaskEnv `pulumi:"task_env"`
+	TaskEnv *TrainingJobFtJobTaskEnv `pulumi:"taskEnv"`
 	// Output path of the job.
-	Train_output_path *string `pulumi:"train_output_path"`
+	TrainOutputPath *string `pulumi:"trainOutputPath"`
 	// Training progress.
-	Train_process *float64 `pulumi:"train_process"`
+	TrainProcess *float64 `pulumi:"trainProcess"`
 }
 
 // TrainingJobFtJobConfigInput is an input type that accepts TrainingJobFtJobConfigArgs and TrainingJobFtJobConfigOutput values.
@@ -8574,21 +8574,21 @@ type TrainingJobFtJobConfigInput interface {
 // Settings of a fine-tuning job.
 type TrainingJobFtJobConfigArgs struct {
 	// Checkpoints.
-	Checkpoint_config TrainingJobFtJobCheckpointConfigPtrInput `pulumi:"checkpoint_config"`
+	CheckpointConfig TrainingJobFtJobCheckpointConfigPtrInput `pulumi:"checkpointConfig"`
 	// Checkpoint id.
-	Checkpoint_id pulumi.StringPtrInput `pulumi:"checkpoint_id"`
+	CheckpointId pulumi.StringPtrInput `pulumi:"checkpointId"`
 	// Model id.
-	Ft_job_uuid pulumi.StringPtrInput `pulumi:"ft_job_uuid"`
+	FtJobUuid pulumi.StringPtrInput `pulumi:"ftJobUuid"`
 	// Model training type.
-	Ft_train_type pulumi.StringPtrInput `pulumi:"ft_train_type"`
+	FtTrainType pulumi.StringPtrInput `pulumi:"ftTrainType"`
 	// Model type.
-	Model_type pulumi.StringPtrInput `pulumi:"model_type"`
+	ModelType pulumi.StringPtrInput `pulumi:"modelType"`
 	// Environment variables.
-	Task_env TrainingJobFtJobTaskEnvPtrInput `pulumi:"task_env"`
+	TaskEnv TrainingJobFtJobTaskEnvPtrInput `pulumi:"taskEnv"`
 	// Output path of the job.
-	Train_output_path pulumi.StringPtrInput `pulumi:"train_output_path"`
+	TrainOutputPath pulumi.StringPtrInput `pulumi:"trainOutputPath"`
 	// Training progress.
-	Train_process pulumi.Float64PtrInput `pulumi:"train_process"`
+	TrainProcess pulumi.Float64PtrInput `pulumi:"trainProcess"`
 }
 
 func (TrainingJobFtJobConfigArgs) ElementType() reflect.Type {
@@ -8670,43 +8670,43 @@ func (o TrainingJobFtJobConfigOutput) ToTrainingJobFtJobConfigPtrOutputWithConte
 }
 
 // Checkpoints.
-func (o TrainingJobFtJobConfigOutput) Checkpoint_config() TrainingJobFtJobCheckpointConfigPtrOutput {
-	return o.ApplyT(func(v TrainingJobFtJobConfig) *TrainingJobFtJobCheckpointConfig { return v.Checkpoint_config }).(TrainingJobFtJobCheckpointConfigPtrOutput)
+func (o TrainingJobFtJobConfigOutput) CheckpointConfig() TrainingJobFtJobCheckpointConfigPtrOutput {
+	return o.ApplyT(func(v TrainingJobFtJobConfig) *TrainingJobFtJobCheckpointConfig { return v.CheckpointConfig }).(TrainingJobFtJobCheckpointConfigPtrOutput)
 }
 
 // Checkpoint id.
-func (o TrainingJobFtJobConfigOutput) Checkpoint_id() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobFtJobConfig) *string { return v.Checkpoint_id }).(pulumi.StringPtrOutput)
+func (o TrainingJobFtJobConfigOutput) CheckpointId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobFtJobConfig) *string { return v.CheckpointId }).(pulumi.StringPtrOutput)
 }
 
 // Model id.
-func (o TrainingJobFtJobConfigOutput) Ft_job_uuid() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobFtJobConfig) *string { return v.Ft_job_uuid }).(pulumi.StringPtrOutput)
+func (o TrainingJobFtJobConfigOutput) FtJobUuid() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobFtJobConfig) *string { return v.FtJobUuid }).(pulumi.StringPtrOutput)
 }
 
 // Model training type.
-func (o TrainingJobFtJobConfigOutput) Ft_train_type() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobFtJobConfig) *string { return v.Ft_train_type }).(pulumi.StringPtrOutput)
+func (o TrainingJobFtJobConfigOutput) FtTrainType() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobFtJobConfig) *string { return v.FtTrainType }).(pulumi.StringPtrOutput)
 }
 
 // Model type.
-func (o TrainingJobFtJobConfigOutput) Model_type() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobFtJobConfig) *string { return v.Model_type }).(pulumi.StringPtrOutput)
+func (o TrainingJobFtJobConfigOutput) ModelType() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobFtJobConfig) *string { return v.ModelType }).(pulumi.StringPtrOutput)
 }
 
 // Environment variables.
-func (o TrainingJobFtJobConfigOutput) Task_env() TrainingJobFtJobTaskEnvPtrOutput {
-	return o.ApplyT(func(v TrainingJobFtJobConfig) *TrainingJobFtJobTaskEnv { return v.Task_env }).(TrainingJobFtJobTaskEnvPtrOutput)
+func (o TrainingJobFtJobConfigOutput) TaskEnv() TrainingJobFtJobTaskEnvPtrOutput {
+	return o.ApplyT(func(v TrainingJobFtJobConfig) *TrainingJobFtJobTaskEnv { return v.TaskEnv }).(TrainingJobFtJobTaskEnvPtrOutput)
 }
 
 // Output path of the job.
-func (o TrainingJobFtJobConfigOutput) Train_output_path() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobFtJobConfig) *string { return v.Train_output_path }).(pulumi.StringPtrOutput)
+func (o TrainingJobFtJobConfigOutput) TrainOutputPath() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobFtJobConfig) *string { return v.TrainOutputPath }).(pulumi.StringPtrOutput)
 }
 
 // Training progress.
-func (o TrainingJobFtJobConfigOutput) Train_process() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v TrainingJobFtJobConfig) *float64 { return v.Train_process }).(pulumi.Float64PtrOutput)
+func (o TrainingJobFtJobConfigOutput) TrainProcess() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v TrainingJobFtJobConfig) *float64 { return v.TrainProcess }).(pulumi.Float64PtrOutput)
 }
 
 type TrainingJobFtJobConfigPtrOutput struct{ *pulumi.OutputState }
@@ -8734,82 +8734,82 @@ func (o TrainingJobFtJobConfigPtrOutput) Elem() TrainingJobFtJobConfigOutput {
 }
 
 // Checkpoints.
-func (o TrainingJobFtJobConfigPtrOutput) Checkpoint_config() TrainingJobFtJobCheckpointConfigPtrOutput {
+func (o TrainingJobFtJobConfigPtrOutput) CheckpointConfig() TrainingJobFtJobCheckpointConfigPtrOutput {
 	return o.ApplyT(func(v *TrainingJobFtJobConfig) *TrainingJobFtJobCheckpointConfig {
 		if v == nil {
 			return nil
 		}
-		return v.Checkpoint_config
+		return v.CheckpointConfig
 	}).(TrainingJobFtJobCheckpointConfigPtrOutput)
 }
 
 // Checkpoint id.
-func (o TrainingJobFtJobConfigPtrOutput) Checkpoint_id() pulumi.StringPtrOutput {
+func (o TrainingJobFtJobConfigPtrOutput) CheckpointId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobFtJobConfig) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Checkpoint_id
+		return v.CheckpointId
 	}).(pulumi.StringPtrOutput)
 }
 
 // Model id.
-func (o TrainingJobFtJobConfigPtrOutput) Ft_job_uuid() pulumi.StringPtrOutput {
+func (o TrainingJobFtJobConfigPtrOutput) FtJobUuid() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobFtJobConfig) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Ft_job_uuid
+		return v.FtJobUuid
 	}).(pulumi.StringPtrOutput)
 }
 
 // Model training type.
-func (o TrainingJobFtJobConfigPtrOutput) Ft_train_type() pulumi.StringPtrOutput {
+func (o TrainingJobFtJobConfigPtrOutput) FtTrainType() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobFtJobConfig) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Ft_train_type
+		return v.FtTrainType
 	}).(pulumi.StringPtrOutput)
 }
 
 // Model type.
-func (o TrainingJobFtJobConfigPtrOutput) Model_type() pulumi.StringPtrOutput {
+func (o TrainingJobFtJobConfigPtrOutput) ModelType() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobFtJobConfig) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Model_type
+		return v.ModelType
 	}).(pulumi.StringPtrOutput)
 }
 
 // Environment variables.
-func (o TrainingJobFtJobConfigPtrOutput) Task_env() TrainingJobFtJobTaskEnvPtrOutput {
+func (o TrainingJobFtJobConfigPtrOutput) TaskEnv() TrainingJobFtJobTaskEnvPtrOutput {
 	return o.ApplyT(func(v *TrainingJobFtJobConfig) *TrainingJobFtJobTaskEnv {
 		if v == nil {
 			return nil
 		}
-		return v.Task_env
+		return v.TaskEnv
 	}).(TrainingJobFtJobTaskEnvPtrOutput)
 }
 
 // Output path of the job.
-func (o TrainingJobFtJobConfigPtrOutput) Train_output_path() pulumi.StringPtrOutput {
+func (o TrainingJobFtJobConfigPtrOutput) TrainOutputPath() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobFtJobConfig) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Train_output_path
+		return v.TrainOutputPath
 	}).(pulumi.StringPtrOutput)
 }
 
 // Training progress.
-func (o TrainingJobFtJobConfigPtrOutput) Train_process() pulumi.Float64PtrOutput {
+func (o TrainingJobFtJobConfigPtrOutput) TrainProcess() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v *TrainingJobFtJobConfig) *float64 {
 		if v == nil {
 			return nil
 		}
-		return v.Train_process
+		return v.TrainProcess
 	}).(pulumi.Float64PtrOutput)
 }
 
@@ -8820,15 +8820,15 @@ type TrainingJobFtJobEnv struct {
 	// Whether it is shown.
 	Displayable *bool `pulumi:"displayable"`
 	// Variable name.
-	Env_name *string `pulumi:"env_name"`
+	EnvName *string `pulumi:"envName"`
 	// Variable type.
-	Env_type *string `pulumi:"env_type"`
+	EnvType *string `pulumi:"envType"`
 	// Label.
 	Label *string `pulumi:"label"`
 	// Whether it may be changed.
 	Modifiable *bool `pulumi:"modifiable"`
 	// The steps that use it.
-	Used_steps []string `pulumi:"used_steps"`
+	UsedSteps []string `pulumi:"usedSteps"`
 	// Value.
 	Value *string `pulumi:"value"`
 }
@@ -8851,15 +8851,15 @@ type TrainingJobFtJobEnvArgs struct {
 	// Whether it is shown.
 	Displayable pulumi.BoolPtrInput `pulumi:"displayable"`
 	// Variable name.
-	Env_name pulumi.StringPtrInput `pulumi:"env_name"`
+	EnvName pulumi.StringPtrInput `pulumi:"envName"`
 	// Variable type.
-	Env_type pulumi.StringPtrInput `pulumi:"env_type"`
+	EnvType pulumi.StringPtrInput `pulumi:"envType"`
 	// Label.
 	Label pulumi.StringPtrInput `pulumi:"label"`
 	// Whether it may be changed.
 	Modifiable pulumi.BoolPtrInput `pulumi:"modifiable"`
 	// The steps that use it.
-	Used_steps pulumi.StringArrayInput `pulumi:"used_steps"`
+	UsedSteps pulumi.StringArrayInput `pulumi:"usedSteps"`
 	// Value.
 	Value pulumi.StringPtrInput `pulumi:"value"`
 }
@@ -8927,13 +8927,13 @@ func (o TrainingJobFtJobEnvOutput) Displayable() pulumi.BoolPtrOutput {
 }
 
 // Variable name.
-func (o TrainingJobFtJobEnvOutput) Env_name() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobFtJobEnv) *string { return v.Env_name }).(pulumi.StringPtrOutput)
+func (o TrainingJobFtJobEnvOutput) EnvName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobFtJobEnv) *string { return v.EnvName }).(pulumi.StringPtrOutput)
 }
 
 // Variable type.
-func (o TrainingJobFtJobEnvOutput) Env_type() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobFtJobEnv) *string { return v.Env_type }).(pulumi.StringPtrOutput)
+func (o TrainingJobFtJobEnvOutput) EnvType() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobFtJobEnv) *string { return v.EnvType }).(pulumi.StringPtrOutput)
 }
 
 // Label.
@@ -8947,8 +8947,8 @@ func (o TrainingJobFtJobEnvOutput) Modifiable() pulumi.BoolPtrOutput {
 }
 
 // The steps that use it.
-func (o TrainingJobFtJobEnvOutput) Used_steps() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v TrainingJobFtJobEnv) []string { return v.Used_steps }).(pulumi.StringArrayOutput)
+func (o TrainingJobFtJobEnvOutput) UsedSteps() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v TrainingJobFtJobEnv) []string { return v.UsedSteps }).(pulumi.StringArrayOutput)
 }
 
 // Value.
@@ -9119,17 +9119,17 @@ func (o TrainingJobFtJobTaskEnvPtrOutput) Envs() TrainingJobFtJobEnvArrayOutput 
 // A data input channel of the training code.
 type TrainingJobInputType struct {
 	// How the training code learns `local_dir`: as a running parameter (the service's default) or an environment variable. One of `parameter` or `env`.
-	Access_method *string `pulumi:"access_method"`
+	AccessMethod *string `pulumi:"accessMethod"`
 	// What the channel carries.
 	Description *string `pulumi:"description"`
 	// Container directory the data is placed in; the service picks one if left out.
-	Local_dir *string `pulumi:"local_dir"`
+	LocalDir *string `pulumi:"localDir"`
 	// Channel name; the training code gets its local path under it. Must not be empty.
 	Name string `pulumi:"name"`
 	// Where the data comes from: a dataset version or an OBS path.
 	Remote TrainingJobInputRemote `pulumi:"remote"`
 	// Conditions the data must meet.
-	Remote_constraint []TrainingJobInputRemoteConstraint `pulumi:"remote_constraint"`
+	RemoteConstraint []TrainingJobInputRemoteConstraint `pulumi:"remoteConstraint"`
 }
 
 // TrainingJobInputTypeInput is an input type that accepts TrainingJobInputTypeArgs and TrainingJobInputTypeOutput values.
@@ -9146,17 +9146,17 @@ type TrainingJobInputTypeInput interface {
 // A data input channel of the training code.
 type TrainingJobInputTypeArgs struct {
 	// How the training code learns `local_dir`: as a running parameter (the service's default) or an environment variable. One of `parameter` or `env`.
-	Access_method pulumi.StringPtrInput `pulumi:"access_method"`
+	AccessMethod pulumi.StringPtrInput `pulumi:"accessMethod"`
 	// What the channel carries.
 	Description pulumi.StringPtrInput `pulumi:"description"`
 	// Container directory the data is placed in; the service picks one if left out.
-	Local_dir pulumi.StringPtrInput `pulumi:"local_dir"`
+	LocalDir pulumi.StringPtrInput `pulumi:"localDir"`
 	// Channel name; the training code gets its local path under it. Must not be empty.
 	Name pulumi.StringInput `pulumi:"name"`
 	// Where the data comes from: a dataset version or an OBS path.
 	Remote TrainingJobInputRemoteInput `pulumi:"remote"`
 	// Conditions the data must meet.
-	Remote_constraint TrainingJobInputRemoteConstraintArrayInput `pulumi:"remote_constraint"`
+	RemoteConstraint TrainingJobInputRemoteConstraintArrayInput `pulumi:"remoteConstraint"`
 }
 
 func (TrainingJobInputTypeArgs) ElementType() reflect.Type {
@@ -9212,8 +9212,8 @@ func (o TrainingJobInputTypeOutput) ToTrainingJobInputTypeOutputWithContext(ctx 
 }
 
 // How the training code learns `local_dir`: as a running parameter (the service's default) or an environment variable. One of `parameter` or `env`.
-func (o TrainingJobInputTypeOutput) Access_method() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobInputType) *string { return v.Access_method }).(pulumi.StringPtrOutput)
+func (o TrainingJobInputTypeOutput) AccessMethod() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobInputType) *string { return v.AccessMethod }).(pulumi.StringPtrOutput)
 }
 
 // What the channel carries.
@@ -9222,8 +9222,8 @@ func (o TrainingJobInputTypeOutput) Description() pulumi.StringPtrOutput {
 }
 
 // Container directory the data is placed in; the service picks one if left out.
-func (o TrainingJobInputTypeOutput) Local_dir() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobInputType) *string { return v.Local_dir }).(pulumi.StringPtrOutput)
+func (o TrainingJobInputTypeOutput) LocalDir() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobInputType) *string { return v.LocalDir }).(pulumi.StringPtrOutput)
 }
 
 // Channel name; the training code gets its local path under it. Must not be empty.
@@ -9237,8 +9237,8 @@ func (o TrainingJobInputTypeOutput) Remote() TrainingJobInputRemoteOutput {
 }
 
 // Conditions the data must meet.
-func (o TrainingJobInputTypeOutput) Remote_constraint() TrainingJobInputRemoteConstraintArrayOutput {
-	return o.ApplyT(func(v TrainingJobInputType) []TrainingJobInputRemoteConstraint { return v.Remote_constraint }).(TrainingJobInputRemoteConstraintArrayOutput)
+func (o TrainingJobInputTypeOutput) RemoteConstraint() TrainingJobInputRemoteConstraintArrayOutput {
+	return o.ApplyT(func(v TrainingJobInputType) []TrainingJobInputRemoteConstraint { return v.RemoteConstraint }).(TrainingJobInputRemoteConstraintArrayOutput)
 }
 
 type TrainingJobInputTypeArrayOutput struct{ *pulumi.OutputState }
@@ -9330,7 +9330,7 @@ type TrainingJobInputRemoteConstraint struct {
 	// For a dataset: `data_format`, `data_segmentation` or `dataset_type` (labelling type).
 	Attributes *string `pulumi:"attributes"`
 	// Kind of data source: an OBS path or a dataset.
-	Data_type *string `pulumi:"data_type"`
+	DataType *string `pulumi:"dataType"`
 }
 
 // TrainingJobInputRemoteConstraintInput is an input type that accepts TrainingJobInputRemoteConstraintArgs and TrainingJobInputRemoteConstraintOutput values.
@@ -9349,7 +9349,7 @@ type TrainingJobInputRemoteConstraintArgs struct {
 	// For a dataset: `data_format`, `data_segmentation` or `dataset_type` (labelling type).
 	Attributes pulumi.StringPtrInput `pulumi:"attributes"`
 	// Kind of data source: an OBS path or a dataset.
-	Data_type pulumi.StringPtrInput `pulumi:"data_type"`
+	DataType pulumi.StringPtrInput `pulumi:"dataType"`
 }
 
 func (TrainingJobInputRemoteConstraintArgs) ElementType() reflect.Type {
@@ -9410,8 +9410,8 @@ func (o TrainingJobInputRemoteConstraintOutput) Attributes() pulumi.StringPtrOut
 }
 
 // Kind of data source: an OBS path or a dataset.
-func (o TrainingJobInputRemoteConstraintOutput) Data_type() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobInputRemoteConstraint) *string { return v.Data_type }).(pulumi.StringPtrOutput)
+func (o TrainingJobInputRemoteConstraintOutput) DataType() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobInputRemoteConstraint) *string { return v.DataType }).(pulumi.StringPtrOutput)
 }
 
 type TrainingJobInputRemoteConstraintArrayOutput struct{ *pulumi.OutputState }
@@ -9437,7 +9437,7 @@ func (o TrainingJobInputRemoteConstraintArrayOutput) Index(i pulumi.IntInput) Tr
 // How logs are exported.
 type TrainingJobLogExportConfig struct {
 	// Whether logs can be downloaded by time period.
-	Rotation_enabled *bool `pulumi:"rotation_enabled"`
+	RotationEnabled *bool `pulumi:"rotationEnabled"`
 	// Log format version; `v0` by default. One of `v0` or `v1`.
 	Version *string `pulumi:"version"`
 }
@@ -9456,7 +9456,7 @@ type TrainingJobLogExportConfigInput interface {
 // How logs are exported.
 type TrainingJobLogExportConfigArgs struct {
 	// Whether logs can be downloaded by time period.
-	Rotation_enabled pulumi.BoolPtrInput `pulumi:"rotation_enabled"`
+	RotationEnabled pulumi.BoolPtrInput `pulumi:"rotationEnabled"`
 	// Log format version; `v0` by default. One of `v0` or `v1`.
 	Version pulumi.StringPtrInput `pulumi:"version"`
 }
@@ -9540,8 +9540,8 @@ func (o TrainingJobLogExportConfigOutput) ToTrainingJobLogExportConfigPtrOutputW
 }
 
 // Whether logs can be downloaded by time period.
-func (o TrainingJobLogExportConfigOutput) Rotation_enabled() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v TrainingJobLogExportConfig) *bool { return v.Rotation_enabled }).(pulumi.BoolPtrOutput)
+func (o TrainingJobLogExportConfigOutput) RotationEnabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v TrainingJobLogExportConfig) *bool { return v.RotationEnabled }).(pulumi.BoolPtrOutput)
 }
 
 // Log format version; `v0` by default. One of `v0` or `v1`.
@@ -9574,12 +9574,12 @@ func (o TrainingJobLogExportConfigPtrOutput) Elem() TrainingJobLogExportConfigOu
 }
 
 // Whether logs can be downloaded by time period.
-func (o TrainingJobLogExportConfigPtrOutput) Rotation_enabled() pulumi.BoolPtrOutput {
+func (o TrainingJobLogExportConfigPtrOutput) RotationEnabled() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *TrainingJobLogExportConfig) *bool {
 		if v == nil {
 			return nil
 		}
-		return v.Rotation_enabled
+		return v.RotationEnabled
 	}).(pulumi.BoolPtrOutput)
 }
 
@@ -9596,9 +9596,9 @@ func (o TrainingJobLogExportConfigPtrOutput) Version() pulumi.StringPtrOutput {
 // Where the job's logs are kept.
 type TrainingJobLogExportPath struct {
 	// Path on the host for the logs.
-	Host_path *string `pulumi:"host_path"`
+	HostPath *string `pulumi:"hostPath"`
 	// OBS path for the logs, for example `/bucket/logs/`.
-	Obs_url *string `pulumi:"obs_url"`
+	ObsUrl *string `pulumi:"obsUrl"`
 }
 
 // TrainingJobLogExportPathInput is an input type that accepts TrainingJobLogExportPathArgs and TrainingJobLogExportPathOutput values.
@@ -9615,9 +9615,9 @@ type TrainingJobLogExportPathInput interface {
 // Where the job's logs are kept.
 type TrainingJobLogExportPathArgs struct {
 	// Path on the host for the logs.
-	Host_path pulumi.StringPtrInput `pulumi:"host_path"`
+	HostPath pulumi.StringPtrInput `pulumi:"hostPath"`
 	// OBS path for the logs, for example `/bucket/logs/`.
-	Obs_url pulumi.StringPtrInput `pulumi:"obs_url"`
+	ObsUrl pulumi.StringPtrInput `pulumi:"obsUrl"`
 }
 
 func (TrainingJobLogExportPathArgs) ElementType() reflect.Type {
@@ -9699,13 +9699,13 @@ func (o TrainingJobLogExportPathOutput) ToTrainingJobLogExportPathPtrOutputWithC
 }
 
 // Path on the host for the logs.
-func (o TrainingJobLogExportPathOutput) Host_path() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobLogExportPath) *string { return v.Host_path }).(pulumi.StringPtrOutput)
+func (o TrainingJobLogExportPathOutput) HostPath() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobLogExportPath) *string { return v.HostPath }).(pulumi.StringPtrOutput)
 }
 
 // OBS path for the logs, for example `/bucket/logs/`.
-func (o TrainingJobLogExportPathOutput) Obs_url() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobLogExportPath) *string { return v.Obs_url }).(pulumi.StringPtrOutput)
+func (o TrainingJobLogExportPathOutput) ObsUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobLogExportPath) *string { return v.ObsUrl }).(pulumi.StringPtrOutput)
 }
 
 type TrainingJobLogExportPathPtrOutput struct{ *pulumi.OutputState }
@@ -9733,33 +9733,33 @@ func (o TrainingJobLogExportPathPtrOutput) Elem() TrainingJobLogExportPathOutput
 }
 
 // Path on the host for the logs.
-func (o TrainingJobLogExportPathPtrOutput) Host_path() pulumi.StringPtrOutput {
+func (o TrainingJobLogExportPathPtrOutput) HostPath() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobLogExportPath) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Host_path
+		return v.HostPath
 	}).(pulumi.StringPtrOutput)
 }
 
 // OBS path for the logs, for example `/bucket/logs/`.
-func (o TrainingJobLogExportPathPtrOutput) Obs_url() pulumi.StringPtrOutput {
+func (o TrainingJobLogExportPathPtrOutput) ObsUrl() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobLogExportPath) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Obs_url
+		return v.ObsUrl
 	}).(pulumi.StringPtrOutput)
 }
 
 // The main container's share of a dedicated pool's node, instead of a whole flavor.
 type TrainingJobMainContainerFlavor struct {
 	// Accelerator cards (GPU or NPU). At least 0.
-	Accelerator_num *float64 `pulumi:"accelerator_num"`
+	AcceleratorNum *float64 `pulumi:"acceleratorNum"`
 	// CPU cores. More than 0.
-	Cpu_core_num *float64 `pulumi:"cpu_core_num"`
+	CpuCoreNum *float64 `pulumi:"cpuCoreNum"`
 	// Memory size. More than 0.
-	Mem_size *float64 `pulumi:"mem_size"`
+	MemSize *float64 `pulumi:"memSize"`
 }
 
 // TrainingJobMainContainerFlavorInput is an input type that accepts TrainingJobMainContainerFlavorArgs and TrainingJobMainContainerFlavorOutput values.
@@ -9776,11 +9776,11 @@ type TrainingJobMainContainerFlavorInput interface {
 // The main container's share of a dedicated pool's node, instead of a whole flavor.
 type TrainingJobMainContainerFlavorArgs struct {
 	// Accelerator cards (GPU or NPU). At least 0.
-	Accelerator_num pulumi.Float64PtrInput `pulumi:"accelerator_num"`
+	AcceleratorNum pulumi.Float64PtrInput `pulumi:"acceleratorNum"`
 	// CPU cores. More than 0.
-	Cpu_core_num pulumi.Float64PtrInput `pulumi:"cpu_core_num"`
+	CpuCoreNum pulumi.Float64PtrInput `pulumi:"cpuCoreNum"`
 	// Memory size. More than 0.
-	Mem_size pulumi.Float64PtrInput `pulumi:"mem_size"`
+	MemSize pulumi.Float64PtrInput `pulumi:"memSize"`
 }
 
 func (TrainingJobMainContainerFlavorArgs) ElementType() reflect.Type {
@@ -9862,18 +9862,18 @@ func (o TrainingJobMainContainerFlavorOutput) ToTrainingJobMainContainerFlavorPt
 }
 
 // Accelerator cards (GPU or NPU). At least 0.
-func (o TrainingJobMainContainerFlavorOutput) Accelerator_num() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v TrainingJobMainContainerFlavor) *float64 { return v.Accelerator_num }).(pulumi.Float64PtrOutput)
+func (o TrainingJobMainContainerFlavorOutput) AcceleratorNum() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v TrainingJobMainContainerFlavor) *float64 { return v.AcceleratorNum }).(pulumi.Float64PtrOutput)
 }
 
 // CPU cores. More than 0.
-func (o TrainingJobMainContainerFlavorOutput) Cpu_core_num() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v TrainingJobMainContainerFlavor) *float64 { return v.Cpu_core_num }).(pulumi.Float64PtrOutput)
+func (o TrainingJobMainContainerFlavorOutput) CpuCoreNum() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v TrainingJobMainContainerFlavor) *float64 { return v.CpuCoreNum }).(pulumi.Float64PtrOutput)
 }
 
 // Memory size. More than 0.
-func (o TrainingJobMainContainerFlavorOutput) Mem_size() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v TrainingJobMainContainerFlavor) *float64 { return v.Mem_size }).(pulumi.Float64PtrOutput)
+func (o TrainingJobMainContainerFlavorOutput) MemSize() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v TrainingJobMainContainerFlavor) *float64 { return v.MemSize }).(pulumi.Float64PtrOutput)
 }
 
 type TrainingJobMainContainerFlavorPtrOutput struct{ *pulumi.OutputState }
@@ -9901,32 +9901,32 @@ func (o TrainingJobMainContainerFlavorPtrOutput) Elem() TrainingJobMainContainer
 }
 
 // Accelerator cards (GPU or NPU). At least 0.
-func (o TrainingJobMainContainerFlavorPtrOutput) Accelerator_num() pulumi.Float64PtrOutput {
+func (o TrainingJobMainContainerFlavorPtrOutput) AcceleratorNum() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v *TrainingJobMainContainerFlavor) *float64 {
 		if v == nil {
 			return nil
 		}
-		return v.Accelerator_num
+		return v.AcceleratorNum
 	}).(pulumi.Float64PtrOutput)
 }
 
 // CPU cores. More than 0.
-func (o TrainingJobMainContainerFlavorPtrOutput) Cpu_core_num() pulumi.Float64PtrOutput {
+func (o TrainingJobMainContainerFlavorPtrOutput) CpuCoreNum() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v *TrainingJobMainContainerFlavor) *float64 {
 		if v == nil {
 			return nil
 		}
-		return v.Cpu_core_num
+		return v.CpuCoreNum
 	}).(pulumi.Float64PtrOutput)
 }
 
 // Memory size. More than 0.
-func (o TrainingJobMainContainerFlavorPtrOutput) Mem_size() pulumi.Float64PtrOutput {
+func (o TrainingJobMainContainerFlavorPtrOutput) MemSize() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v *TrainingJobMainContainerFlavor) *float64 {
 		if v == nil {
 			return nil
 		}
-		return v.Mem_size
+		return v.MemSize
 	}).(pulumi.Float64PtrOutput)
 }
 
@@ -9939,9 +9939,9 @@ type TrainingJobMetadata struct {
 	// Job name: 1 to 64 letters, digits, `_` or `-`. Leave it out to get `<name_prefix>-<6 characters>` derived from the stack and the job's inputs (the same program gets the same name); the chosen name is kept across updates. Changing it replaces the job.
 	Name *string `pulumi:"name"`
 	// The experiment the job is filed under.
-	Training_experiment_reference *TrainingJobTrainingExperimentReference `pulumi:"training_experiment_reference"`
+	TrainingExperimentReference *TrainingJobTrainingExperimentReference `pulumi:"trainingExperimentReference"`
 	// Workspace of the job; the service uses the default workspace, `0`.
-	Workspace_id *string `pulumi:"workspace_id"`
+	WorkspaceId *string `pulumi:"workspaceId"`
 }
 
 // TrainingJobMetadataInput is an input type that accepts TrainingJobMetadataArgs and TrainingJobMetadataOutput values.
@@ -9964,9 +9964,9 @@ type TrainingJobMetadataArgs struct {
 	// Job name: 1 to 64 letters, digits, `_` or `-`. Leave it out to get `<name_prefix>-<6 characters>` derived from the stack and the job's inputs (the same program gets the same name); the chosen name is kept across updates. Changing it replaces the job.
 	Name pulumi.StringPtrInput `pulumi:"name"`
 	// The experiment the job is filed under.
-	Training_experiment_reference TrainingJobTrainingExperimentReferencePtrInput `pulumi:"training_experiment_reference"`
+	TrainingExperimentReference TrainingJobTrainingExperimentReferencePtrInput `pulumi:"trainingExperimentReference"`
 	// Workspace of the job; the service uses the default workspace, `0`.
-	Workspace_id pulumi.StringPtrInput `pulumi:"workspace_id"`
+	WorkspaceId pulumi.StringPtrInput `pulumi:"workspaceId"`
 }
 
 func (TrainingJobMetadataArgs) ElementType() reflect.Type {
@@ -10063,15 +10063,15 @@ func (o TrainingJobMetadataOutput) Name() pulumi.StringPtrOutput {
 }
 
 // The experiment the job is filed under.
-func (o TrainingJobMetadataOutput) Training_experiment_reference() TrainingJobTrainingExperimentReferencePtrOutput {
+func (o TrainingJobMetadataOutput) TrainingExperimentReference() TrainingJobTrainingExperimentReferencePtrOutput {
 	return o.ApplyT(func(v TrainingJobMetadata) *TrainingJobTrainingExperimentReference {
-		return v.Training_experiment_reference
+		return v.TrainingExperimentReference
 	}).(TrainingJobTrainingExperimentReferencePtrOutput)
 }
 
 // Workspace of the job; the service uses the default workspace, `0`.
-func (o TrainingJobMetadataOutput) Workspace_id() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobMetadata) *string { return v.Workspace_id }).(pulumi.StringPtrOutput)
+func (o TrainingJobMetadataOutput) WorkspaceId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobMetadata) *string { return v.WorkspaceId }).(pulumi.StringPtrOutput)
 }
 
 type TrainingJobMetadataPtrOutput struct{ *pulumi.OutputState }
@@ -10129,22 +10129,22 @@ func (o TrainingJobMetadataPtrOutput) Name() pulumi.StringPtrOutput {
 }
 
 // The experiment the job is filed under.
-func (o TrainingJobMetadataPtrOutput) Training_experiment_reference() TrainingJobTrainingExperimentReferencePtrOutput {
+func (o TrainingJobMetadataPtrOutput) TrainingExperimentReference() TrainingJobTrainingExperimentReferencePtrOutput {
 	return o.ApplyT(func(v *TrainingJobMetadata) *TrainingJobTrainingExperimentReference {
 		if v == nil {
 			return nil
 		}
-		return v.Training_experiment_reference
+		return v.TrainingExperimentReference
 	}).(TrainingJobTrainingExperimentReferencePtrOutput)
 }
 
 // Workspace of the job; the service uses the default workspace, `0`.
-func (o TrainingJobMetadataPtrOutput) Workspace_id() pulumi.StringPtrOutput {
+func (o TrainingJobMetadataPtrOutput) WorkspaceId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobMetadata) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Workspace_id
+		return v.WorkspaceId
 	}).(pulumi.StringPtrOutput)
 }
 
@@ -10450,11 +10450,11 @@ func (o TrainingJobMetricsHttpGetPtrOutput) Port() pulumi.IntPtrOutput {
 // An NFS mount.
 type TrainingJobNfs struct {
 	// Mount point in the training container. Must not be empty.
-	Local_path string `pulumi:"local_path"`
+	LocalPath string `pulumi:"localPath"`
 	// NFS export, for example `10.10.10.10:/data`. Must not be empty.
-	Nfs_server_path string `pulumi:"nfs_server_path"`
+	NfsServerPath string `pulumi:"nfsServerPath"`
 	// Whether the mount is read-only.
-	Read_only *bool `pulumi:"read_only"`
+	ReadOnly *bool `pulumi:"readOnly"`
 }
 
 // TrainingJobNfsInput is an input type that accepts TrainingJobNfsArgs and TrainingJobNfsOutput values.
@@ -10471,11 +10471,11 @@ type TrainingJobNfsInput interface {
 // An NFS mount.
 type TrainingJobNfsArgs struct {
 	// Mount point in the training container. Must not be empty.
-	Local_path pulumi.StringInput `pulumi:"local_path"`
+	LocalPath pulumi.StringInput `pulumi:"localPath"`
 	// NFS export, for example `10.10.10.10:/data`. Must not be empty.
-	Nfs_server_path pulumi.StringInput `pulumi:"nfs_server_path"`
+	NfsServerPath pulumi.StringInput `pulumi:"nfsServerPath"`
 	// Whether the mount is read-only.
-	Read_only pulumi.BoolPtrInput `pulumi:"read_only"`
+	ReadOnly pulumi.BoolPtrInput `pulumi:"readOnly"`
 }
 
 func (TrainingJobNfsArgs) ElementType() reflect.Type {
@@ -10557,18 +10557,18 @@ func (o TrainingJobNfsOutput) ToTrainingJobNfsPtrOutputWithContext(ctx context.C
 }
 
 // Mount point in the training container. Must not be empty.
-func (o TrainingJobNfsOutput) Local_path() pulumi.StringOutput {
-	return o.ApplyT(func(v TrainingJobNfs) string { return v.Local_path }).(pulumi.StringOutput)
+func (o TrainingJobNfsOutput) LocalPath() pulumi.StringOutput {
+	return o.ApplyT(func(v TrainingJobNfs) string { return v.LocalPath }).(pulumi.StringOutput)
 }
 
 // NFS export, for example `10.10.10.10:/data`. Must not be empty.
-func (o TrainingJobNfsOutput) Nfs_server_path() pulumi.StringOutput {
-	return o.ApplyT(func(v TrainingJobNfs) string { return v.Nfs_server_path }).(pulumi.StringOutput)
+func (o TrainingJobNfsOutput) NfsServerPath() pulumi.StringOutput {
+	return o.ApplyT(func(v TrainingJobNfs) string { return v.NfsServerPath }).(pulumi.StringOutput)
 }
 
 // Whether the mount is read-only.
-func (o TrainingJobNfsOutput) Read_only() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v TrainingJobNfs) *bool { return v.Read_only }).(pulumi.BoolPtrOutput)
+func (o TrainingJobNfsOutput) ReadOnly() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v TrainingJobNfs) *bool { return v.ReadOnly }).(pulumi.BoolPtrOutput)
 }
 
 type TrainingJobNfsPtrOutput struct{ *pulumi.OutputState }
@@ -10596,32 +10596,32 @@ func (o TrainingJobNfsPtrOutput) Elem() TrainingJobNfsOutput {
 }
 
 // Mount point in the training container. Must not be empty.
-func (o TrainingJobNfsPtrOutput) Local_path() pulumi.StringPtrOutput {
+func (o TrainingJobNfsPtrOutput) LocalPath() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobNfs) *string {
 		if v == nil {
 			return nil
 		}
-		return &v.Local_path
+		return &v.LocalPath
 	}).(pulumi.StringPtrOutput)
 }
 
 // NFS export, for example `10.10.10.10:/data`. Must not be empty.
-func (o TrainingJobNfsPtrOutput) Nfs_server_path() pulumi.StringPtrOutput {
+func (o TrainingJobNfsPtrOutput) NfsServerPath() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobNfs) *string {
 		if v == nil {
 			return nil
 		}
-		return &v.Nfs_server_path
+		return &v.NfsServerPath
 	}).(pulumi.StringPtrOutput)
 }
 
 // Whether the mount is read-only.
-func (o TrainingJobNfsPtrOutput) Read_only() pulumi.BoolPtrOutput {
+func (o TrainingJobNfsPtrOutput) ReadOnly() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *TrainingJobNfs) *bool {
 		if v == nil {
 			return nil
 		}
-		return v.Read_only
+		return v.ReadOnly
 	}).(pulumi.BoolPtrOutput)
 }
 
@@ -11092,7 +11092,7 @@ type TrainingJobNotification struct {
 	// The job events that send a message.
 	Events []string `pulumi:"events"`
 	// URN of the SMN topic. Must not be empty.
-	Topic_urn string `pulumi:"topic_urn"`
+	TopicUrn string `pulumi:"topicUrn"`
 }
 
 // TrainingJobNotificationInput is an input type that accepts TrainingJobNotificationArgs and TrainingJobNotificationOutput values.
@@ -11111,7 +11111,7 @@ type TrainingJobNotificationArgs struct {
 	// The job events that send a message.
 	Events pulumi.StringArrayInput `pulumi:"events"`
 	// URN of the SMN topic. Must not be empty.
-	Topic_urn pulumi.StringInput `pulumi:"topic_urn"`
+	TopicUrn pulumi.StringInput `pulumi:"topicUrn"`
 }
 
 func (TrainingJobNotificationArgs) ElementType() reflect.Type {
@@ -11198,8 +11198,8 @@ func (o TrainingJobNotificationOutput) Events() pulumi.StringArrayOutput {
 }
 
 // URN of the SMN topic. Must not be empty.
-func (o TrainingJobNotificationOutput) Topic_urn() pulumi.StringOutput {
-	return o.ApplyT(func(v TrainingJobNotification) string { return v.Topic_urn }).(pulumi.StringOutput)
+func (o TrainingJobNotificationOutput) TopicUrn() pulumi.StringOutput {
+	return o.ApplyT(func(v TrainingJobNotification) string { return v.TopicUrn }).(pulumi.StringOutput)
 }
 
 type TrainingJobNotificationPtrOutput struct{ *pulumi.OutputState }
@@ -11237,19 +11237,19 @@ func (o TrainingJobNotificationPtrOutput) Events() pulumi.StringArrayOutput {
 }
 
 // URN of the SMN topic. Must not be empty.
-func (o TrainingJobNotificationPtrOutput) Topic_urn() pulumi.StringPtrOutput {
+func (o TrainingJobNotificationPtrOutput) TopicUrn() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobNotification) *string {
 		if v == nil {
 			return nil
 		}
-		return &v.Topic_urn
+		return &v.TopicUrn
 	}).(pulumi.StringPtrOutput)
 }
 
 // An OBS path.
 type TrainingJobObs struct {
 	// OBS path, for example `/bucket/data/`. Must not be empty.
-	Obs_url string `pulumi:"obs_url"`
+	ObsUrl string `pulumi:"obsUrl"`
 }
 
 // TrainingJobObsInput is an input type that accepts TrainingJobObsArgs and TrainingJobObsOutput values.
@@ -11266,7 +11266,7 @@ type TrainingJobObsInput interface {
 // An OBS path.
 type TrainingJobObsArgs struct {
 	// OBS path, for example `/bucket/data/`. Must not be empty.
-	Obs_url pulumi.StringInput `pulumi:"obs_url"`
+	ObsUrl pulumi.StringInput `pulumi:"obsUrl"`
 }
 
 func (TrainingJobObsArgs) ElementType() reflect.Type {
@@ -11348,8 +11348,8 @@ func (o TrainingJobObsOutput) ToTrainingJobObsPtrOutputWithContext(ctx context.C
 }
 
 // OBS path, for example `/bucket/data/`. Must not be empty.
-func (o TrainingJobObsOutput) Obs_url() pulumi.StringOutput {
-	return o.ApplyT(func(v TrainingJobObs) string { return v.Obs_url }).(pulumi.StringOutput)
+func (o TrainingJobObsOutput) ObsUrl() pulumi.StringOutput {
+	return o.ApplyT(func(v TrainingJobObs) string { return v.ObsUrl }).(pulumi.StringOutput)
 }
 
 type TrainingJobObsPtrOutput struct{ *pulumi.OutputState }
@@ -11377,21 +11377,21 @@ func (o TrainingJobObsPtrOutput) Elem() TrainingJobObsOutput {
 }
 
 // OBS path, for example `/bucket/data/`. Must not be empty.
-func (o TrainingJobObsPtrOutput) Obs_url() pulumi.StringPtrOutput {
+func (o TrainingJobObsPtrOutput) ObsUrl() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobObs) *string {
 		if v == nil {
 			return nil
 		}
-		return &v.Obs_url
+		return &v.ObsUrl
 	}).(pulumi.StringPtrOutput)
 }
 
 // An OBS bucket path mount.
 type TrainingJobObsVolume struct {
 	// Mount point in the training container.
-	Local_path *string `pulumi:"local_path"`
+	LocalPath *string `pulumi:"localPath"`
 	// The OBS path, for example `/bucket/path`.
-	Obs_path *string `pulumi:"obs_path"`
+	ObsPath *string `pulumi:"obsPath"`
 }
 
 // TrainingJobObsVolumeInput is an input type that accepts TrainingJobObsVolumeArgs and TrainingJobObsVolumeOutput values.
@@ -11408,9 +11408,9 @@ type TrainingJobObsVolumeInput interface {
 // An OBS bucket path mount.
 type TrainingJobObsVolumeArgs struct {
 	// Mount point in the training container.
-	Local_path pulumi.StringPtrInput `pulumi:"local_path"`
+	LocalPath pulumi.StringPtrInput `pulumi:"localPath"`
 	// The OBS path, for example `/bucket/path`.
-	Obs_path pulumi.StringPtrInput `pulumi:"obs_path"`
+	ObsPath pulumi.StringPtrInput `pulumi:"obsPath"`
 }
 
 func (TrainingJobObsVolumeArgs) ElementType() reflect.Type {
@@ -11492,13 +11492,13 @@ func (o TrainingJobObsVolumeOutput) ToTrainingJobObsVolumePtrOutputWithContext(c
 }
 
 // Mount point in the training container.
-func (o TrainingJobObsVolumeOutput) Local_path() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobObsVolume) *string { return v.Local_path }).(pulumi.StringPtrOutput)
+func (o TrainingJobObsVolumeOutput) LocalPath() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobObsVolume) *string { return v.LocalPath }).(pulumi.StringPtrOutput)
 }
 
 // The OBS path, for example `/bucket/path`.
-func (o TrainingJobObsVolumeOutput) Obs_path() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobObsVolume) *string { return v.Obs_path }).(pulumi.StringPtrOutput)
+func (o TrainingJobObsVolumeOutput) ObsPath() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobObsVolume) *string { return v.ObsPath }).(pulumi.StringPtrOutput)
 }
 
 type TrainingJobObsVolumePtrOutput struct{ *pulumi.OutputState }
@@ -11526,33 +11526,33 @@ func (o TrainingJobObsVolumePtrOutput) Elem() TrainingJobObsVolumeOutput {
 }
 
 // Mount point in the training container.
-func (o TrainingJobObsVolumePtrOutput) Local_path() pulumi.StringPtrOutput {
+func (o TrainingJobObsVolumePtrOutput) LocalPath() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobObsVolume) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Local_path
+		return v.LocalPath
 	}).(pulumi.StringPtrOutput)
 }
 
 // The OBS path, for example `/bucket/path`.
-func (o TrainingJobObsVolumePtrOutput) Obs_path() pulumi.StringPtrOutput {
+func (o TrainingJobObsVolumePtrOutput) ObsPath() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobObsVolume) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Obs_path
+		return v.ObsPath
 	}).(pulumi.StringPtrOutput)
 }
 
 // A data output channel of the training code.
 type TrainingJobOutputType struct {
 	// How the training code learns `local_dir`: as a running parameter (the service's default) or an environment variable. One of `parameter` or `env`.
-	Access_method *string `pulumi:"access_method"`
+	AccessMethod *string `pulumi:"accessMethod"`
 	// What the channel carries.
 	Description *string `pulumi:"description"`
 	// Container directory the results are written to.
-	Local_dir *string `pulumi:"local_dir"`
+	LocalDir *string `pulumi:"localDir"`
 	// When results are uploaded; the service uses `upload_periodically`.
 	Mode *string `pulumi:"mode"`
 	// Channel name; the training code gets its local path under it. Must not be empty.
@@ -11577,11 +11577,11 @@ type TrainingJobOutputTypeInput interface {
 // A data output channel of the training code.
 type TrainingJobOutputTypeArgs struct {
 	// How the training code learns `local_dir`: as a running parameter (the service's default) or an environment variable. One of `parameter` or `env`.
-	Access_method pulumi.StringPtrInput `pulumi:"access_method"`
+	AccessMethod pulumi.StringPtrInput `pulumi:"accessMethod"`
 	// What the channel carries.
 	Description pulumi.StringPtrInput `pulumi:"description"`
 	// Container directory the results are written to.
-	Local_dir pulumi.StringPtrInput `pulumi:"local_dir"`
+	LocalDir pulumi.StringPtrInput `pulumi:"localDir"`
 	// When results are uploaded; the service uses `upload_periodically`.
 	Mode pulumi.StringPtrInput `pulumi:"mode"`
 	// Channel name; the training code gets its local path under it. Must not be empty.
@@ -11645,8 +11645,8 @@ func (o TrainingJobOutputTypeOutput) ToTrainingJobOutputTypeOutputWithContext(ct
 }
 
 // How the training code learns `local_dir`: as a running parameter (the service's default) or an environment variable. One of `parameter` or `env`.
-func (o TrainingJobOutputTypeOutput) Access_method() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobOutputType) *string { return v.Access_method }).(pulumi.StringPtrOutput)
+func (o TrainingJobOutputTypeOutput) AccessMethod() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobOutputType) *string { return v.AccessMethod }).(pulumi.StringPtrOutput)
 }
 
 // What the channel carries.
@@ -11655,8 +11655,8 @@ func (o TrainingJobOutputTypeOutput) Description() pulumi.StringPtrOutput {
 }
 
 // Container directory the results are written to.
-func (o TrainingJobOutputTypeOutput) Local_dir() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobOutputType) *string { return v.Local_dir }).(pulumi.StringPtrOutput)
+func (o TrainingJobOutputTypeOutput) LocalDir() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobOutputType) *string { return v.LocalDir }).(pulumi.StringPtrOutput)
 }
 
 // When results are uploaded; the service uses `upload_periodically`.
@@ -11842,9 +11842,9 @@ func (o TrainingJobOutputModelPtrOutput) Obs() TrainingJobOutputModelObsPtrOutpu
 // Where the trained model is saved.
 type TrainingJobOutputModelObs struct {
 	// Path in the container the model is written to.
-	Local_path *string `pulumi:"local_path"`
+	LocalPath *string `pulumi:"localPath"`
 	// OBS path, for example `obs://bucket/model/`. Must not be empty.
-	Obs_path string `pulumi:"obs_path"`
+	ObsPath string `pulumi:"obsPath"`
 }
 
 // TrainingJobOutputModelObsInput is an input type that accepts TrainingJobOutputModelObsArgs and TrainingJobOutputModelObsOutput values.
@@ -11861,9 +11861,9 @@ type TrainingJobOutputModelObsInput interface {
 // Where the trained model is saved.
 type TrainingJobOutputModelObsArgs struct {
 	// Path in the container the model is written to.
-	Local_path pulumi.StringPtrInput `pulumi:"local_path"`
+	LocalPath pulumi.StringPtrInput `pulumi:"localPath"`
 	// OBS path, for example `obs://bucket/model/`. Must not be empty.
-	Obs_path pulumi.StringInput `pulumi:"obs_path"`
+	ObsPath pulumi.StringInput `pulumi:"obsPath"`
 }
 
 func (TrainingJobOutputModelObsArgs) ElementType() reflect.Type {
@@ -11945,13 +11945,13 @@ func (o TrainingJobOutputModelObsOutput) ToTrainingJobOutputModelObsPtrOutputWit
 }
 
 // Path in the container the model is written to.
-func (o TrainingJobOutputModelObsOutput) Local_path() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobOutputModelObs) *string { return v.Local_path }).(pulumi.StringPtrOutput)
+func (o TrainingJobOutputModelObsOutput) LocalPath() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobOutputModelObs) *string { return v.LocalPath }).(pulumi.StringPtrOutput)
 }
 
 // OBS path, for example `obs://bucket/model/`. Must not be empty.
-func (o TrainingJobOutputModelObsOutput) Obs_path() pulumi.StringOutput {
-	return o.ApplyT(func(v TrainingJobOutputModelObs) string { return v.Obs_path }).(pulumi.StringOutput)
+func (o TrainingJobOutputModelObsOutput) ObsPath() pulumi.StringOutput {
+	return o.ApplyT(func(v TrainingJobOutputModelObs) string { return v.ObsPath }).(pulumi.StringOutput)
 }
 
 type TrainingJobOutputModelObsPtrOutput struct{ *pulumi.OutputState }
@@ -11979,22 +11979,22 @@ func (o TrainingJobOutputModelObsPtrOutput) Elem() TrainingJobOutputModelObsOutp
 }
 
 // Path in the container the model is written to.
-func (o TrainingJobOutputModelObsPtrOutput) Local_path() pulumi.StringPtrOutput {
+func (o TrainingJobOutputModelObsPtrOutput) LocalPath() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobOutputModelObs) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Local_path
+		return v.LocalPath
 	}).(pulumi.StringPtrOutput)
 }
 
 // OBS path, for example `obs://bucket/model/`. Must not be empty.
-func (o TrainingJobOutputModelObsPtrOutput) Obs_path() pulumi.StringPtrOutput {
+func (o TrainingJobOutputModelObsPtrOutput) ObsPath() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobOutputModelObs) *string {
 		if v == nil {
 			return nil
 		}
-		return &v.Obs_path
+		return &v.ObsPath
 	}).(pulumi.StringPtrOutput)
 }
 
@@ -12060,7 +12060,7 @@ type TrainingJobParameter struct {
 	// What the parameter means.
 	Description *string `pulumi:"description"`
 	// The description in another language.
-	I18n_description *TrainingJobParameterI18nDescription `pulumi:"i18n_description"`
+	I18nDescription *TrainingJobParameterI18nDescription `pulumi:"i18nDescription"`
 	// Parameter name, as the training code reads it. Must not be empty.
 	Name string `pulumi:"name"`
 	// Parameter value, as text.
@@ -12085,7 +12085,7 @@ type TrainingJobParameterArgs struct {
 	// What the parameter means.
 	Description pulumi.StringPtrInput `pulumi:"description"`
 	// The description in another language.
-	I18n_description TrainingJobParameterI18nDescriptionPtrInput `pulumi:"i18n_description"`
+	I18nDescription TrainingJobParameterI18nDescriptionPtrInput `pulumi:"i18nDescription"`
 	// Parameter name, as the training code reads it. Must not be empty.
 	Name pulumi.StringInput `pulumi:"name"`
 	// Parameter value, as text.
@@ -12155,8 +12155,8 @@ func (o TrainingJobParameterOutput) Description() pulumi.StringPtrOutput {
 }
 
 // The description in another language.
-func (o TrainingJobParameterOutput) I18n_description() TrainingJobParameterI18nDescriptionPtrOutput {
-	return o.ApplyT(func(v TrainingJobParameter) *TrainingJobParameterI18nDescription { return v.I18n_description }).(TrainingJobParameterI18nDescriptionPtrOutput)
+func (o TrainingJobParameterOutput) I18nDescription() TrainingJobParameterI18nDescriptionPtrOutput {
+	return o.ApplyT(func(v TrainingJobParameter) *TrainingJobParameterI18nDescription { return v.I18nDescription }).(TrainingJobParameterI18nDescriptionPtrOutput)
 }
 
 // Parameter name, as the training code reads it. Must not be empty.
@@ -12200,9 +12200,9 @@ type TrainingJobParameterConstraint struct {
 	// Value type, for example `String` or `Integer`.
 	Type *string `pulumi:"type"`
 	// The allowed values or the bounds.
-	Valid_range []string `pulumi:"valid_range"`
+	ValidRange []string `pulumi:"validRange"`
 	// How `valid_range` reads: `Choice` (allowed values), `Range` (bounds) or `None`.
-	Valid_type *string `pulumi:"valid_type"`
+	ValidType *string `pulumi:"validType"`
 }
 
 // TrainingJobParameterConstraintInput is an input type that accepts TrainingJobParameterConstraintArgs and TrainingJobParameterConstraintOutput values.
@@ -12227,9 +12227,9 @@ type TrainingJobParameterConstraintArgs struct {
 	// Value type, for example `String` or `Integer`.
 	Type pulumi.StringPtrInput `pulumi:"type"`
 	// The allowed values or the bounds.
-	Valid_range pulumi.StringArrayInput `pulumi:"valid_range"`
+	ValidRange pulumi.StringArrayInput `pulumi:"validRange"`
 	// How `valid_range` reads: `Choice` (allowed values), `Range` (bounds) or `None`.
-	Valid_type pulumi.StringPtrInput `pulumi:"valid_type"`
+	ValidType pulumi.StringPtrInput `pulumi:"validType"`
 }
 
 func (TrainingJobParameterConstraintArgs) ElementType() reflect.Type {
@@ -12331,13 +12331,13 @@ func (o TrainingJobParameterConstraintOutput) Type() pulumi.StringPtrOutput {
 }
 
 // The allowed values or the bounds.
-func (o TrainingJobParameterConstraintOutput) Valid_range() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v TrainingJobParameterConstraint) []string { return v.Valid_range }).(pulumi.StringArrayOutput)
+func (o TrainingJobParameterConstraintOutput) ValidRange() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v TrainingJobParameterConstraint) []string { return v.ValidRange }).(pulumi.StringArrayOutput)
 }
 
 // How `valid_range` reads: `Choice` (allowed values), `Range` (bounds) or `None`.
-func (o TrainingJobParameterConstraintOutput) Valid_type() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobParameterConstraint) *string { return v.Valid_type }).(pulumi.StringPtrOutput)
+func (o TrainingJobParameterConstraintOutput) ValidType() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobParameterConstraint) *string { return v.ValidType }).(pulumi.StringPtrOutput)
 }
 
 type TrainingJobParameterConstraintPtrOutput struct{ *pulumi.OutputState }
@@ -12405,22 +12405,22 @@ func (o TrainingJobParameterConstraintPtrOutput) Type() pulumi.StringPtrOutput {
 }
 
 // The allowed values or the bounds.
-func (o TrainingJobParameterConstraintPtrOutput) Valid_range() pulumi.StringArrayOutput {
+func (o TrainingJobParameterConstraintPtrOutput) ValidRange() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *TrainingJobParameterConstraint) []string {
 		if v == nil {
 			return nil
 		}
-		return v.Valid_range
+		return v.ValidRange
 	}).(pulumi.StringArrayOutput)
 }
 
 // How `valid_range` reads: `Choice` (allowed values), `Range` (bounds) or `None`.
-func (o TrainingJobParameterConstraintPtrOutput) Valid_type() pulumi.StringPtrOutput {
+func (o TrainingJobParameterConstraintPtrOutput) ValidType() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobParameterConstraint) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Valid_type
+		return v.ValidType
 	}).(pulumi.StringPtrOutput)
 }
 
@@ -12586,9 +12586,9 @@ func (o TrainingJobParameterI18nDescriptionPtrOutput) Language() pulumi.StringPt
 // An OBS parallel file system mount.
 type TrainingJobPfs struct {
 	// Mount point in the training container.
-	Local_path *string `pulumi:"local_path"`
+	LocalPath *string `pulumi:"localPath"`
 	// The file system path, for example `/bucket/path`.
-	Pfs_path *string `pulumi:"pfs_path"`
+	PfsPath *string `pulumi:"pfsPath"`
 }
 
 // TrainingJobPfsInput is an input type that accepts TrainingJobPfsArgs and TrainingJobPfsOutput values.
@@ -12605,9 +12605,9 @@ type TrainingJobPfsInput interface {
 // An OBS parallel file system mount.
 type TrainingJobPfsArgs struct {
 	// Mount point in the training container.
-	Local_path pulumi.StringPtrInput `pulumi:"local_path"`
+	LocalPath pulumi.StringPtrInput `pulumi:"localPath"`
 	// The file system path, for example `/bucket/path`.
-	Pfs_path pulumi.StringPtrInput `pulumi:"pfs_path"`
+	PfsPath pulumi.StringPtrInput `pulumi:"pfsPath"`
 }
 
 func (TrainingJobPfsArgs) ElementType() reflect.Type {
@@ -12689,13 +12689,13 @@ func (o TrainingJobPfsOutput) ToTrainingJobPfsPtrOutputWithContext(ctx context.C
 }
 
 // Mount point in the training container.
-func (o TrainingJobPfsOutput) Local_path() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobPfs) *string { return v.Local_path }).(pulumi.StringPtrOutput)
+func (o TrainingJobPfsOutput) LocalPath() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobPfs) *string { return v.LocalPath }).(pulumi.StringPtrOutput)
 }
 
 // The file system path, for example `/bucket/path`.
-func (o TrainingJobPfsOutput) Pfs_path() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobPfs) *string { return v.Pfs_path }).(pulumi.StringPtrOutput)
+func (o TrainingJobPfsOutput) PfsPath() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobPfs) *string { return v.PfsPath }).(pulumi.StringPtrOutput)
 }
 
 type TrainingJobPfsPtrOutput struct{ *pulumi.OutputState }
@@ -12723,29 +12723,29 @@ func (o TrainingJobPfsPtrOutput) Elem() TrainingJobPfsOutput {
 }
 
 // Mount point in the training container.
-func (o TrainingJobPfsPtrOutput) Local_path() pulumi.StringPtrOutput {
+func (o TrainingJobPfsPtrOutput) LocalPath() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobPfs) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Local_path
+		return v.LocalPath
 	}).(pulumi.StringPtrOutput)
 }
 
 // The file system path, for example `/bucket/path`.
-func (o TrainingJobPfsPtrOutput) Pfs_path() pulumi.StringPtrOutput {
+func (o TrainingJobPfsPtrOutput) PfsPath() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobPfs) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Pfs_path
+		return v.PfsPath
 	}).(pulumi.StringPtrOutput)
 }
 
 // Policies of the algorithm.
 type TrainingJobPolicies struct {
 	// Hyperparameter search.
-	Auto_search *TrainingJobAutoSearch `pulumi:"auto_search"`
+	AutoSearch *TrainingJobAutoSearch `pulumi:"autoSearch"`
 }
 
 // TrainingJobPoliciesInput is an input type that accepts TrainingJobPoliciesArgs and TrainingJobPoliciesOutput values.
@@ -12762,7 +12762,7 @@ type TrainingJobPoliciesInput interface {
 // Policies of the algorithm.
 type TrainingJobPoliciesArgs struct {
 	// Hyperparameter search.
-	Auto_search TrainingJobAutoSearchPtrInput `pulumi:"auto_search"`
+	AutoSearch TrainingJobAutoSearchPtrInput `pulumi:"autoSearch"`
 }
 
 func (TrainingJobPoliciesArgs) ElementType() reflect.Type {
@@ -12844,8 +12844,8 @@ func (o TrainingJobPoliciesOutput) ToTrainingJobPoliciesPtrOutputWithContext(ctx
 }
 
 // Hyperparameter search.
-func (o TrainingJobPoliciesOutput) Auto_search() TrainingJobAutoSearchPtrOutput {
-	return o.ApplyT(func(v TrainingJobPolicies) *TrainingJobAutoSearch { return v.Auto_search }).(TrainingJobAutoSearchPtrOutput)
+func (o TrainingJobPoliciesOutput) AutoSearch() TrainingJobAutoSearchPtrOutput {
+	return o.ApplyT(func(v TrainingJobPolicies) *TrainingJobAutoSearch { return v.AutoSearch }).(TrainingJobAutoSearchPtrOutput)
 }
 
 type TrainingJobPoliciesPtrOutput struct{ *pulumi.OutputState }
@@ -12873,19 +12873,19 @@ func (o TrainingJobPoliciesPtrOutput) Elem() TrainingJobPoliciesOutput {
 }
 
 // Hyperparameter search.
-func (o TrainingJobPoliciesPtrOutput) Auto_search() TrainingJobAutoSearchPtrOutput {
+func (o TrainingJobPoliciesPtrOutput) AutoSearch() TrainingJobAutoSearchPtrOutput {
 	return o.ApplyT(func(v *TrainingJobPolicies) *TrainingJobAutoSearch {
 		if v == nil {
 			return nil
 		}
-		return v.Auto_search
+		return v.AutoSearch
 	}).(TrainingJobAutoSearchPtrOutput)
 }
 
 // Placement the scheduler tries for but may give up.
 type TrainingJobPreferredAffinity struct {
 	// Weighted node conditions; nodes with the highest sum of weights are preferred.
-	Node_affinity []TrainingJobPreferredSchedulingTerm `pulumi:"node_affinity"`
+	NodeAffinity []TrainingJobPreferredSchedulingTerm `pulumi:"nodeAffinity"`
 }
 
 // TrainingJobPreferredAffinityInput is an input type that accepts TrainingJobPreferredAffinityArgs and TrainingJobPreferredAffinityOutput values.
@@ -12902,7 +12902,7 @@ type TrainingJobPreferredAffinityInput interface {
 // Placement the scheduler tries for but may give up.
 type TrainingJobPreferredAffinityArgs struct {
 	// Weighted node conditions; nodes with the highest sum of weights are preferred.
-	Node_affinity TrainingJobPreferredSchedulingTermArrayInput `pulumi:"node_affinity"`
+	NodeAffinity TrainingJobPreferredSchedulingTermArrayInput `pulumi:"nodeAffinity"`
 }
 
 func (TrainingJobPreferredAffinityArgs) ElementType() reflect.Type {
@@ -12984,8 +12984,8 @@ func (o TrainingJobPreferredAffinityOutput) ToTrainingJobPreferredAffinityPtrOut
 }
 
 // Weighted node conditions; nodes with the highest sum of weights are preferred.
-func (o TrainingJobPreferredAffinityOutput) Node_affinity() TrainingJobPreferredSchedulingTermArrayOutput {
-	return o.ApplyT(func(v TrainingJobPreferredAffinity) []TrainingJobPreferredSchedulingTerm { return v.Node_affinity }).(TrainingJobPreferredSchedulingTermArrayOutput)
+func (o TrainingJobPreferredAffinityOutput) NodeAffinity() TrainingJobPreferredSchedulingTermArrayOutput {
+	return o.ApplyT(func(v TrainingJobPreferredAffinity) []TrainingJobPreferredSchedulingTerm { return v.NodeAffinity }).(TrainingJobPreferredSchedulingTermArrayOutput)
 }
 
 type TrainingJobPreferredAffinityPtrOutput struct{ *pulumi.OutputState }
@@ -13013,12 +13013,12 @@ func (o TrainingJobPreferredAffinityPtrOutput) Elem() TrainingJobPreferredAffini
 }
 
 // Weighted node conditions; nodes with the highest sum of weights are preferred.
-func (o TrainingJobPreferredAffinityPtrOutput) Node_affinity() TrainingJobPreferredSchedulingTermArrayOutput {
+func (o TrainingJobPreferredAffinityPtrOutput) NodeAffinity() TrainingJobPreferredSchedulingTermArrayOutput {
 	return o.ApplyT(func(v *TrainingJobPreferredAffinity) []TrainingJobPreferredSchedulingTerm {
 		if v == nil {
 			return nil
 		}
-		return v.Node_affinity
+		return v.NodeAffinity
 	}).(TrainingJobPreferredSchedulingTermArrayOutput)
 }
 
@@ -13134,15 +13134,15 @@ func (o TrainingJobPreferredSchedulingTermArrayOutput) Index(i pulumi.IntInput) 
 // Placement the scheduler must respect.
 type TrainingJobRequiredAffinity struct {
 	// With `networkTopology`: the highest network level one group may span, such as `hyperinstance` or `slice`.
-	Affinity_group_level *string `pulumi:"affinity_group_level"`
+	AffinityGroupLevel *string `pulumi:"affinityGroupLevel"`
 	// Tasks per group with `hyperinstance` or `networkTopology`; the service uses 1. At least 1.
-	Affinity_group_size *int `pulumi:"affinity_group_size"`
+	AffinityGroupSize *int `pulumi:"affinityGroupSize"`
 	// `cabinet` (whole cabinets), `hyperinstance` (tasks grouped on supernodes) or `networkTopology` (tasks kept within a network level). One of `cabinet`, `hyperinstance` or `networkTopology`.
-	Affinity_type *string `pulumi:"affinity_type"`
+	AffinityType *string `pulumi:"affinityType"`
 	// With `networkTopology`: the highest network level the whole job may span (`cluster`). One of `cluster` or `hyperinstanceGroup`.
-	Job_level *string `pulumi:"job_level"`
+	JobLevel *string `pulumi:"jobLevel"`
 	// Nodes the job may run on.
-	Node_affinity *TrainingJobNodeAffinity `pulumi:"node_affinity"`
+	NodeAffinity *TrainingJobNodeAffinity `pulumi:"nodeAffinity"`
 }
 
 // TrainingJobRequiredAffinityInput is an input type that accepts TrainingJobRequiredAffinityArgs and TrainingJobRequiredAffinityOutput values.
@@ -13159,15 +13159,15 @@ type TrainingJobRequiredAffinityInput interface {
 // Placement the scheduler must respect.
 type TrainingJobRequiredAffinityArgs struct {
 	// With `networkTopology`: the highest network level one group may span, such as `hyperinstance` or `slice`.
-	Affinity_group_level pulumi.StringPtrInput `pulumi:"affinity_group_level"`
+	AffinityGroupLevel pulumi.StringPtrInput `pulumi:"affinityGroupLevel"`
 	// Tasks per group with `hyperinstance` or `networkTopology`; the service uses 1. At least 1.
-	Affinity_group_size pulumi.IntPtrInput `pulumi:"affinity_group_size"`
+	AffinityGroupSize pulumi.IntPtrInput `pulumi:"affinityGroupSize"`
 	// `cabinet` (whole cabinets), `hyperinstance` (tasks grouped on supernodes) or `networkTopology` (tasks kept within a network level). One of `cabinet`, `hyperinstance` or `networkTopology`.
-	Affinity_type pulumi.StringPtrInput `pulumi:"affinity_type"`
+	AffinityType pulumi.StringPtrInput `pulumi:"affinityType"`
 	// With `networkTopology`: the highest network level the whole job may span (`cluster`). One of `cluster` or `hyperinstanceGroup`.
-	Job_level pulumi.StringPtrInput `pulumi:"job_level"`
+	JobLevel pulumi.StringPtrInput `pulumi:"jobLevel"`
 	// Nodes the job may run on.
-	Node_affinity TrainingJobNodeAffinityPtrInput `pulumi:"node_affinity"`
+	NodeAffinity TrainingJobNodeAffinityPtrInput `pulumi:"nodeAffinity"`
 }
 
 func (TrainingJobRequiredAffinityArgs) ElementType() reflect.Type {
@@ -13249,28 +13249,28 @@ func (o TrainingJobRequiredAffinityOutput) ToTrainingJobRequiredAffinityPtrOutpu
 }
 
 // With `networkTopology`: the highest network level one group may span, such as `hyperinstance` or `slice`.
-func (o TrainingJobRequiredAffinityOutput) Affinity_group_level() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobRequiredAffinity) *string { return v.Affinity_group_level }).(pulumi.StringPtrOutput)
+func (o TrainingJobRequiredAffinityOutput) AffinityGroupLevel() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobRequiredAffinity) *string { return v.AffinityGroupLevel }).(pulumi.StringPtrOutput)
 }
 
 // Tasks per group with `hyperinstance` or `networkTopology`; the service uses 1. At least 1.
-func (o TrainingJobRequiredAffinityOutput) Affinity_group_size() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v TrainingJobRequiredAffinity) *int { return v.Affinity_group_size }).(pulumi.IntPtrOutput)
+func (o TrainingJobRequiredAffinityOutput) AffinityGroupSize() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v TrainingJobRequiredAffinity) *int { return v.AffinityGroupSize }).(pulumi.IntPtrOutput)
 }
 
 // `cabinet` (whole cabinets), `hyperinstance` (tasks grouped on supernodes) or `networkTopology` (tasks kept within a network level). One of `cabinet`, `hyperinstance` or `networkTopology`.
-func (o TrainingJobRequiredAffinityOutput) Affinity_type() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobRequiredAffinity) *string { return v.Affinity_type }).(pulumi.StringPtrOutput)
+func (o TrainingJobRequiredAffinityOutput) AffinityType() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobRequiredAffinity) *string { return v.AffinityType }).(pulumi.StringPtrOutput)
 }
 
 // With `networkTopology`: the highest network level the whole job may span (`cluster`). One of `cluster` or `hyperinstanceGroup`.
-func (o TrainingJobRequiredAffinityOutput) Job_level() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobRequiredAffinity) *string { return v.Job_level }).(pulumi.StringPtrOutput)
+func (o TrainingJobRequiredAffinityOutput) JobLevel() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobRequiredAffinity) *string { return v.JobLevel }).(pulumi.StringPtrOutput)
 }
 
 // Nodes the job may run on.
-func (o TrainingJobRequiredAffinityOutput) Node_affinity() TrainingJobNodeAffinityPtrOutput {
-	return o.ApplyT(func(v TrainingJobRequiredAffinity) *TrainingJobNodeAffinity { return v.Node_affinity }).(TrainingJobNodeAffinityPtrOutput)
+func (o TrainingJobRequiredAffinityOutput) NodeAffinity() TrainingJobNodeAffinityPtrOutput {
+	return o.ApplyT(func(v TrainingJobRequiredAffinity) *TrainingJobNodeAffinity { return v.NodeAffinity }).(TrainingJobNodeAffinityPtrOutput)
 }
 
 type TrainingJobRequiredAffinityPtrOutput struct{ *pulumi.OutputState }
@@ -13298,52 +13298,52 @@ func (o TrainingJobRequiredAffinityPtrOutput) Elem() TrainingJobRequiredAffinity
 }
 
 // With `networkTopology`: the highest network level one group may span, such as `hyperinstance` or `slice`.
-func (o TrainingJobRequiredAffinityPtrOutput) Affinity_group_level() pulumi.StringPtrOutput {
+func (o TrainingJobRequiredAffinityPtrOutput) AffinityGroupLevel() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobRequiredAffinity) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Affinity_group_level
+		return v.AffinityGroupLevel
 	}).(pulumi.StringPtrOutput)
 }
 
 // Tasks per group with `hyperinstance` or `networkTopology`; the service uses 1. At least 1.
-func (o TrainingJobRequiredAffinityPtrOutput) Affinity_group_size() pulumi.IntPtrOutput {
+func (o TrainingJobRequiredAffinityPtrOutput) AffinityGroupSize() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *TrainingJobRequiredAffinity) *int {
 		if v == nil {
 			return nil
 		}
-		return v.Affinity_group_size
+		return v.AffinityGroupSize
 	}).(pulumi.IntPtrOutput)
 }
 
 // `cabinet` (whole cabinets), `hyperinstance` (tasks grouped on supernodes) or `networkTopology` (tasks kept within a network level). One of `cabinet`, `hyperinstance` or `networkTopology`.
-func (o TrainingJobRequiredAffinityPtrOutput) Affinity_type() pulumi.StringPtrOutput {
+func (o TrainingJobRequiredAffinityPtrOutput) AffinityType() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobRequiredAffinity) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Affinity_type
+		return v.AffinityType
 	}).(pulumi.StringPtrOutput)
 }
 
 // With `networkTopology`: the highest network level the whole job may span (`cluster`). One of `cluster` or `hyperinstanceGroup`.
-func (o TrainingJobRequiredAffinityPtrOutput) Job_level() pulumi.StringPtrOutput {
+func (o TrainingJobRequiredAffinityPtrOutput) JobLevel() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobRequiredAffinity) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Job_level
+		return v.JobLevel
 	}).(pulumi.StringPtrOutput)
 }
 
 // Nodes the job may run on.
-func (o TrainingJobRequiredAffinityPtrOutput) Node_affinity() TrainingJobNodeAffinityPtrOutput {
+func (o TrainingJobRequiredAffinityPtrOutput) NodeAffinity() TrainingJobNodeAffinityPtrOutput {
 	return o.ApplyT(func(v *TrainingJobRequiredAffinity) *TrainingJobNodeAffinity {
 		if v == nil {
 			return nil
 		}
-		return v.Node_affinity
+		return v.NodeAffinity
 	}).(TrainingJobNodeAffinityPtrOutput)
 }
 
@@ -13352,7 +13352,7 @@ type TrainingJobReservedTime struct {
 	// How long the resources stay reserved. At least 1.
 	Duration int `pulumi:"duration"`
 	// Unit of `duration`. One of `HOURS`.
-	Time_unit string `pulumi:"time_unit"`
+	TimeUnit string `pulumi:"timeUnit"`
 }
 
 // TrainingJobReservedTimeInput is an input type that accepts TrainingJobReservedTimeArgs and TrainingJobReservedTimeOutput values.
@@ -13371,7 +13371,7 @@ type TrainingJobReservedTimeArgs struct {
 	// How long the resources stay reserved. At least 1.
 	Duration pulumi.IntInput `pulumi:"duration"`
 	// Unit of `duration`. One of `HOURS`.
-	Time_unit pulumi.StringInput `pulumi:"time_unit"`
+	TimeUnit pulumi.StringInput `pulumi:"timeUnit"`
 }
 
 func (TrainingJobReservedTimeArgs) ElementType() reflect.Type {
@@ -13458,8 +13458,8 @@ func (o TrainingJobReservedTimeOutput) Duration() pulumi.IntOutput {
 }
 
 // Unit of `duration`. One of `HOURS`.
-func (o TrainingJobReservedTimeOutput) Time_unit() pulumi.StringOutput {
-	return o.ApplyT(func(v TrainingJobReservedTime) string { return v.Time_unit }).(pulumi.StringOutput)
+func (o TrainingJobReservedTimeOutput) TimeUnit() pulumi.StringOutput {
+	return o.ApplyT(func(v TrainingJobReservedTime) string { return v.TimeUnit }).(pulumi.StringOutput)
 }
 
 type TrainingJobReservedTimePtrOutput struct{ *pulumi.OutputState }
@@ -13497,27 +13497,27 @@ func (o TrainingJobReservedTimePtrOutput) Duration() pulumi.IntPtrOutput {
 }
 
 // Unit of `duration`. One of `HOURS`.
-func (o TrainingJobReservedTimePtrOutput) Time_unit() pulumi.StringPtrOutput {
+func (o TrainingJobReservedTimePtrOutput) TimeUnit() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobReservedTime) *string {
 		if v == nil {
 			return nil
 		}
-		return &v.Time_unit
+		return &v.TimeUnit
 	}).(pulumi.StringPtrOutput)
 }
 
 // The machines of the job: a public flavor (`flavor_id`), a dedicated pool (`pool_id`, with a `flavor_id` for GPU and Ascend pools) or, for `federated_pool_job`, a pool federation (`pool_group_id`).
 type TrainingJobResource struct {
 	// Resource flavor id, for example `modelarts.vm.cpu.2u`; on a dedicated GPU or Ascend pool one of `modelarts.pool.visual.xlarge` (1 card), `2xlarge`, `4xlarge`, `8xlarge` or `16xlarge`. Not used on dedicated CPU pools.
-	Flavor_id *string `pulumi:"flavor_id"`
+	FlavorId *string `pulumi:"flavorId"`
 	// A custom share of the node for the main container (dedicated pools only).
-	Main_container_customized_flavor *TrainingJobMainContainerFlavor `pulumi:"main_container_customized_flavor"`
+	MainContainerCustomizedFlavor *TrainingJobMainContainerFlavor `pulumi:"mainContainerCustomizedFlavor"`
 	// Number of nodes; the service uses 1. At least 1.
-	Node_count *int `pulumi:"node_count"`
+	NodeCount *int `pulumi:"nodeCount"`
 	// Pool federation id; required when `kind` is `federated_pool_job`.
-	Pool_group_id *string `pulumi:"pool_group_id"`
+	PoolGroupId *string `pulumi:"poolGroupId"`
 	// Dedicated resource pool id.
-	Pool_id *string `pulumi:"pool_id"`
+	PoolId *string `pulumi:"poolId"`
 }
 
 // TrainingJobResourceInput is an input type that accepts TrainingJobResourceArgs and TrainingJobResourceOutput values.
@@ -13534,15 +13534,15 @@ type TrainingJobResourceInput interface {
 // The machines of the job: a public flavor (`flavor_id`), a dedicated pool (`pool_id`, with a `flavor_id` for GPU and Ascend pools) or, for `federated_pool_job`, a pool federation (`pool_group_id`).
 type TrainingJobResourceArgs struct {
 	// Resource flavor id, for example `modelarts.vm.cpu.2u`; on a dedicated GPU or Ascend pool one of `modelarts.pool.visual.xlarge` (1 card), `2xlarge`, `4xlarge`, `8xlarge` or `16xlarge`. Not used on dedicated CPU pools.
-	Flavor_id pulumi.StringPtrInput `pulumi:"flavor_id"`
+	FlavorId pulumi.StringPtrInput `pulumi:"flavorId"`
 	// A custom share of the node for the main container (dedicated pools only).
-	Main_container_customized_flavor TrainingJobMainContainerFlavorPtrInput `pulumi:"main_container_customized_flavor"`
+	MainContainerCustomizedFlavor TrainingJobMainContainerFlavorPtrInput `pulumi:"mainContainerCustomizedFlavor"`
 	// Number of nodes; the service uses 1. At least 1.
-	Node_count pulumi.IntPtrInput `pulumi:"node_count"`
+	NodeCount pulumi.IntPtrInput `pulumi:"nodeCount"`
 	// Pool federation id; required when `kind` is `federated_pool_job`.
-	Pool_group_id pulumi.StringPtrInput `pulumi:"pool_group_id"`
+	PoolGroupId pulumi.StringPtrInput `pulumi:"poolGroupId"`
 	// Dedicated resource pool id.
-	Pool_id pulumi.StringPtrInput `pulumi:"pool_id"`
+	PoolId pulumi.StringPtrInput `pulumi:"poolId"`
 }
 
 func (TrainingJobResourceArgs) ElementType() reflect.Type {
@@ -13624,28 +13624,28 @@ func (o TrainingJobResourceOutput) ToTrainingJobResourcePtrOutputWithContext(ctx
 }
 
 // Resource flavor id, for example `modelarts.vm.cpu.2u`; on a dedicated GPU or Ascend pool one of `modelarts.pool.visual.xlarge` (1 card), `2xlarge`, `4xlarge`, `8xlarge` or `16xlarge`. Not used on dedicated CPU pools.
-func (o TrainingJobResourceOutput) Flavor_id() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobResource) *string { return v.Flavor_id }).(pulumi.StringPtrOutput)
+func (o TrainingJobResourceOutput) FlavorId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobResource) *string { return v.FlavorId }).(pulumi.StringPtrOutput)
 }
 
 // A custom share of the node for the main container (dedicated pools only).
-func (o TrainingJobResourceOutput) Main_container_customized_flavor() TrainingJobMainContainerFlavorPtrOutput {
-	return o.ApplyT(func(v TrainingJobResource) *TrainingJobMainContainerFlavor { return v.Main_container_customized_flavor }).(TrainingJobMainContainerFlavorPtrOutput)
+func (o TrainingJobResourceOutput) MainContainerCustomizedFlavor() TrainingJobMainContainerFlavorPtrOutput {
+	return o.ApplyT(func(v TrainingJobResource) *TrainingJobMainContainerFlavor { return v.MainContainerCustomizedFlavor }).(TrainingJobMainContainerFlavorPtrOutput)
 }
 
 // Number of nodes; the service uses 1. At least 1.
-func (o TrainingJobResourceOutput) Node_count() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v TrainingJobResource) *int { return v.Node_count }).(pulumi.IntPtrOutput)
+func (o TrainingJobResourceOutput) NodeCount() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v TrainingJobResource) *int { return v.NodeCount }).(pulumi.IntPtrOutput)
 }
 
 // Pool federation id; required when `kind` is `federated_pool_job`.
-func (o TrainingJobResourceOutput) Pool_group_id() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobResource) *string { return v.Pool_group_id }).(pulumi.StringPtrOutput)
+func (o TrainingJobResourceOutput) PoolGroupId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobResource) *string { return v.PoolGroupId }).(pulumi.StringPtrOutput)
 }
 
 // Dedicated resource pool id.
-func (o TrainingJobResourceOutput) Pool_id() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobResource) *string { return v.Pool_id }).(pulumi.StringPtrOutput)
+func (o TrainingJobResourceOutput) PoolId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobResource) *string { return v.PoolId }).(pulumi.StringPtrOutput)
 }
 
 type TrainingJobResourcePtrOutput struct{ *pulumi.OutputState }
@@ -13673,52 +13673,52 @@ func (o TrainingJobResourcePtrOutput) Elem() TrainingJobResourceOutput {
 }
 
 // Resource flavor id, for example `modelarts.vm.cpu.2u`; on a dedicated GPU or Ascend pool one of `modelarts.pool.visual.xlarge` (1 card), `2xlarge`, `4xlarge`, `8xlarge` or `16xlarge`. Not used on dedicated CPU pools.
-func (o TrainingJobResourcePtrOutput) Flavor_id() pulumi.StringPtrOutput {
+func (o TrainingJobResourcePtrOutput) FlavorId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobResource) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Flavor_id
+		return v.FlavorId
 	}).(pulumi.StringPtrOutput)
 }
 
 // A custom share of the node for the main container (dedicated pools only).
-func (o TrainingJobResourcePtrOutput) Main_container_customized_flavor() TrainingJobMainContainerFlavorPtrOutput {
+func (o TrainingJobResourcePtrOutput) MainContainerCustomizedFlavor() TrainingJobMainContainerFlavorPtrOutput {
 	return o.ApplyT(func(v *TrainingJobResource) *TrainingJobMainContainerFlavor {
 		if v == nil {
 			return nil
 		}
-		return v.Main_container_customized_flavor
+		return v.MainContainerCustomizedFlavor
 	}).(TrainingJobMainContainerFlavorPtrOutput)
 }
 
 // Number of nodes; the service uses 1. At least 1.
-func (o TrainingJobResourcePtrOutput) Node_count() pulumi.IntPtrOutput {
+func (o TrainingJobResourcePtrOutput) NodeCount() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *TrainingJobResource) *int {
 		if v == nil {
 			return nil
 		}
-		return v.Node_count
+		return v.NodeCount
 	}).(pulumi.IntPtrOutput)
 }
 
 // Pool federation id; required when `kind` is `federated_pool_job`.
-func (o TrainingJobResourcePtrOutput) Pool_group_id() pulumi.StringPtrOutput {
+func (o TrainingJobResourcePtrOutput) PoolGroupId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobResource) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Pool_group_id
+		return v.PoolGroupId
 	}).(pulumi.StringPtrOutput)
 }
 
 // Dedicated resource pool id.
-func (o TrainingJobResourcePtrOutput) Pool_id() pulumi.StringPtrOutput {
+func (o TrainingJobResourcePtrOutput) PoolId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobResource) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Pool_id
+		return v.PoolId
 	}).(pulumi.StringPtrOutput)
 }
 
@@ -13867,11 +13867,11 @@ type TrainingJobSchedulePolicy struct {
 	// Whether other jobs may preempt this one.
 	Preemptible *bool `pulumi:"preemptible"`
 	// Placement preferences.
-	Preferred_affinity *TrainingJobPreferredAffinity `pulumi:"preferred_affinity"`
+	PreferredAffinity *TrainingJobPreferredAffinity `pulumi:"preferredAffinity"`
 	// Job priority on the pool; 3 is the highest (it needs a permission). From 0 to 3.
 	Priority *int `pulumi:"priority"`
 	// Placement rules.
-	Required_affinity *TrainingJobRequiredAffinity `pulumi:"required_affinity"`
+	RequiredAffinity *TrainingJobRequiredAffinity `pulumi:"requiredAffinity"`
 }
 
 // TrainingJobSchedulePolicyInput is an input type that accepts TrainingJobSchedulePolicyArgs and TrainingJobSchedulePolicyOutput values.
@@ -13890,11 +13890,11 @@ type TrainingJobSchedulePolicyArgs struct {
 	// Whether other jobs may preempt this one.
 	Preemptible pulumi.BoolPtrInput `pulumi:"preemptible"`
 	// Placement preferences.
-	Preferred_affinity TrainingJobPreferredAffinityPtrInput `pulumi:"preferred_affinity"`
+	PreferredAffinity TrainingJobPreferredAffinityPtrInput `pulumi:"preferredAffinity"`
 	// Job priority on the pool; 3 is the highest (it needs a permission). From 0 to 3.
 	Priority pulumi.IntPtrInput `pulumi:"priority"`
 	// Placement rules.
-	Required_affinity TrainingJobRequiredAffinityPtrInput `pulumi:"required_affinity"`
+	RequiredAffinity TrainingJobRequiredAffinityPtrInput `pulumi:"requiredAffinity"`
 }
 
 func (TrainingJobSchedulePolicyArgs) ElementType() reflect.Type {
@@ -13981,8 +13981,8 @@ func (o TrainingJobSchedulePolicyOutput) Preemptible() pulumi.BoolPtrOutput {
 }
 
 // Placement preferences.
-func (o TrainingJobSchedulePolicyOutput) Preferred_affinity() TrainingJobPreferredAffinityPtrOutput {
-	return o.ApplyT(func(v TrainingJobSchedulePolicy) *TrainingJobPreferredAffinity { return v.Preferred_affinity }).(TrainingJobPreferredAffinityPtrOutput)
+func (o TrainingJobSchedulePolicyOutput) PreferredAffinity() TrainingJobPreferredAffinityPtrOutput {
+	return o.ApplyT(func(v TrainingJobSchedulePolicy) *TrainingJobPreferredAffinity { return v.PreferredAffinity }).(TrainingJobPreferredAffinityPtrOutput)
 }
 
 // Job priority on the pool; 3 is the highest (it needs a permission). From 0 to 3.
@@ -13991,8 +13991,8 @@ func (o TrainingJobSchedulePolicyOutput) Priority() pulumi.IntPtrOutput {
 }
 
 // Placement rules.
-func (o TrainingJobSchedulePolicyOutput) Required_affinity() TrainingJobRequiredAffinityPtrOutput {
-	return o.ApplyT(func(v TrainingJobSchedulePolicy) *TrainingJobRequiredAffinity { return v.Required_affinity }).(TrainingJobRequiredAffinityPtrOutput)
+func (o TrainingJobSchedulePolicyOutput) RequiredAffinity() TrainingJobRequiredAffinityPtrOutput {
+	return o.ApplyT(func(v TrainingJobSchedulePolicy) *TrainingJobRequiredAffinity { return v.RequiredAffinity }).(TrainingJobRequiredAffinityPtrOutput)
 }
 
 type TrainingJobSchedulePolicyPtrOutput struct{ *pulumi.OutputState }
@@ -14030,12 +14030,12 @@ func (o TrainingJobSchedulePolicyPtrOutput) Preemptible() pulumi.BoolPtrOutput {
 }
 
 // Placement preferences.
-func (o TrainingJobSchedulePolicyPtrOutput) Preferred_affinity() TrainingJobPreferredAffinityPtrOutput {
+func (o TrainingJobSchedulePolicyPtrOutput) PreferredAffinity() TrainingJobPreferredAffinityPtrOutput {
 	return o.ApplyT(func(v *TrainingJobSchedulePolicy) *TrainingJobPreferredAffinity {
 		if v == nil {
 			return nil
 		}
-		return v.Preferred_affinity
+		return v.PreferredAffinity
 	}).(TrainingJobPreferredAffinityPtrOutput)
 }
 
@@ -14050,43 +14050,43 @@ func (o TrainingJobSchedulePolicyPtrOutput) Priority() pulumi.IntPtrOutput {
 }
 
 // Placement rules.
-func (o TrainingJobSchedulePolicyPtrOutput) Required_affinity() TrainingJobRequiredAffinityPtrOutput {
+func (o TrainingJobSchedulePolicyPtrOutput) RequiredAffinity() TrainingJobRequiredAffinityPtrOutput {
 	return o.ApplyT(func(v *TrainingJobSchedulePolicy) *TrainingJobRequiredAffinity {
 		if v == nil {
 			return nil
 		}
-		return v.Required_affinity
+		return v.RequiredAffinity
 	}).(TrainingJobRequiredAffinityPtrOutput)
 }
 
 // Resources, volumes, logs, scheduling and products of the job.
 type TrainingJobSpec struct {
 	// Id of the model asset a fine-tuning job starts from.
-	Asset_id *string `pulumi:"asset_id"`
+	AssetId *string `pulumi:"assetId"`
 	// The model asset a fine-tuning job publishes.
-	Asset_model *TrainingJobAssetModel `pulumi:"asset_model"`
+	AssetModel *TrainingJobAssetModel `pulumi:"assetModel"`
 	// Stop the job after a while.
-	Auto_stop *TrainingJobAutoStop `pulumi:"auto_stop"`
+	AutoStop *TrainingJobAutoStop `pulumi:"autoStop"`
 	// Custom metrics to collect.
-	Custom_metrics []TrainingJobCustomMetric `pulumi:"custom_metrics"`
+	CustomMetrics []TrainingJobCustomMetric `pulumi:"customMetrics"`
 	// How logs are exported.
-	Log_export_config *TrainingJobLogExportConfig `pulumi:"log_export_config"`
+	LogExportConfig *TrainingJobLogExportConfig `pulumi:"logExportConfig"`
 	// Where logs are kept.
-	Log_export_path *TrainingJobLogExportPath `pulumi:"log_export_path"`
+	LogExportPath *TrainingJobLogExportPath `pulumi:"logExportPath"`
 	// Messages about job events.
 	Notification *TrainingJobNotification `pulumi:"notification"`
 	// Where the trained model is saved.
-	Output_model *TrainingJobOutputModel `pulumi:"output_model"`
+	OutputModel *TrainingJobOutputModel `pulumi:"outputModel"`
 	// How long the job's resources stay reserved.
-	Reserved_time *TrainingJobReservedTime `pulumi:"reserved_time"`
+	ReservedTime *TrainingJobReservedTime `pulumi:"reservedTime"`
 	// The machines: a flavor or a dedicated pool.
 	Resource *TrainingJobResource `pulumi:"resource"`
 	// Whether the job's record is aged out.
 	Retention *TrainingJobRetention `pulumi:"retention"`
 	// Runtime type of the job; the service reports `production` when it is left out.
-	Runtime_type *string `pulumi:"runtime_type"`
+	RuntimeType *string `pulumi:"runtimeType"`
 	// Scheduling on a dedicated pool.
-	Schedule_policy *TrainingJobSchedulePolicy `pulumi:"schedule_policy"`
+	SchedulePolicy *TrainingJobSchedulePolicy `pulumi:"schedulePolicy"`
 	// Volumes to mount.
 	Volumes []TrainingJobVolume `pulumi:"volumes"`
 }
@@ -14105,31 +14105,31 @@ type TrainingJobSpecInput interface {
 // Resources, volumes, logs, scheduling and products of the job.
 type TrainingJobSpecArgs struct {
 	// Id of the model asset a fine-tuning job starts from.
-	Asset_id pulumi.StringPtrInput `pulumi:"asset_id"`
+	AssetId pulumi.StringPtrInput `pulumi:"assetId"`
 	// The model asset a fine-tuning job publishes.
-	Asset_model TrainingJobAssetModelPtrInput `pulumi:"asset_model"`
+	AssetModel TrainingJobAssetModelPtrInput `pulumi:"assetModel"`
 	// Stop the job after a while.
-	Auto_stop TrainingJobAutoStopPtrInput `pulumi:"auto_stop"`
+	AutoStop TrainingJobAutoStopPtrInput `pulumi:"autoStop"`
 	// Custom metrics to collect.
-	Custom_metrics TrainingJobCustomMetricArrayInput `pulumi:"custom_metrics"`
+	CustomMetrics TrainingJobCustomMetricArrayInput `pulumi:"customMetrics"`
 	// How logs are exported.
-	Log_export_config TrainingJobLogExportConfigPtrInput `pulumi:"log_export_config"`
+	LogExportConfig TrainingJobLogExportConfigPtrInput `pulumi:"logExportConfig"`
 	// Where logs are kept.
-	Log_export_path TrainingJobLogExportPathPtrInput `pulumi:"log_export_path"`
+	LogExportPath TrainingJobLogExportPathPtrInput `pulumi:"logExportPath"`
 	// Messages about job events.
 	Notification TrainingJobNotificationPtrInput `pulumi:"notification"`
 	// Where the trained model is saved.
-	Output_model TrainingJobOutputModelPtrInput `pulumi:"output_model"`
+	OutputModel TrainingJobOutputModelPtrInput `pulumi:"outputModel"`
 	// How long the job's resources stay reserved.
-	Reserved_time TrainingJobReservedTimePtrInput `pulumi:"reserved_time"`
+	ReservedTime TrainingJobReservedTimePtrInput `pulumi:"reservedTime"`
 	// The machines: a flavor or a dedicated pool.
 	Resource TrainingJobResourcePtrInput `pulumi:"resource"`
 	// Whether the job's record is aged out.
 	Retention TrainingJobRetentionPtrInput `pulumi:"retention"`
 	// Runtime type of the job; the service reports `production` when it is left out.
-	Runtime_type pulumi.StringPtrInput `pulumi:"runtime_type"`
+	RuntimeType pulumi.StringPtrInput `pulumi:"runtimeType"`
 	// Scheduling on a dedicated pool.
-	Schedule_policy TrainingJobSchedulePolicyPtrInput `pulumi:"schedule_policy"`
+	SchedulePolicy TrainingJobSchedulePolicyPtrInput `pulumi:"schedulePolicy"`
 	// Volumes to mount.
 	Volumes TrainingJobVolumeArrayInput `pulumi:"volumes"`
 }
@@ -14213,33 +14213,33 @@ func (o TrainingJobSpecOutput) ToTrainingJobSpecPtrOutputWithContext(ctx context
 }
 
 // Id of the model asset a fine-tuning job starts from.
-func (o TrainingJobSpecOutput) Asset_id() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobSpec) *string { return v.Asset_id }).(pulumi.StringPtrOutput)
+func (o TrainingJobSpecOutput) AssetId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobSpec) *string { return v.AssetId }).(pulumi.StringPtrOutput)
 }
 
 // The model asset a fine-tuning job publishes.
-func (o TrainingJobSpecOutput) Asset_model() TrainingJobAssetModelPtrOutput {
-	return o.ApplyT(func(v TrainingJobSpec) *TrainingJobAssetModel { return v.Asset_model }).(TrainingJobAssetModelPtrOutput)
+func (o TrainingJobSpecOutput) AssetModel() TrainingJobAssetModelPtrOutput {
+	return o.ApplyT(func(v TrainingJobSpec) *TrainingJobAssetModel { return v.AssetModel }).(TrainingJobAssetModelPtrOutput)
 }
 
 // Stop the job after a while.
-func (o TrainingJobSpecOutput) Auto_stop() TrainingJobAutoStopPtrOutput {
-	return o.ApplyT(func(v TrainingJobSpec) *TrainingJobAutoStop { return v.Auto_stop }).(TrainingJobAutoStopPtrOutput)
+func (o TrainingJobSpecOutput) AutoStop() TrainingJobAutoStopPtrOutput {
+	return o.ApplyT(func(v TrainingJobSpec) *TrainingJobAutoStop { return v.AutoStop }).(TrainingJobAutoStopPtrOutput)
 }
 
 // Custom metrics to collect.
-func (o TrainingJobSpecOutput) Custom_metrics() TrainingJobCustomMetricArrayOutput {
-	return o.ApplyT(func(v TrainingJobSpec) []TrainingJobCustomMetric { return v.Custom_metrics }).(TrainingJobCustomMetricArrayOutput)
+func (o TrainingJobSpecOutput) CustomMetrics() TrainingJobCustomMetricArrayOutput {
+	return o.ApplyT(func(v TrainingJobSpec) []TrainingJobCustomMetric { return v.CustomMetrics }).(TrainingJobCustomMetricArrayOutput)
 }
 
 // How logs are exported.
-func (o TrainingJobSpecOutput) Log_export_config() TrainingJobLogExportConfigPtrOutput {
-	return o.ApplyT(func(v TrainingJobSpec) *TrainingJobLogExportConfig { return v.Log_export_config }).(TrainingJobLogExportConfigPtrOutput)
+func (o TrainingJobSpecOutput) LogExportConfig() TrainingJobLogExportConfigPtrOutput {
+	return o.ApplyT(func(v TrainingJobSpec) *TrainingJobLogExportConfig { return v.LogExportConfig }).(TrainingJobLogExportConfigPtrOutput)
 }
 
 // Where logs are kept.
-func (o TrainingJobSpecOutput) Log_export_path() TrainingJobLogExportPathPtrOutput {
-	return o.ApplyT(func(v TrainingJobSpec) *TrainingJobLogExportPath { return v.Log_export_path }).(TrainingJobLogExportPathPtrOutput)
+func (o TrainingJobSpecOutput) LogExportPath() TrainingJobLogExportPathPtrOutput {
+	return o.ApplyT(func(v TrainingJobSpec) *TrainingJobLogExportPath { return v.LogExportPath }).(TrainingJobLogExportPathPtrOutput)
 }
 
 // Messages about job events.
@@ -14248,13 +14248,13 @@ func (o TrainingJobSpecOutput) Notification() TrainingJobNotificationPtrOutput {
 }
 
 // Where the trained model is saved.
-func (o TrainingJobSpecOutput) Output_model() TrainingJobOutputModelPtrOutput {
-	return o.ApplyT(func(v TrainingJobSpec) *TrainingJobOutputModel { return v.Output_model }).(TrainingJobOutputModelPtrOutput)
+func (o TrainingJobSpecOutput) OutputModel() TrainingJobOutputModelPtrOutput {
+	return o.ApplyT(func(v TrainingJobSpec) *TrainingJobOutputModel { return v.OutputModel }).(TrainingJobOutputModelPtrOutput)
 }
 
 // How long the job's resources stay reserved.
-func (o TrainingJobSpecOutput) Reserved_time() TrainingJobReservedTimePtrOutput {
-	return o.ApplyT(func(v TrainingJobSpec) *TrainingJobReservedTime { return v.Reserved_time }).(TrainingJobReservedTimePtrOutput)
+func (o TrainingJobSpecOutput) ReservedTime() TrainingJobReservedTimePtrOutput {
+	return o.ApplyT(func(v TrainingJobSpec) *TrainingJobReservedTime { return v.ReservedTime }).(TrainingJobReservedTimePtrOutput)
 }
 
 // The machines: a flavor or a dedicated pool.
@@ -14268,13 +14268,13 @@ func (o TrainingJobSpecOutput) Retention() TrainingJobRetentionPtrOutput {
 }
 
 // Runtime type of the job; the service reports `production` when it is left out.
-func (o TrainingJobSpecOutput) Runtime_type() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobSpec) *string { return v.Runtime_type }).(pulumi.StringPtrOutput)
+func (o TrainingJobSpecOutput) RuntimeType() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobSpec) *string { return v.RuntimeType }).(pulumi.StringPtrOutput)
 }
 
 // Scheduling on a dedicated pool.
-func (o TrainingJobSpecOutput) Schedule_policy() TrainingJobSchedulePolicyPtrOutput {
-	return o.ApplyT(func(v TrainingJobSpec) *TrainingJobSchedulePolicy { return v.Schedule_policy }).(TrainingJobSchedulePolicyPtrOutput)
+func (o TrainingJobSpecOutput) SchedulePolicy() TrainingJobSchedulePolicyPtrOutput {
+	return o.ApplyT(func(v TrainingJobSpec) *TrainingJobSchedulePolicy { return v.SchedulePolicy }).(TrainingJobSchedulePolicyPtrOutput)
 }
 
 // Volumes to mount.
@@ -14307,62 +14307,62 @@ func (o TrainingJobSpecPtrOutput) Elem() TrainingJobSpecOutput {
 }
 
 // Id of the model asset a fine-tuning job starts from.
-func (o TrainingJobSpecPtrOutput) Asset_id() pulumi.StringPtrOutput {
+func (o TrainingJobSpecPtrOutput) AssetId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobSpec) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Asset_id
+		return v.AssetId
 	}).(pulumi.StringPtrOutput)
 }
 
 // The model asset a fine-tuning job publishes.
-func (o TrainingJobSpecPtrOutput) Asset_model() TrainingJobAssetModelPtrOutput {
+func (o TrainingJobSpecPtrOutput) AssetModel() TrainingJobAssetModelPtrOutput {
 	return o.ApplyT(func(v *TrainingJobSpec) *TrainingJobAssetModel {
 		if v == nil {
 			return nil
 		}
-		return v.Asset_model
+		return v.AssetModel
 	}).(TrainingJobAssetModelPtrOutput)
 }
 
 // Stop the job after a while.
-func (o TrainingJobSpecPtrOutput) Auto_stop() TrainingJobAutoStopPtrOutput {
+func (o TrainingJobSpecPtrOutput) AutoStop() TrainingJobAutoStopPtrOutput {
 	return o.ApplyT(func(v *TrainingJobSpec) *TrainingJobAutoStop {
 		if v == nil {
 			return nil
 		}
-		return v.Auto_stop
+		return v.AutoStop
 	}).(TrainingJobAutoStopPtrOutput)
 }
 
 // Custom metrics to collect.
-func (o TrainingJobSpecPtrOutput) Custom_metrics() TrainingJobCustomMetricArrayOutput {
+func (o TrainingJobSpecPtrOutput) CustomMetrics() TrainingJobCustomMetricArrayOutput {
 	return o.ApplyT(func(v *TrainingJobSpec) []TrainingJobCustomMetric {
 		if v == nil {
 			return nil
 		}
-		return v.Custom_metrics
+		return v.CustomMetrics
 	}).(TrainingJobCustomMetricArrayOutput)
 }
 
 // How logs are exported.
-func (o TrainingJobSpecPtrOutput) Log_export_config() TrainingJobLogExportConfigPtrOutput {
+func (o TrainingJobSpecPtrOutput) LogExportConfig() TrainingJobLogExportConfigPtrOutput {
 	return o.ApplyT(func(v *TrainingJobSpec) *TrainingJobLogExportConfig {
 		if v == nil {
 			return nil
 		}
-		return v.Log_export_config
+		return v.LogExportConfig
 	}).(TrainingJobLogExportConfigPtrOutput)
 }
 
 // Where logs are kept.
-func (o TrainingJobSpecPtrOutput) Log_export_path() TrainingJobLogExportPathPtrOutput {
+func (o TrainingJobSpecPtrOutput) LogExportPath() TrainingJobLogExportPathPtrOutput {
 	return o.ApplyT(func(v *TrainingJobSpec) *TrainingJobLogExportPath {
 		if v == nil {
 			return nil
 		}
-		return v.Log_export_path
+		return v.LogExportPath
 	}).(TrainingJobLogExportPathPtrOutput)
 }
 
@@ -14377,22 +14377,22 @@ func (o TrainingJobSpecPtrOutput) Notification() TrainingJobNotificationPtrOutpu
 }
 
 // Where the trained model is saved.
-func (o TrainingJobSpecPtrOutput) Output_model() TrainingJobOutputModelPtrOutput {
+func (o TrainingJobSpecPtrOutput) OutputModel() TrainingJobOutputModelPtrOutput {
 	return o.ApplyT(func(v *TrainingJobSpec) *TrainingJobOutputModel {
 		if v == nil {
 			return nil
 		}
-		return v.Output_model
+		return v.OutputModel
 	}).(TrainingJobOutputModelPtrOutput)
 }
 
 // How long the job's resources stay reserved.
-func (o TrainingJobSpecPtrOutput) Reserved_time() TrainingJobReservedTimePtrOutput {
+func (o TrainingJobSpecPtrOutput) ReservedTime() TrainingJobReservedTimePtrOutput {
 	return o.ApplyT(func(v *TrainingJobSpec) *TrainingJobReservedTime {
 		if v == nil {
 			return nil
 		}
-		return v.Reserved_time
+		return v.ReservedTime
 	}).(TrainingJobReservedTimePtrOutput)
 }
 
@@ -14417,22 +14417,22 @@ func (o TrainingJobSpecPtrOutput) Retention() TrainingJobRetentionPtrOutput {
 }
 
 // Runtime type of the job; the service reports `production` when it is left out.
-func (o TrainingJobSpecPtrOutput) Runtime_type() pulumi.StringPtrOutput {
+func (o TrainingJobSpecPtrOutput) RuntimeType() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobSpec) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Runtime_type
+		return v.RuntimeType
 	}).(pulumi.StringPtrOutput)
 }
 
 // Scheduling on a dedicated pool.
-func (o TrainingJobSpecPtrOutput) Schedule_policy() TrainingJobSchedulePolicyPtrOutput {
+func (o TrainingJobSpecPtrOutput) SchedulePolicy() TrainingJobSchedulePolicyPtrOutput {
 	return o.ApplyT(func(v *TrainingJobSpec) *TrainingJobSchedulePolicy {
 		if v == nil {
 			return nil
 		}
-		return v.Schedule_policy
+		return v.SchedulePolicy
 	}).(TrainingJobSchedulePolicyPtrOutput)
 }
 
@@ -14449,7 +14449,7 @@ func (o TrainingJobSpecPtrOutput) Volumes() TrainingJobVolumeArrayOutput {
 // SSH access to the job's containers.
 type TrainingJobSsh struct {
 	// Names of key pairs (from the ECS console) allowed to log in. Must not be empty.
-	Key_pair_names []string `pulumi:"key_pair_names"`
+	KeyPairNames []string `pulumi:"keyPairNames"`
 }
 
 // TrainingJobSshInput is an input type that accepts TrainingJobSshArgs and TrainingJobSshOutput values.
@@ -14466,7 +14466,7 @@ type TrainingJobSshInput interface {
 // SSH access to the job's containers.
 type TrainingJobSshArgs struct {
 	// Names of key pairs (from the ECS console) allowed to log in. Must not be empty.
-	Key_pair_names pulumi.StringArrayInput `pulumi:"key_pair_names"`
+	KeyPairNames pulumi.StringArrayInput `pulumi:"keyPairNames"`
 }
 
 func (TrainingJobSshArgs) ElementType() reflect.Type {
@@ -14548,8 +14548,8 @@ func (o TrainingJobSshOutput) ToTrainingJobSshPtrOutputWithContext(ctx context.C
 }
 
 // Names of key pairs (from the ECS console) allowed to log in. Must not be empty.
-func (o TrainingJobSshOutput) Key_pair_names() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v TrainingJobSsh) []string { return v.Key_pair_names }).(pulumi.StringArrayOutput)
+func (o TrainingJobSshOutput) KeyPairNames() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v TrainingJobSsh) []string { return v.KeyPairNames }).(pulumi.StringArrayOutput)
 }
 
 type TrainingJobSshPtrOutput struct{ *pulumi.OutputState }
@@ -14577,23 +14577,23 @@ func (o TrainingJobSshPtrOutput) Elem() TrainingJobSshOutput {
 }
 
 // Names of key pairs (from the ECS console) allowed to log in. Must not be empty.
-func (o TrainingJobSshPtrOutput) Key_pair_names() pulumi.StringArrayOutput {
+func (o TrainingJobSshPtrOutput) KeyPairNames() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *TrainingJobSsh) []string {
 		if v == nil {
 			return nil
 		}
-		return v.Key_pair_names
+		return v.KeyPairNames
 	}).(pulumi.StringArrayOutput)
 }
 
 // Visualisation logs: what the job writes, and what it reads when it shows them.
 type TrainingJobSummary struct {
 	// Logs to show; required when the `tensorboard/enable` or `mindstudio-insight/enable` annotation is `"true"`.
-	Data_sources []TrainingJobSummaryDataSource `pulumi:"data_sources"`
+	DataSources []TrainingJobSummaryDataSource `pulumi:"dataSources"`
 	// Where the logs are written.
-	Log_dir *TrainingJobSummaryLogDir `pulumi:"log_dir"`
+	LogDir *TrainingJobSummaryLogDir `pulumi:"logDir"`
 	// Kind of logs the job writes; the job can then feed a visualisation job. One of `tensorboard` or `mindstudio-insight`.
-	Log_type *string `pulumi:"log_type"`
+	LogType *string `pulumi:"logType"`
 }
 
 // TrainingJobSummaryInput is an input type that accepts TrainingJobSummaryArgs and TrainingJobSummaryOutput values.
@@ -14610,11 +14610,11 @@ type TrainingJobSummaryInput interface {
 // Visualisation logs: what the job writes, and what it reads when it shows them.
 type TrainingJobSummaryArgs struct {
 	// Logs to show; required when the `tensorboard/enable` or `mindstudio-insight/enable` annotation is `"true"`.
-	Data_sources TrainingJobSummaryDataSourceArrayInput `pulumi:"data_sources"`
+	DataSources TrainingJobSummaryDataSourceArrayInput `pulumi:"dataSources"`
 	// Where the logs are written.
-	Log_dir TrainingJobSummaryLogDirPtrInput `pulumi:"log_dir"`
+	LogDir TrainingJobSummaryLogDirPtrInput `pulumi:"logDir"`
 	// Kind of logs the job writes; the job can then feed a visualisation job. One of `tensorboard` or `mindstudio-insight`.
-	Log_type pulumi.StringPtrInput `pulumi:"log_type"`
+	LogType pulumi.StringPtrInput `pulumi:"logType"`
 }
 
 func (TrainingJobSummaryArgs) ElementType() reflect.Type {
@@ -14696,18 +14696,18 @@ func (o TrainingJobSummaryOutput) ToTrainingJobSummaryPtrOutputWithContext(ctx c
 }
 
 // Logs to show; required when the `tensorboard/enable` or `mindstudio-insight/enable` annotation is `"true"`.
-func (o TrainingJobSummaryOutput) Data_sources() TrainingJobSummaryDataSourceArrayOutput {
-	return o.ApplyT(func(v TrainingJobSummary) []TrainingJobSummaryDataSource { return v.Data_sources }).(TrainingJobSummaryDataSourceArrayOutput)
+func (o TrainingJobSummaryOutput) DataSources() TrainingJobSummaryDataSourceArrayOutput {
+	return o.ApplyT(func(v TrainingJobSummary) []TrainingJobSummaryDataSource { return v.DataSources }).(TrainingJobSummaryDataSourceArrayOutput)
 }
 
 // Where the logs are written.
-func (o TrainingJobSummaryOutput) Log_dir() TrainingJobSummaryLogDirPtrOutput {
-	return o.ApplyT(func(v TrainingJobSummary) *TrainingJobSummaryLogDir { return v.Log_dir }).(TrainingJobSummaryLogDirPtrOutput)
+func (o TrainingJobSummaryOutput) LogDir() TrainingJobSummaryLogDirPtrOutput {
+	return o.ApplyT(func(v TrainingJobSummary) *TrainingJobSummaryLogDir { return v.LogDir }).(TrainingJobSummaryLogDirPtrOutput)
 }
 
 // Kind of logs the job writes; the job can then feed a visualisation job. One of `tensorboard` or `mindstudio-insight`.
-func (o TrainingJobSummaryOutput) Log_type() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobSummary) *string { return v.Log_type }).(pulumi.StringPtrOutput)
+func (o TrainingJobSummaryOutput) LogType() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobSummary) *string { return v.LogType }).(pulumi.StringPtrOutput)
 }
 
 type TrainingJobSummaryPtrOutput struct{ *pulumi.OutputState }
@@ -14735,32 +14735,32 @@ func (o TrainingJobSummaryPtrOutput) Elem() TrainingJobSummaryOutput {
 }
 
 // Logs to show; required when the `tensorboard/enable` or `mindstudio-insight/enable` annotation is `"true"`.
-func (o TrainingJobSummaryPtrOutput) Data_sources() TrainingJobSummaryDataSourceArrayOutput {
+func (o TrainingJobSummaryPtrOutput) DataSources() TrainingJobSummaryDataSourceArrayOutput {
 	return o.ApplyT(func(v *TrainingJobSummary) []TrainingJobSummaryDataSource {
 		if v == nil {
 			return nil
 		}
-		return v.Data_sources
+		return v.DataSources
 	}).(TrainingJobSummaryDataSourceArrayOutput)
 }
 
 // Where the logs are written.
-func (o TrainingJobSummaryPtrOutput) Log_dir() TrainingJobSummaryLogDirPtrOutput {
+func (o TrainingJobSummaryPtrOutput) LogDir() TrainingJobSummaryLogDirPtrOutput {
 	return o.ApplyT(func(v *TrainingJobSummary) *TrainingJobSummaryLogDir {
 		if v == nil {
 			return nil
 		}
-		return v.Log_dir
+		return v.LogDir
 	}).(TrainingJobSummaryLogDirPtrOutput)
 }
 
 // Kind of logs the job writes; the job can then feed a visualisation job. One of `tensorboard` or `mindstudio-insight`.
-func (o TrainingJobSummaryPtrOutput) Log_type() pulumi.StringPtrOutput {
+func (o TrainingJobSummaryPtrOutput) LogType() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobSummary) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Log_type
+		return v.LogType
 	}).(pulumi.StringPtrOutput)
 }
 
@@ -14876,7 +14876,7 @@ func (o TrainingJobSummaryDataSourceArrayOutput) Index(i pulumi.IntInput) Traini
 // A training job whose visualisation logs are read.
 type TrainingJobSummaryJob struct {
 	// The training job's id. Must not be empty.
-	Job_id string `pulumi:"job_id"`
+	JobId string `pulumi:"jobId"`
 }
 
 // TrainingJobSummaryJobInput is an input type that accepts TrainingJobSummaryJobArgs and TrainingJobSummaryJobOutput values.
@@ -14893,7 +14893,7 @@ type TrainingJobSummaryJobInput interface {
 // A training job whose visualisation logs are read.
 type TrainingJobSummaryJobArgs struct {
 	// The training job's id. Must not be empty.
-	Job_id pulumi.StringInput `pulumi:"job_id"`
+	JobId pulumi.StringInput `pulumi:"jobId"`
 }
 
 func (TrainingJobSummaryJobArgs) ElementType() reflect.Type {
@@ -14975,8 +14975,8 @@ func (o TrainingJobSummaryJobOutput) ToTrainingJobSummaryJobPtrOutputWithContext
 }
 
 // The training job's id. Must not be empty.
-func (o TrainingJobSummaryJobOutput) Job_id() pulumi.StringOutput {
-	return o.ApplyT(func(v TrainingJobSummaryJob) string { return v.Job_id }).(pulumi.StringOutput)
+func (o TrainingJobSummaryJobOutput) JobId() pulumi.StringOutput {
+	return o.ApplyT(func(v TrainingJobSummaryJob) string { return v.JobId }).(pulumi.StringOutput)
 }
 
 type TrainingJobSummaryJobPtrOutput struct{ *pulumi.OutputState }
@@ -15004,12 +15004,12 @@ func (o TrainingJobSummaryJobPtrOutput) Elem() TrainingJobSummaryJobOutput {
 }
 
 // The training job's id. Must not be empty.
-func (o TrainingJobSummaryJobPtrOutput) Job_id() pulumi.StringPtrOutput {
+func (o TrainingJobSummaryJobPtrOutput) JobId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobSummaryJob) *string {
 		if v == nil {
 			return nil
 		}
-		return &v.Job_id
+		return &v.JobId
 	}).(pulumi.StringPtrOutput)
 }
 
@@ -15156,7 +15156,7 @@ func (o TrainingJobSummaryLogDirPtrOutput) Pfs() TrainingJobSummaryPfsPtrOutput 
 // An SFS Turbo file system holding visualisation logs.
 type TrainingJobSummaryNfs struct {
 	// The file system's address, for example `<id>.sfsturbo.internal:/`. Must not be empty.
-	Nfs_path string `pulumi:"nfs_path"`
+	NfsPath string `pulumi:"nfsPath"`
 }
 
 // TrainingJobSummaryNfsInput is an input type that accepts TrainingJobSummaryNfsArgs and TrainingJobSummaryNfsOutput values.
@@ -15173,7 +15173,7 @@ type TrainingJobSummaryNfsInput interface {
 // An SFS Turbo file system holding visualisation logs.
 type TrainingJobSummaryNfsArgs struct {
 	// The file system's address, for example `<id>.sfsturbo.internal:/`. Must not be empty.
-	Nfs_path pulumi.StringInput `pulumi:"nfs_path"`
+	NfsPath pulumi.StringInput `pulumi:"nfsPath"`
 }
 
 func (TrainingJobSummaryNfsArgs) ElementType() reflect.Type {
@@ -15255,8 +15255,8 @@ func (o TrainingJobSummaryNfsOutput) ToTrainingJobSummaryNfsPtrOutputWithContext
 }
 
 // The file system's address, for example `<id>.sfsturbo.internal:/`. Must not be empty.
-func (o TrainingJobSummaryNfsOutput) Nfs_path() pulumi.StringOutput {
-	return o.ApplyT(func(v TrainingJobSummaryNfs) string { return v.Nfs_path }).(pulumi.StringOutput)
+func (o TrainingJobSummaryNfsOutput) NfsPath() pulumi.StringOutput {
+	return o.ApplyT(func(v TrainingJobSummaryNfs) string { return v.NfsPath }).(pulumi.StringOutput)
 }
 
 type TrainingJobSummaryNfsPtrOutput struct{ *pulumi.OutputState }
@@ -15284,19 +15284,19 @@ func (o TrainingJobSummaryNfsPtrOutput) Elem() TrainingJobSummaryNfsOutput {
 }
 
 // The file system's address, for example `<id>.sfsturbo.internal:/`. Must not be empty.
-func (o TrainingJobSummaryNfsPtrOutput) Nfs_path() pulumi.StringPtrOutput {
+func (o TrainingJobSummaryNfsPtrOutput) NfsPath() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobSummaryNfs) *string {
 		if v == nil {
 			return nil
 		}
-		return &v.Nfs_path
+		return &v.NfsPath
 	}).(pulumi.StringPtrOutput)
 }
 
 // A path in an OBS parallel file system.
 type TrainingJobSummaryPfs struct {
 	// The path, for example `/bucket/logs/`. Must not be empty.
-	Pfs_path string `pulumi:"pfs_path"`
+	PfsPath string `pulumi:"pfsPath"`
 }
 
 // TrainingJobSummaryPfsInput is an input type that accepts TrainingJobSummaryPfsArgs and TrainingJobSummaryPfsOutput values.
@@ -15313,7 +15313,7 @@ type TrainingJobSummaryPfsInput interface {
 // A path in an OBS parallel file system.
 type TrainingJobSummaryPfsArgs struct {
 	// The path, for example `/bucket/logs/`. Must not be empty.
-	Pfs_path pulumi.StringInput `pulumi:"pfs_path"`
+	PfsPath pulumi.StringInput `pulumi:"pfsPath"`
 }
 
 func (TrainingJobSummaryPfsArgs) ElementType() reflect.Type {
@@ -15395,8 +15395,8 @@ func (o TrainingJobSummaryPfsOutput) ToTrainingJobSummaryPfsPtrOutputWithContext
 }
 
 // The path, for example `/bucket/logs/`. Must not be empty.
-func (o TrainingJobSummaryPfsOutput) Pfs_path() pulumi.StringOutput {
-	return o.ApplyT(func(v TrainingJobSummaryPfs) string { return v.Pfs_path }).(pulumi.StringOutput)
+func (o TrainingJobSummaryPfsOutput) PfsPath() pulumi.StringOutput {
+	return o.ApplyT(func(v TrainingJobSummaryPfs) string { return v.PfsPath }).(pulumi.StringOutput)
 }
 
 type TrainingJobSummaryPfsPtrOutput struct{ *pulumi.OutputState }
@@ -15424,12 +15424,12 @@ func (o TrainingJobSummaryPfsPtrOutput) Elem() TrainingJobSummaryPfsOutput {
 }
 
 // The path, for example `/bucket/logs/`. Must not be empty.
-func (o TrainingJobSummaryPfsPtrOutput) Pfs_path() pulumi.StringPtrOutput {
+func (o TrainingJobSummaryPfsPtrOutput) PfsPath() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobSummaryPfs) *string {
 		if v == nil {
 			return nil
 		}
-		return &v.Pfs_path
+		return &v.PfsPath
 	}).(pulumi.StringPtrOutput)
 }
 
@@ -15438,11 +15438,11 @@ type TrainingJobTask struct {
 	// What the task runs.
 	Algorithm *TrainingJobTaskAlgorithm `pulumi:"algorithm"`
 	// Where the task's logs go.
-	Log_export_path *TrainingJobTaskLogExportPath `pulumi:"log_export_path"`
+	LogExportPath *TrainingJobTaskLogExportPath `pulumi:"logExportPath"`
 	// Task role (not supported by the service yet).
 	Role *string `pulumi:"role"`
 	// The task's resources.
-	Task_resource *TrainingJobTaskResource `pulumi:"task_resource"`
+	TaskResource *TrainingJobTaskResource `pulumi:"taskResource"`
 }
 
 // TrainingJobTaskInput is an input type that accepts TrainingJobTaskArgs and TrainingJobTaskOutput values.
@@ -15461,11 +15461,11 @@ type TrainingJobTaskArgs struct {
 	// What the task runs.
 	Algorithm TrainingJobTaskAlgorithmPtrInput `pulumi:"algorithm"`
 	// Where the task's logs go.
-	Log_export_path TrainingJobTaskLogExportPathPtrInput `pulumi:"log_export_path"`
+	LogExportPath TrainingJobTaskLogExportPathPtrInput `pulumi:"logExportPath"`
 	// Task role (not supported by the service yet).
 	Role pulumi.StringPtrInput `pulumi:"role"`
 	// The task's resources.
-	Task_resource TrainingJobTaskResourcePtrInput `pulumi:"task_resource"`
+	TaskResource TrainingJobTaskResourcePtrInput `pulumi:"taskResource"`
 }
 
 func (TrainingJobTaskArgs) ElementType() reflect.Type {
@@ -15526,8 +15526,8 @@ func (o TrainingJobTaskOutput) Algorithm() TrainingJobTaskAlgorithmPtrOutput {
 }
 
 // Where the task's logs go.
-func (o TrainingJobTaskOutput) Log_export_path() TrainingJobTaskLogExportPathPtrOutput {
-	return o.ApplyT(func(v TrainingJobTask) *TrainingJobTaskLogExportPath { return v.Log_export_path }).(TrainingJobTaskLogExportPathPtrOutput)
+func (o TrainingJobTaskOutput) LogExportPath() TrainingJobTaskLogExportPathPtrOutput {
+	return o.ApplyT(func(v TrainingJobTask) *TrainingJobTaskLogExportPath { return v.LogExportPath }).(TrainingJobTaskLogExportPathPtrOutput)
 }
 
 // Task role (not supported by the service yet).
@@ -15536,8 +15536,8 @@ func (o TrainingJobTaskOutput) Role() pulumi.StringPtrOutput {
 }
 
 // The task's resources.
-func (o TrainingJobTaskOutput) Task_resource() TrainingJobTaskResourcePtrOutput {
-	return o.ApplyT(func(v TrainingJobTask) *TrainingJobTaskResource { return v.Task_resource }).(TrainingJobTaskResourcePtrOutput)
+func (o TrainingJobTaskOutput) TaskResource() TrainingJobTaskResourcePtrOutput {
+	return o.ApplyT(func(v TrainingJobTask) *TrainingJobTaskResource { return v.TaskResource }).(TrainingJobTaskResourcePtrOutput)
 }
 
 type TrainingJobTaskArrayOutput struct{ *pulumi.OutputState }
@@ -15563,9 +15563,9 @@ func (o TrainingJobTaskArrayOutput) Index(i pulumi.IntInput) TrainingJobTaskOutp
 // What a heterogeneous-job task runs; `code_dir` and `boot_file` come together.
 type TrainingJobTaskAlgorithm struct {
 	// Boot file inside `code_dir`.
-	Boot_file *string `pulumi:"boot_file"`
+	BootFile *string `pulumi:"bootFile"`
 	// Code directory, with `boot_file`.
-	Code_dir *string `pulumi:"code_dir"`
+	CodeDir *string `pulumi:"codeDir"`
 	// Engine of the task.
 	Engine *TrainingJobTaskEngine `pulumi:"engine"`
 	// Environment variables of the task, name to text value. Stored as a secret. Secret.
@@ -15573,13 +15573,13 @@ type TrainingJobTaskAlgorithm struct {
 	// Data input channels.
 	Inputs []TrainingJobTaskInputType `pulumi:"inputs"`
 	// Algorithm settings such as parameters.
-	Job_config *TrainingJobTaskJobConfig `pulumi:"job_config"`
+	JobConfig *TrainingJobTaskJobConfig `pulumi:"jobConfig"`
 	// Container directory the code is downloaded to (under `/home`).
-	Local_code_dir *string `pulumi:"local_code_dir"`
+	LocalCodeDir *string `pulumi:"localCodeDir"`
 	// Data output channels.
 	Outputs []TrainingJobTaskOutputType `pulumi:"outputs"`
 	// Directory the algorithm runs in.
-	Working_dir *string `pulumi:"working_dir"`
+	WorkingDir *string `pulumi:"workingDir"`
 }
 
 // TrainingJobTaskAlgorithmInput is an input type that accepts TrainingJobTaskAlgorithmArgs and TrainingJobTaskAlgorithmOutput values.
@@ -15596,9 +15596,9 @@ type TrainingJobTaskAlgorithmInput interface {
 // What a heterogeneous-job task runs; `code_dir` and `boot_file` come together.
 type TrainingJobTaskAlgorithmArgs struct {
 	// Boot file inside `code_dir`.
-	Boot_file pulumi.StringPtrInput `pulumi:"boot_file"`
+	BootFile pulumi.StringPtrInput `pulumi:"bootFile"`
 	// Code directory, with `boot_file`.
-	Code_dir pulumi.StringPtrInput `pulumi:"code_dir"`
+	CodeDir pulumi.StringPtrInput `pulumi:"codeDir"`
 	// Engine of the task.
 	Engine TrainingJobTaskEnginePtrInput `pulumi:"engine"`
 	// Environment variables of the task, name to text value. Stored as a secret. Secret.
@@ -15606,13 +15606,13 @@ type TrainingJobTaskAlgorithmArgs struct {
 	// Data input channels.
 	Inputs TrainingJobTaskInputTypeArrayInput `pulumi:"inputs"`
 	// Algorithm settings such as parameters.
-	Job_config TrainingJobTaskJobConfigPtrInput `pulumi:"job_config"`
+	JobConfig TrainingJobTaskJobConfigPtrInput `pulumi:"jobConfig"`
 	// Container directory the code is downloaded to (under `/home`).
-	Local_code_dir pulumi.StringPtrInput `pulumi:"local_code_dir"`
+	LocalCodeDir pulumi.StringPtrInput `pulumi:"localCodeDir"`
 	// Data output channels.
 	Outputs TrainingJobTaskOutputTypeArrayInput `pulumi:"outputs"`
 	// Directory the algorithm runs in.
-	Working_dir pulumi.StringPtrInput `pulumi:"working_dir"`
+	WorkingDir pulumi.StringPtrInput `pulumi:"workingDir"`
 }
 
 func (TrainingJobTaskAlgorithmArgs) ElementType() reflect.Type {
@@ -15694,13 +15694,13 @@ func (o TrainingJobTaskAlgorithmOutput) ToTrainingJobTaskAlgorithmPtrOutputWithC
 }
 
 // Boot file inside `code_dir`.
-func (o TrainingJobTaskAlgorithmOutput) Boot_file() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobTaskAlgorithm) *string { return v.Boot_file }).(pulumi.StringPtrOutput)
+func (o TrainingJobTaskAlgorithmOutput) BootFile() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobTaskAlgorithm) *string { return v.BootFile }).(pulumi.StringPtrOutput)
 }
 
 // Code directory, with `boot_file`.
-func (o TrainingJobTaskAlgorithmOutput) Code_dir() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobTaskAlgorithm) *string { return v.Code_dir }).(pulumi.StringPtrOutput)
+func (o TrainingJobTaskAlgorithmOutput) CodeDir() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobTaskAlgorithm) *string { return v.CodeDir }).(pulumi.StringPtrOutput)
 }
 
 // Engine of the task.
@@ -15719,13 +15719,13 @@ func (o TrainingJobTaskAlgorithmOutput) Inputs() TrainingJobTaskInputTypeArrayOu
 }
 
 // Algorithm settings such as parameters.
-func (o TrainingJobTaskAlgorithmOutput) Job_config() TrainingJobTaskJobConfigPtrOutput {
-	return o.ApplyT(func(v TrainingJobTaskAlgorithm) *TrainingJobTaskJobConfig { return v.Job_config }).(TrainingJobTaskJobConfigPtrOutput)
+func (o TrainingJobTaskAlgorithmOutput) JobConfig() TrainingJobTaskJobConfigPtrOutput {
+	return o.ApplyT(func(v TrainingJobTaskAlgorithm) *TrainingJobTaskJobConfig { return v.JobConfig }).(TrainingJobTaskJobConfigPtrOutput)
 }
 
 // Container directory the code is downloaded to (under `/home`).
-func (o TrainingJobTaskAlgorithmOutput) Local_code_dir() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobTaskAlgorithm) *string { return v.Local_code_dir }).(pulumi.StringPtrOutput)
+func (o TrainingJobTaskAlgorithmOutput) LocalCodeDir() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobTaskAlgorithm) *string { return v.LocalCodeDir }).(pulumi.StringPtrOutput)
 }
 
 // Data output channels.
@@ -15734,8 +15734,8 @@ func (o TrainingJobTaskAlgorithmOutput) Outputs() TrainingJobTaskOutputTypeArray
 }
 
 // Directory the algorithm runs in.
-func (o TrainingJobTaskAlgorithmOutput) Working_dir() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobTaskAlgorithm) *string { return v.Working_dir }).(pulumi.StringPtrOutput)
+func (o TrainingJobTaskAlgorithmOutput) WorkingDir() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobTaskAlgorithm) *string { return v.WorkingDir }).(pulumi.StringPtrOutput)
 }
 
 type TrainingJobTaskAlgorithmPtrOutput struct{ *pulumi.OutputState }
@@ -15763,22 +15763,22 @@ func (o TrainingJobTaskAlgorithmPtrOutput) Elem() TrainingJobTaskAlgorithmOutput
 }
 
 // Boot file inside `code_dir`.
-func (o TrainingJobTaskAlgorithmPtrOutput) Boot_file() pulumi.StringPtrOutput {
+func (o TrainingJobTaskAlgorithmPtrOutput) BootFile() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobTaskAlgorithm) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Boot_file
+		return v.BootFile
 	}).(pulumi.StringPtrOutput)
 }
 
 // Code directory, with `boot_file`.
-func (o TrainingJobTaskAlgorithmPtrOutput) Code_dir() pulumi.StringPtrOutput {
+func (o TrainingJobTaskAlgorithmPtrOutput) CodeDir() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobTaskAlgorithm) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Code_dir
+		return v.CodeDir
 	}).(pulumi.StringPtrOutput)
 }
 
@@ -15813,22 +15813,22 @@ func (o TrainingJobTaskAlgorithmPtrOutput) Inputs() TrainingJobTaskInputTypeArra
 }
 
 // Algorithm settings such as parameters.
-func (o TrainingJobTaskAlgorithmPtrOutput) Job_config() TrainingJobTaskJobConfigPtrOutput {
+func (o TrainingJobTaskAlgorithmPtrOutput) JobConfig() TrainingJobTaskJobConfigPtrOutput {
 	return o.ApplyT(func(v *TrainingJobTaskAlgorithm) *TrainingJobTaskJobConfig {
 		if v == nil {
 			return nil
 		}
-		return v.Job_config
+		return v.JobConfig
 	}).(TrainingJobTaskJobConfigPtrOutput)
 }
 
 // Container directory the code is downloaded to (under `/home`).
-func (o TrainingJobTaskAlgorithmPtrOutput) Local_code_dir() pulumi.StringPtrOutput {
+func (o TrainingJobTaskAlgorithmPtrOutput) LocalCodeDir() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobTaskAlgorithm) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Local_code_dir
+		return v.LocalCodeDir
 	}).(pulumi.StringPtrOutput)
 }
 
@@ -15843,27 +15843,27 @@ func (o TrainingJobTaskAlgorithmPtrOutput) Outputs() TrainingJobTaskOutputTypeAr
 }
 
 // Directory the algorithm runs in.
-func (o TrainingJobTaskAlgorithmPtrOutput) Working_dir() pulumi.StringPtrOutput {
+func (o TrainingJobTaskAlgorithmPtrOutput) WorkingDir() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobTaskAlgorithm) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Working_dir
+		return v.WorkingDir
 	}).(pulumi.StringPtrOutput)
 }
 
 // The engine of a heterogeneous-job task.
 type TrainingJobTaskEngine struct {
 	// Engine id, for example `caffe-1.0.0-python2.7`.
-	Engine_id *string `pulumi:"engine_id"`
+	EngineId *string `pulumi:"engineId"`
 	// Engine name, for example `Caffe`.
-	Engine_name *string `pulumi:"engine_name"`
+	EngineName *string `pulumi:"engineName"`
 	// Engine version.
-	Engine_version *string `pulumi:"engine_version"`
+	EngineVersion *string `pulumi:"engineVersion"`
 	// Custom image from SWR.
-	Image_url *string `pulumi:"image_url"`
+	ImageUrl *string `pulumi:"imageUrl"`
 	// User id the image starts as (custom images; the service uses 1000).
-	Run_user *string `pulumi:"run_user"`
+	RunUser *string `pulumi:"runUser"`
 }
 
 // TrainingJobTaskEngineInput is an input type that accepts TrainingJobTaskEngineArgs and TrainingJobTaskEngineOutput values.
@@ -15880,15 +15880,15 @@ type TrainingJobTaskEngineInput interface {
 // The engine of a heterogeneous-job task.
 type TrainingJobTaskEngineArgs struct {
 	// Engine id, for example `caffe-1.0.0-python2.7`.
-	Engine_id pulumi.StringPtrInput `pulumi:"engine_id"`
+	EngineId pulumi.StringPtrInput `pulumi:"engineId"`
 	// Engine name, for example `Caffe`.
-	Engine_name pulumi.StringPtrInput `pulumi:"engine_name"`
+	EngineName pulumi.StringPtrInput `pulumi:"engineName"`
 	// Engine version.
-	Engine_version pulumi.StringPtrInput `pulumi:"engine_version"`
+	EngineVersion pulumi.StringPtrInput `pulumi:"engineVersion"`
 	// Custom image from SWR.
-	Image_url pulumi.StringPtrInput `pulumi:"image_url"`
+	ImageUrl pulumi.StringPtrInput `pulumi:"imageUrl"`
 	// User id the image starts as (custom images; the service uses 1000).
-	Run_user pulumi.StringPtrInput `pulumi:"run_user"`
+	RunUser pulumi.StringPtrInput `pulumi:"runUser"`
 }
 
 func (TrainingJobTaskEngineArgs) ElementType() reflect.Type {
@@ -15970,28 +15970,28 @@ func (o TrainingJobTaskEngineOutput) ToTrainingJobTaskEnginePtrOutputWithContext
 }
 
 // Engine id, for example `caffe-1.0.0-python2.7`.
-func (o TrainingJobTaskEngineOutput) Engine_id() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobTaskEngine) *string { return v.Engine_id }).(pulumi.StringPtrOutput)
+func (o TrainingJobTaskEngineOutput) EngineId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobTaskEngine) *string { return v.EngineId }).(pulumi.StringPtrOutput)
 }
 
 // Engine name, for example `Caffe`.
-func (o TrainingJobTaskEngineOutput) Engine_name() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobTaskEngine) *string { return v.Engine_name }).(pulumi.StringPtrOutput)
+func (o TrainingJobTaskEngineOutput) EngineName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobTaskEngine) *string { return v.EngineName }).(pulumi.StringPtrOutput)
 }
 
 // Engine version.
-func (o TrainingJobTaskEngineOutput) Engine_version() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobTaskEngine) *string { return v.Engine_version }).(pulumi.StringPtrOutput)
+func (o TrainingJobTaskEngineOutput) EngineVersion() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobTaskEngine) *string { return v.EngineVersion }).(pulumi.StringPtrOutput)
 }
 
 // Custom image from SWR.
-func (o TrainingJobTaskEngineOutput) Image_url() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobTaskEngine) *string { return v.Image_url }).(pulumi.StringPtrOutput)
+func (o TrainingJobTaskEngineOutput) ImageUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobTaskEngine) *string { return v.ImageUrl }).(pulumi.StringPtrOutput)
 }
 
 // User id the image starts as (custom images; the service uses 1000).
-func (o TrainingJobTaskEngineOutput) Run_user() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobTaskEngine) *string { return v.Run_user }).(pulumi.StringPtrOutput)
+func (o TrainingJobTaskEngineOutput) RunUser() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobTaskEngine) *string { return v.RunUser }).(pulumi.StringPtrOutput)
 }
 
 type TrainingJobTaskEnginePtrOutput struct{ *pulumi.OutputState }
@@ -16019,52 +16019,52 @@ func (o TrainingJobTaskEnginePtrOutput) Elem() TrainingJobTaskEngineOutput {
 }
 
 // Engine id, for example `caffe-1.0.0-python2.7`.
-func (o TrainingJobTaskEnginePtrOutput) Engine_id() pulumi.StringPtrOutput {
+func (o TrainingJobTaskEnginePtrOutput) EngineId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobTaskEngine) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Engine_id
+		return v.EngineId
 	}).(pulumi.StringPtrOutput)
 }
 
 // Engine name, for example `Caffe`.
-func (o TrainingJobTaskEnginePtrOutput) Engine_name() pulumi.StringPtrOutput {
+func (o TrainingJobTaskEnginePtrOutput) EngineName() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobTaskEngine) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Engine_name
+		return v.EngineName
 	}).(pulumi.StringPtrOutput)
 }
 
 // Engine version.
-func (o TrainingJobTaskEnginePtrOutput) Engine_version() pulumi.StringPtrOutput {
+func (o TrainingJobTaskEnginePtrOutput) EngineVersion() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobTaskEngine) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Engine_version
+		return v.EngineVersion
 	}).(pulumi.StringPtrOutput)
 }
 
 // Custom image from SWR.
-func (o TrainingJobTaskEnginePtrOutput) Image_url() pulumi.StringPtrOutput {
+func (o TrainingJobTaskEnginePtrOutput) ImageUrl() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobTaskEngine) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Image_url
+		return v.ImageUrl
 	}).(pulumi.StringPtrOutput)
 }
 
 // User id the image starts as (custom images; the service uses 1000).
-func (o TrainingJobTaskEnginePtrOutput) Run_user() pulumi.StringPtrOutput {
+func (o TrainingJobTaskEnginePtrOutput) RunUser() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobTaskEngine) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Run_user
+		return v.RunUser
 	}).(pulumi.StringPtrOutput)
 }
 
@@ -16073,7 +16073,7 @@ type TrainingJobTaskInputType struct {
 	// What the channel carries.
 	Description *string `pulumi:"description"`
 	// Container directory the data is placed in.
-	Local_dir *string `pulumi:"local_dir"`
+	LocalDir *string `pulumi:"localDir"`
 	// Channel name. Must not be empty.
 	Name string `pulumi:"name"`
 	// Where the data comes from.
@@ -16096,7 +16096,7 @@ type TrainingJobTaskInputTypeArgs struct {
 	// What the channel carries.
 	Description pulumi.StringPtrInput `pulumi:"description"`
 	// Container directory the data is placed in.
-	Local_dir pulumi.StringPtrInput `pulumi:"local_dir"`
+	LocalDir pulumi.StringPtrInput `pulumi:"localDir"`
 	// Channel name. Must not be empty.
 	Name pulumi.StringInput `pulumi:"name"`
 	// Where the data comes from.
@@ -16161,8 +16161,8 @@ func (o TrainingJobTaskInputTypeOutput) Description() pulumi.StringPtrOutput {
 }
 
 // Container directory the data is placed in.
-func (o TrainingJobTaskInputTypeOutput) Local_dir() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobTaskInputType) *string { return v.Local_dir }).(pulumi.StringPtrOutput)
+func (o TrainingJobTaskInputTypeOutput) LocalDir() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobTaskInputType) *string { return v.LocalDir }).(pulumi.StringPtrOutput)
 }
 
 // Channel name. Must not be empty.
@@ -16450,7 +16450,7 @@ func (o TrainingJobTaskJobConfigPtrOutput) Parameters() TrainingJobParameterArra
 // Where a heterogeneous-job task's logs are kept.
 type TrainingJobTaskLogExportPath struct {
 	// OBS path for the logs.
-	Obs_url *string `pulumi:"obs_url"`
+	ObsUrl *string `pulumi:"obsUrl"`
 }
 
 // TrainingJobTaskLogExportPathInput is an input type that accepts TrainingJobTaskLogExportPathArgs and TrainingJobTaskLogExportPathOutput values.
@@ -16467,7 +16467,7 @@ type TrainingJobTaskLogExportPathInput interface {
 // Where a heterogeneous-job task's logs are kept.
 type TrainingJobTaskLogExportPathArgs struct {
 	// OBS path for the logs.
-	Obs_url pulumi.StringPtrInput `pulumi:"obs_url"`
+	ObsUrl pulumi.StringPtrInput `pulumi:"obsUrl"`
 }
 
 func (TrainingJobTaskLogExportPathArgs) ElementType() reflect.Type {
@@ -16549,8 +16549,8 @@ func (o TrainingJobTaskLogExportPathOutput) ToTrainingJobTaskLogExportPathPtrOut
 }
 
 // OBS path for the logs.
-func (o TrainingJobTaskLogExportPathOutput) Obs_url() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobTaskLogExportPath) *string { return v.Obs_url }).(pulumi.StringPtrOutput)
+func (o TrainingJobTaskLogExportPathOutput) ObsUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobTaskLogExportPath) *string { return v.ObsUrl }).(pulumi.StringPtrOutput)
 }
 
 type TrainingJobTaskLogExportPathPtrOutput struct{ *pulumi.OutputState }
@@ -16578,12 +16578,12 @@ func (o TrainingJobTaskLogExportPathPtrOutput) Elem() TrainingJobTaskLogExportPa
 }
 
 // OBS path for the logs.
-func (o TrainingJobTaskLogExportPathPtrOutput) Obs_url() pulumi.StringPtrOutput {
+func (o TrainingJobTaskLogExportPathPtrOutput) ObsUrl() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobTaskLogExportPath) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Obs_url
+		return v.ObsUrl
 	}).(pulumi.StringPtrOutput)
 }
 
@@ -16592,7 +16592,7 @@ type TrainingJobTaskOutputType struct {
 	// What the channel carries.
 	Description *string `pulumi:"description"`
 	// Container directory the results are written to.
-	Local_dir *string `pulumi:"local_dir"`
+	LocalDir *string `pulumi:"localDir"`
 	// Channel name. Must not be empty.
 	Name string `pulumi:"name"`
 	// Where the results go.
@@ -16615,7 +16615,7 @@ type TrainingJobTaskOutputTypeArgs struct {
 	// What the channel carries.
 	Description pulumi.StringPtrInput `pulumi:"description"`
 	// Container directory the results are written to.
-	Local_dir pulumi.StringPtrInput `pulumi:"local_dir"`
+	LocalDir pulumi.StringPtrInput `pulumi:"localDir"`
 	// Channel name. Must not be empty.
 	Name pulumi.StringInput `pulumi:"name"`
 	// Where the results go.
@@ -16680,8 +16680,8 @@ func (o TrainingJobTaskOutputTypeOutput) Description() pulumi.StringPtrOutput {
 }
 
 // Container directory the results are written to.
-func (o TrainingJobTaskOutputTypeOutput) Local_dir() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobTaskOutputType) *string { return v.Local_dir }).(pulumi.StringPtrOutput)
+func (o TrainingJobTaskOutputTypeOutput) LocalDir() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobTaskOutputType) *string { return v.LocalDir }).(pulumi.StringPtrOutput)
 }
 
 // Channel name. Must not be empty.
@@ -16717,11 +16717,11 @@ func (o TrainingJobTaskOutputTypeArrayOutput) Index(i pulumi.IntInput) TrainingJ
 // The resources of a heterogeneous-job task.
 type TrainingJobTaskResource struct {
 	// Resource flavor id.
-	Flavor_id *string `pulumi:"flavor_id"`
+	FlavorId *string `pulumi:"flavorId"`
 	// Number of nodes. At least 1.
-	Node_count int `pulumi:"node_count"`
+	NodeCount int `pulumi:"nodeCount"`
 	// Dedicated resource pool id.
-	Pool_id *string `pulumi:"pool_id"`
+	PoolId *string `pulumi:"poolId"`
 }
 
 // TrainingJobTaskResourceInput is an input type that accepts TrainingJobTaskResourceArgs and TrainingJobTaskResourceOutput values.
@@ -16738,11 +16738,11 @@ type TrainingJobTaskResourceInput interface {
 // The resources of a heterogeneous-job task.
 type TrainingJobTaskResourceArgs struct {
 	// Resource flavor id.
-	Flavor_id pulumi.StringPtrInput `pulumi:"flavor_id"`
+	FlavorId pulumi.StringPtrInput `pulumi:"flavorId"`
 	// Number of nodes. At least 1.
-	Node_count pulumi.IntInput `pulumi:"node_count"`
+	NodeCount pulumi.IntInput `pulumi:"nodeCount"`
 	// Dedicated resource pool id.
-	Pool_id pulumi.StringPtrInput `pulumi:"pool_id"`
+	PoolId pulumi.StringPtrInput `pulumi:"poolId"`
 }
 
 func (TrainingJobTaskResourceArgs) ElementType() reflect.Type {
@@ -16824,18 +16824,18 @@ func (o TrainingJobTaskResourceOutput) ToTrainingJobTaskResourcePtrOutputWithCon
 }
 
 // Resource flavor id.
-func (o TrainingJobTaskResourceOutput) Flavor_id() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobTaskResource) *string { return v.Flavor_id }).(pulumi.StringPtrOutput)
+func (o TrainingJobTaskResourceOutput) FlavorId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobTaskResource) *string { return v.FlavorId }).(pulumi.StringPtrOutput)
 }
 
 // Number of nodes. At least 1.
-func (o TrainingJobTaskResourceOutput) Node_count() pulumi.IntOutput {
-	return o.ApplyT(func(v TrainingJobTaskResource) int { return v.Node_count }).(pulumi.IntOutput)
+func (o TrainingJobTaskResourceOutput) NodeCount() pulumi.IntOutput {
+	return o.ApplyT(func(v TrainingJobTaskResource) int { return v.NodeCount }).(pulumi.IntOutput)
 }
 
 // Dedicated resource pool id.
-func (o TrainingJobTaskResourceOutput) Pool_id() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TrainingJobTaskResource) *string { return v.Pool_id }).(pulumi.StringPtrOutput)
+func (o TrainingJobTaskResourceOutput) PoolId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrainingJobTaskResource) *string { return v.PoolId }).(pulumi.StringPtrOutput)
 }
 
 type TrainingJobTaskResourcePtrOutput struct{ *pulumi.OutputState }
@@ -16863,32 +16863,32 @@ func (o TrainingJobTaskResourcePtrOutput) Elem() TrainingJobTaskResourceOutput {
 }
 
 // Resource flavor id.
-func (o TrainingJobTaskResourcePtrOutput) Flavor_id() pulumi.StringPtrOutput {
+func (o TrainingJobTaskResourcePtrOutput) FlavorId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobTaskResource) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Flavor_id
+		return v.FlavorId
 	}).(pulumi.StringPtrOutput)
 }
 
 // Number of nodes. At least 1.
-func (o TrainingJobTaskResourcePtrOutput) Node_count() pulumi.IntPtrOutput {
+func (o TrainingJobTaskResourcePtrOutput) NodeCount() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *TrainingJobTaskResource) *int {
 		if v == nil {
 			return nil
 		}
-		return &v.Node_count
+		return &v.NodeCount
 	}).(pulumi.IntPtrOutput)
 }
 
 // Dedicated resource pool id.
-func (o TrainingJobTaskResourcePtrOutput) Pool_id() pulumi.StringPtrOutput {
+func (o TrainingJobTaskResourcePtrOutput) PoolId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TrainingJobTaskResource) *string {
 		if v == nil {
 			return nil
 		}
-		return v.Pool_id
+		return v.PoolId
 	}).(pulumi.StringPtrOutput)
 }
 

@@ -7,7 +7,7 @@ import (
 	"context"
 	"reflect"
 
-	"example.invalid/pulumi-modelarts/sdk/go/modelarts/internal"
+	"github.com/pulumi-modelarts/pulumi-modelarts/sdk/go/modelarts/internal"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
@@ -18,7 +18,7 @@ type TrainingJob struct {
 	// The algorithm as the service returns it, without environment variables.
 	Algorithm AlgorithmResponseOutput `pulumi:"algorithm"`
 	// The inputs as declared (normalised); what changes are judged against. Secret.
-	Declared_inputs pulumi.MapOutput `pulumi:"declared_inputs"`
+	DeclaredInputs pulumi.MapOutput `pulumi:"declaredInputs"`
 	// Remote access endpoints (SSH, JupyterLab, TensorBoard), with tokens. Secret.
 	Endpoints EndpointsOutput `pulumi:"endpoints"`
 	// Environment variables of the job. Secret.
@@ -32,7 +32,7 @@ type TrainingJob struct {
 	// Level-1 phase as last seen (Creating, Pending, Running, Completed, Failed, Terminated, ...).
 	Phase pulumi.StringOutput `pulumi:"phase"`
 	// Level-2 phase as last seen.
-	Secondary_phase pulumi.StringOutput `pulumi:"secondary_phase"`
+	SecondaryPhase pulumi.StringOutput `pulumi:"secondaryPhase"`
 	// The spec as the service returns it (flavor details, log path, volumes...).
 	Spec SpecResponseOutput `pulumi:"spec"`
 	// phase, secondary_phase, duration (ms), start_time, tasks, task_statuses, running_records.
@@ -49,7 +49,7 @@ func NewTrainingJob(ctx *pulumi.Context,
 	}
 
 	secrets := pulumi.AdditionalSecretOutputs([]string{
-		"declared_inputs",
+		"declaredInputs",
 		"endpoints",
 		"environments",
 	})
@@ -92,29 +92,29 @@ type trainingJobArgs struct {
 	// Remote access to the job: SSH key pairs allowed to log in.
 	Endpoints *TrainingJobEndpoints `pulumi:"endpoints"`
 	// Settings of a fine-tuning job.
-	Ftjob_config *TrainingJobFtJobConfig `pulumi:"ftjob_config"`
+	FtjobConfig *TrainingJobFtJobConfig `pulumi:"ftjobConfig"`
 	// What destroy (or the delete half of a replacement) does with the stopped job's record: keep it (`true`: logs stay readable, the name stays taken) or delete it (`false`: the name is free again). Defaults to `true`.
-	Keep_record *bool `pulumi:"keep_record"`
+	KeepRecord *bool `pulumi:"keepRecord"`
 	// Job type. One of `job`, `federated_pool_job`, `edge_job`, `hetero_job`, `mrs_job`, `autosearch_job`, `diag_job` or `visualization_job`. Defaults to `job`.
 	Kind *string `pulumi:"kind"`
 	// The job's name (optional: auto-named `<name_prefix>-<6 characters>` from a hash of the stack and the inputs, kept across updates), its description (the one field changed in place) and advanced settings.
 	Metadata *TrainingJobMetadata `pulumi:"metadata"`
 	// Prefix of the generated job name; the resource name when left out. Ignored once the job has a name.
-	Name_prefix *string `pulumi:"name_prefix"`
+	NamePrefix *string `pulumi:"namePrefix"`
 	// When the phase last stored (after create or refresh) is Failed, Abnormal or CreateFailed, the next `up` replaces the job. Defaults to `false`.
-	Replace_when_failed *bool `pulumi:"replace_when_failed"`
+	ReplaceWhenFailed *bool `pulumi:"replaceWhenFailed"`
 	// The machines (`resource`: a flavor, or `pool_id` for a dedicated pool; `node_count` at least 1), volumes, logs, scheduling and what the job produces.
 	Spec *TrainingJobSpec `pulumi:"spec"`
 	// Tasks of a heterogeneous job, instead of `spec`.
 	Tasks []TrainingJobTask `pulumi:"tasks"`
 	// Training type of a fine-tuning job: full fine-tuning, pre-training, LoRA fine-tuning, DPO or RFT reinforcement learning. One of `SFT`, `PRETRAIN`, `LORA`, `DPO` or `RFT`.
-	Train_type *string `pulumi:"train_type"`
+	TrainType *string `pulumi:"trainType"`
 	// Any value; changing it replaces the job (like `keepers` in pulumi-random).
 	Triggers interface{} `pulumi:"triggers"`
 	// How far a new job must get before the deployment goes on (`pending`: past Creating). A job that fails or times out while waited on is terminated and reported. One of `none`, `pending`, `running` or `completed`. Defaults to `pending`.
-	Wait_for *string `pulumi:"wait_for"`
+	WaitFor *string `pulumi:"waitFor"`
 	// Longest wait for `wait_for`: seconds, or a duration such as `"90s"`, `"30m"` or `"1h30m"`. Defaults to `30m`.
-	Wait_timeout interface{} `pulumi:"wait_timeout"`
+	WaitTimeout interface{} `pulumi:"waitTimeout"`
 }
 
 // The set of arguments for constructing a TrainingJob resource.
@@ -124,29 +124,29 @@ type TrainingJobArgs struct {
 	// Remote access to the job: SSH key pairs allowed to log in.
 	Endpoints TrainingJobEndpointsPtrInput
 	// Settings of a fine-tuning job.
-	Ftjob_config TrainingJobFtJobConfigPtrInput
+	FtjobConfig TrainingJobFtJobConfigPtrInput
 	// What destroy (or the delete half of a replacement) does with the stopped job's record: keep it (`true`: logs stay readable, the name stays taken) or delete it (`false`: the name is free again). Defaults to `true`.
-	Keep_record pulumi.BoolPtrInput
+	KeepRecord pulumi.BoolPtrInput
 	// Job type. One of `job`, `federated_pool_job`, `edge_job`, `hetero_job`, `mrs_job`, `autosearch_job`, `diag_job` or `visualization_job`. Defaults to `job`.
 	Kind pulumi.StringPtrInput
 	// The job's name (optional: auto-named `<name_prefix>-<6 characters>` from a hash of the stack and the inputs, kept across updates), its description (the one field changed in place) and advanced settings.
 	Metadata TrainingJobMetadataPtrInput
 	// Prefix of the generated job name; the resource name when left out. Ignored once the job has a name.
-	Name_prefix pulumi.StringPtrInput
+	NamePrefix pulumi.StringPtrInput
 	// When the phase last stored (after create or refresh) is Failed, Abnormal or CreateFailed, the next `up` replaces the job. Defaults to `false`.
-	Replace_when_failed pulumi.BoolPtrInput
+	ReplaceWhenFailed pulumi.BoolPtrInput
 	// The machines (`resource`: a flavor, or `pool_id` for a dedicated pool; `node_count` at least 1), volumes, logs, scheduling and what the job produces.
 	Spec TrainingJobSpecPtrInput
 	// Tasks of a heterogeneous job, instead of `spec`.
 	Tasks TrainingJobTaskArrayInput
 	// Training type of a fine-tuning job: full fine-tuning, pre-training, LoRA fine-tuning, DPO or RFT reinforcement learning. One of `SFT`, `PRETRAIN`, `LORA`, `DPO` or `RFT`.
-	Train_type pulumi.StringPtrInput
+	TrainType pulumi.StringPtrInput
 	// Any value; changing it replaces the job (like `keepers` in pulumi-random).
 	Triggers pulumi.Input
 	// How far a new job must get before the deployment goes on (`pending`: past Creating). A job that fails or times out while waited on is terminated and reported. One of `none`, `pending`, `running` or `completed`. Defaults to `pending`.
-	Wait_for pulumi.StringPtrInput
+	WaitFor pulumi.StringPtrInput
 	// Longest wait for `wait_for`: seconds, or a duration such as `"90s"`, `"30m"` or `"1h30m"`. Defaults to `30m`.
-	Wait_timeout pulumi.Input
+	WaitTimeout pulumi.Input
 }
 
 func (TrainingJobArgs) ElementType() reflect.Type {
@@ -192,8 +192,8 @@ func (o TrainingJobOutput) Algorithm() AlgorithmResponseOutput {
 }
 
 // The inputs as declared (normalised); what changes are judged against. Secret.
-func (o TrainingJobOutput) Declared_inputs() pulumi.MapOutput {
-	return o.ApplyT(func(v *TrainingJob) pulumi.MapOutput { return v.Declared_inputs }).(pulumi.MapOutput)
+func (o TrainingJobOutput) DeclaredInputs() pulumi.MapOutput {
+	return o.ApplyT(func(v *TrainingJob) pulumi.MapOutput { return v.DeclaredInputs }).(pulumi.MapOutput)
 }
 
 // Remote access endpoints (SSH, JupyterLab, TensorBoard), with tokens. Secret.
@@ -227,8 +227,8 @@ func (o TrainingJobOutput) Phase() pulumi.StringOutput {
 }
 
 // Level-2 phase as last seen.
-func (o TrainingJobOutput) Secondary_phase() pulumi.StringOutput {
-	return o.ApplyT(func(v *TrainingJob) pulumi.StringOutput { return v.Secondary_phase }).(pulumi.StringOutput)
+func (o TrainingJobOutput) SecondaryPhase() pulumi.StringOutput {
+	return o.ApplyT(func(v *TrainingJob) pulumi.StringOutput { return v.SecondaryPhase }).(pulumi.StringOutput)
 }
 
 // The spec as the service returns it (flavor details, log path, volumes...).

@@ -12,19 +12,19 @@ export interface TrainingJobAlgorithmArgs {
     /**
      * OBS path of the YAML configuration of an auto search job.
      */
-    autosearch_config_path?: pulumi.Input<string | undefined>;
+    autosearchConfigPath?: pulumi.Input<string | undefined>;
     /**
      * OBS path of the framework code of an auto search job.
      */
-    autosearch_framework_path?: pulumi.Input<string | undefined>;
+    autosearchFrameworkPath?: pulumi.Input<string | undefined>;
     /**
      * Boot file inside `code_dir`, for example `/bucket/app/train.py`.
      */
-    boot_file?: pulumi.Input<string | undefined>;
+    bootFile?: pulumi.Input<string | undefined>;
     /**
      * Code directory (an OBS path such as `/bucket/app/`), with `boot_file`.
      */
-    code_dir?: pulumi.Input<string | undefined>;
+    codeDir?: pulumi.Input<string | undefined>;
     /**
      * Start command of a custom image's container, for example `python train.py`.
      */
@@ -48,11 +48,11 @@ export interface TrainingJobAlgorithmArgs {
     /**
      * Version of the subscribed algorithm, with `subscription_id`.
      */
-    item_version_id?: pulumi.Input<string | undefined>;
+    itemVersionId?: pulumi.Input<string | undefined>;
     /**
      * Container directory the code is downloaded to; must be under `/home` (not `/home/ma-user` itself, nor `/home/ma-user/modelarts`, `/home/ma-user/modelarts-dev` or `/home/ma-user/infer`).
      */
-    local_code_dir?: pulumi.Input<string | undefined>;
+    localCodeDir?: pulumi.Input<string | undefined>;
     /**
      * Data output channels.
      */
@@ -68,7 +68,7 @@ export interface TrainingJobAlgorithmArgs {
     /**
      * Subscription id of a subscribed algorithm, with `item_version_id`.
      */
-    subscription_id?: pulumi.Input<string | undefined>;
+    subscriptionId?: pulumi.Input<string | undefined>;
     /**
      * Visualisation logs.
      */
@@ -76,7 +76,7 @@ export interface TrainingJobAlgorithmArgs {
     /**
      * Directory the algorithm runs in.
      */
-    working_dir?: pulumi.Input<string | undefined>;
+    workingDir?: pulumi.Input<string | undefined>;
 }
 
 /**
@@ -94,7 +94,7 @@ export interface TrainingJobAssetModelArgs {
     /**
      * Description of the model asset.
      */
-    model_desc?: pulumi.Input<string | undefined>;
+    modelDesc?: pulumi.Input<string | undefined>;
     /**
      * Model name. Must not be empty.
      */
@@ -102,7 +102,7 @@ export interface TrainingJobAssetModelArgs {
     /**
      * Id of an existing model asset this one is a version of.
      */
-    parent_asset_id?: pulumi.Input<string | undefined>;
+    parentAssetId?: pulumi.Input<string | undefined>;
     /**
      * Model series (brand).
      */
@@ -124,19 +124,19 @@ export interface TrainingJobAutoSearchArgs {
     /**
      * The search algorithms.
      */
-    algo_configs?: pulumi.Input<pulumi.Input<inputs.TrainingJobAutoSearchAlgoConfigArgs>[] | undefined>;
+    algoConfigs?: pulumi.Input<pulumi.Input<inputs.TrainingJobAutoSearchAlgoConfigArgs>[] | undefined>;
     /**
      * The metrics to optimise.
      */
-    reward_attrs?: pulumi.Input<pulumi.Input<inputs.TrainingJobAutoSearchRewardAttrArgs>[] | undefined>;
+    rewardAttrs?: pulumi.Input<pulumi.Input<inputs.TrainingJobAutoSearchRewardAttrArgs>[] | undefined>;
     /**
      * The hyperparameters to vary.
      */
-    search_params?: pulumi.Input<pulumi.Input<inputs.TrainingJobAutoSearchParamArgs>[] | undefined>;
+    searchParams?: pulumi.Input<pulumi.Input<inputs.TrainingJobAutoSearchParamArgs>[] | undefined>;
     /**
      * Hyperparameter combinations to leave out.
      */
-    skip_search_params?: pulumi.Input<string | undefined>;
+    skipSearchParams?: pulumi.Input<string | undefined>;
 }
 
 /**
@@ -178,15 +178,15 @@ export interface TrainingJobAutoSearchParamArgs {
     /**
      * How many points of a continuous hyperparameter are tried.
      */
-    discrete_points_num?: pulumi.Input<string | undefined>;
+    discretePointsNum?: pulumi.Input<string | undefined>;
     /**
      * The values of a discrete hyperparameter.
      */
-    discrete_values?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    discreteValues?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
      * Lower bound of a continuous hyperparameter.
      */
-    lower_bound?: pulumi.Input<string | undefined>;
+    lowerBound?: pulumi.Input<string | undefined>;
     /**
      * Hyperparameter name.
      */
@@ -194,11 +194,11 @@ export interface TrainingJobAutoSearchParamArgs {
     /**
      * `continuous` (between the bounds) or `discrete` (from a list).
      */
-    param_type?: pulumi.Input<string | undefined>;
+    paramType?: pulumi.Input<string | undefined>;
     /**
      * Upper bound of a continuous hyperparameter.
      */
-    upper_bound?: pulumi.Input<string | undefined>;
+    upperBound?: pulumi.Input<string | undefined>;
 }
 
 /**
@@ -230,7 +230,7 @@ export interface TrainingJobAutoStopArgs {
     /**
      * Unit of `duration`. One of `HOURS`.
      */
-    time_unit: pulumi.Input<string>;
+    timeUnit: pulumi.Input<string>;
 }
 
 /**
@@ -244,7 +244,7 @@ export interface TrainingJobCustomMetricArgs {
     /**
      * Read an HTTP endpoint.
      */
-    http_get?: pulumi.Input<inputs.TrainingJobMetricsHttpGetArgs | undefined>;
+    httpGet?: pulumi.Input<inputs.TrainingJobMetricsHttpGetArgs | undefined>;
 }
 
 /**
@@ -254,7 +254,7 @@ export interface TrainingJobDatasetArgs {
     /**
      * Share of this dataset in a fine-tuning job's training data.
      */
-    dataset_proportion?: pulumi.Input<number | undefined>;
+    datasetProportion?: pulumi.Input<number | undefined>;
     /**
      * Dataset id. Must not be empty.
      */
@@ -266,11 +266,11 @@ export interface TrainingJobDatasetArgs {
     /**
      * `V3` for a dataset of the asset service; left out for other datasets.
      */
-    service_type?: pulumi.Input<string | undefined>;
+    serviceType?: pulumi.Input<string | undefined>;
     /**
      * Dataset version id; required unless `service_type` is `V3`.
      */
-    version_id?: pulumi.Input<string | undefined>;
+    versionId?: pulumi.Input<string | undefined>;
 }
 
 /**
@@ -290,27 +290,27 @@ export interface TrainingJobEngineArgs {
     /**
      * Preset engine id; leave the other fields blank.
      */
-    engine_id?: pulumi.Input<string | undefined>;
+    engineId?: pulumi.Input<string | undefined>;
     /**
      * Preset engine name, with `engine_version`.
      */
-    engine_name?: pulumi.Input<string | undefined>;
+    engineName?: pulumi.Input<string | undefined>;
     /**
      * Version of the preset engine.
      */
-    engine_version?: pulumi.Input<string | undefined>;
+    engineVersion?: pulumi.Input<string | undefined>;
     /**
      * Instance id of the SWR enterprise repository the image comes from.
      */
-    image_repo_id?: pulumi.Input<string | undefined>;
+    imageRepoId?: pulumi.Input<string | undefined>;
     /**
      * Custom image from SWR, for example `org/image:tag`.
      */
-    image_url?: pulumi.Input<string | undefined>;
+    imageUrl?: pulumi.Input<string | undefined>;
     /**
      * Whether to install the MoXing version the training platform chooses; only for a custom image on a preset engine (`engine_name`, `engine_version` and `image_url`).
      */
-    install_sys_packages?: pulumi.Input<boolean | undefined>;
+    installSysPackages?: pulumi.Input<boolean | undefined>;
 }
 
 /**
@@ -320,19 +320,19 @@ export interface TrainingJobFtJobCheckpointConfigArgs {
     /**
      * Checkpoint to start from.
      */
-    checkpoint_id?: pulumi.Input<string | undefined>;
+    checkpointId?: pulumi.Input<string | undefined>;
     /**
      * `1` resumes training from the checkpoint, `0` does not. From 0 to 1.
      */
-    restore_training?: pulumi.Input<number | undefined>;
+    restoreTraining?: pulumi.Input<number | undefined>;
     /**
      * Checkpoints to keep: `0` none, `-1` no limit. At least -1.
      */
-    save_checkpoints_max?: pulumi.Input<number | undefined>;
+    saveCheckpointsMax?: pulumi.Input<number | undefined>;
     /**
      * Steps to skip; `0` skips none. At least 0.
      */
-    skipped_steps?: pulumi.Input<number | undefined>;
+    skippedSteps?: pulumi.Input<number | undefined>;
 }
 
 /**
@@ -342,35 +342,35 @@ export interface TrainingJobFtJobConfigArgs {
     /**
      * Checkpoints.
      */
-    checkpoint_config?: pulumi.Input<inputs.TrainingJobFtJobCheckpointConfigArgs | undefined>;
+    checkpointConfig?: pulumi.Input<inputs.TrainingJobFtJobCheckpointConfigArgs | undefined>;
     /**
      * Checkpoint id.
      */
-    checkpoint_id?: pulumi.Input<string | undefined>;
+    checkpointId?: pulumi.Input<string | undefined>;
     /**
      * Model id.
      */
-    ft_job_uuid?: pulumi.Input<string | undefined>;
+    ftJobUuid?: pulumi.Input<string | undefined>;
     /**
      * Model training type.
      */
-    ft_train_type?: pulumi.Input<string | undefined>;
+    ftTrainType?: pulumi.Input<string | undefined>;
     /**
      * Model type.
      */
-    model_type?: pulumi.Input<string | undefined>;
+    modelType?: pulumi.Input<string | undefined>;
     /**
      * Environment variables.
      */
-    task_env?: pulumi.Input<inputs.TrainingJobFtJobTaskEnvArgs | undefined>;
+    taskEnv?: pulumi.Input<inputs.TrainingJobFtJobTaskEnvArgs | undefined>;
     /**
      * Output path of the job.
      */
-    train_output_path?: pulumi.Input<string | undefined>;
+    trainOutputPath?: pulumi.Input<string | undefined>;
     /**
      * Training progress.
      */
-    train_process?: pulumi.Input<number | undefined>;
+    trainProcess?: pulumi.Input<number | undefined>;
 }
 
 /**
@@ -388,11 +388,11 @@ export interface TrainingJobFtJobEnvArgs {
     /**
      * Variable name.
      */
-    env_name?: pulumi.Input<string | undefined>;
+    envName?: pulumi.Input<string | undefined>;
     /**
      * Variable type.
      */
-    env_type?: pulumi.Input<string | undefined>;
+    envType?: pulumi.Input<string | undefined>;
     /**
      * Label.
      */
@@ -404,7 +404,7 @@ export interface TrainingJobFtJobEnvArgs {
     /**
      * The steps that use it.
      */
-    used_steps?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    usedSteps?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
      * Value.
      */
@@ -428,7 +428,7 @@ export interface TrainingJobInputArgs {
     /**
      * How the training code learns `local_dir`: as a running parameter (the service's default) or an environment variable. One of `parameter` or `env`.
      */
-    access_method?: pulumi.Input<string | undefined>;
+    accessMethod?: pulumi.Input<string | undefined>;
     /**
      * What the channel carries.
      */
@@ -436,7 +436,7 @@ export interface TrainingJobInputArgs {
     /**
      * Container directory the data is placed in; the service picks one if left out.
      */
-    local_dir?: pulumi.Input<string | undefined>;
+    localDir?: pulumi.Input<string | undefined>;
     /**
      * Channel name; the training code gets its local path under it. Must not be empty.
      */
@@ -448,7 +448,7 @@ export interface TrainingJobInputArgs {
     /**
      * Conditions the data must meet.
      */
-    remote_constraint?: pulumi.Input<pulumi.Input<inputs.TrainingJobInputRemoteConstraintArgs>[] | undefined>;
+    remoteConstraint?: pulumi.Input<pulumi.Input<inputs.TrainingJobInputRemoteConstraintArgs>[] | undefined>;
 }
 
 /**
@@ -476,7 +476,7 @@ export interface TrainingJobInputRemoteConstraintArgs {
     /**
      * Kind of data source: an OBS path or a dataset.
      */
-    data_type?: pulumi.Input<string | undefined>;
+    dataType?: pulumi.Input<string | undefined>;
 }
 
 /**
@@ -486,7 +486,7 @@ export interface TrainingJobLogExportConfigArgs {
     /**
      * Whether logs can be downloaded by time period.
      */
-    rotation_enabled?: pulumi.Input<boolean | undefined>;
+    rotationEnabled?: pulumi.Input<boolean | undefined>;
     /**
      * Log format version; `v0` by default. One of `v0` or `v1`.
      */
@@ -500,11 +500,11 @@ export interface TrainingJobLogExportPathArgs {
     /**
      * Path on the host for the logs.
      */
-    host_path?: pulumi.Input<string | undefined>;
+    hostPath?: pulumi.Input<string | undefined>;
     /**
      * OBS path for the logs, for example `/bucket/logs/`.
      */
-    obs_url?: pulumi.Input<string | undefined>;
+    obsUrl?: pulumi.Input<string | undefined>;
 }
 
 /**
@@ -514,15 +514,15 @@ export interface TrainingJobMainContainerFlavorArgs {
     /**
      * Accelerator cards (GPU or NPU). At least 0.
      */
-    accelerator_num?: pulumi.Input<number | undefined>;
+    acceleratorNum?: pulumi.Input<number | undefined>;
     /**
      * CPU cores. More than 0.
      */
-    cpu_core_num?: pulumi.Input<number | undefined>;
+    cpuCoreNum?: pulumi.Input<number | undefined>;
     /**
      * Memory size. More than 0.
      */
-    mem_size?: pulumi.Input<number | undefined>;
+    memSize?: pulumi.Input<number | undefined>;
 }
 
 /**
@@ -544,11 +544,11 @@ export interface TrainingJobMetadataArgs {
     /**
      * The experiment the job is filed under.
      */
-    training_experiment_reference?: pulumi.Input<inputs.TrainingJobTrainingExperimentReferenceArgs | undefined>;
+    trainingExperimentReference?: pulumi.Input<inputs.TrainingJobTrainingExperimentReferenceArgs | undefined>;
     /**
      * Workspace of the job; the service uses the default workspace, `0`.
      */
-    workspace_id?: pulumi.Input<string | undefined>;
+    workspaceId?: pulumi.Input<string | undefined>;
 }
 
 /**
@@ -582,15 +582,15 @@ export interface TrainingJobNfsArgs {
     /**
      * Mount point in the training container. Must not be empty.
      */
-    local_path: pulumi.Input<string>;
+    localPath: pulumi.Input<string>;
     /**
      * NFS export, for example `10.10.10.10:/data`. Must not be empty.
      */
-    nfs_server_path: pulumi.Input<string>;
+    nfsServerPath: pulumi.Input<string>;
     /**
      * Whether the mount is read-only.
      */
-    read_only?: pulumi.Input<boolean | undefined>;
+    readOnly?: pulumi.Input<boolean | undefined>;
 }
 
 /**
@@ -646,7 +646,7 @@ export interface TrainingJobNotificationArgs {
     /**
      * URN of the SMN topic. Must not be empty.
      */
-    topic_urn: pulumi.Input<string>;
+    topicUrn: pulumi.Input<string>;
 }
 
 /**
@@ -656,7 +656,7 @@ export interface TrainingJobObsArgs {
     /**
      * OBS path, for example `/bucket/data/`. Must not be empty.
      */
-    obs_url: pulumi.Input<string>;
+    obsUrl: pulumi.Input<string>;
 }
 
 /**
@@ -666,11 +666,11 @@ export interface TrainingJobObsVolumeArgs {
     /**
      * Mount point in the training container.
      */
-    local_path?: pulumi.Input<string | undefined>;
+    localPath?: pulumi.Input<string | undefined>;
     /**
      * The OBS path, for example `/bucket/path`.
      */
-    obs_path?: pulumi.Input<string | undefined>;
+    obsPath?: pulumi.Input<string | undefined>;
 }
 
 /**
@@ -680,7 +680,7 @@ export interface TrainingJobOutputArgs {
     /**
      * How the training code learns `local_dir`: as a running parameter (the service's default) or an environment variable. One of `parameter` or `env`.
      */
-    access_method?: pulumi.Input<string | undefined>;
+    accessMethod?: pulumi.Input<string | undefined>;
     /**
      * What the channel carries.
      */
@@ -688,7 +688,7 @@ export interface TrainingJobOutputArgs {
     /**
      * Container directory the results are written to.
      */
-    local_dir?: pulumi.Input<string | undefined>;
+    localDir?: pulumi.Input<string | undefined>;
     /**
      * When results are uploaded; the service uses `upload_periodically`.
      */
@@ -724,11 +724,11 @@ export interface TrainingJobOutputModelObsArgs {
     /**
      * Path in the container the model is written to.
      */
-    local_path?: pulumi.Input<string | undefined>;
+    localPath?: pulumi.Input<string | undefined>;
     /**
      * OBS path, for example `obs://bucket/model/`. Must not be empty.
      */
-    obs_path: pulumi.Input<string>;
+    obsPath: pulumi.Input<string>;
 }
 
 /**
@@ -756,7 +756,7 @@ export interface TrainingJobParameterArgs {
     /**
      * The description in another language.
      */
-    i18n_description?: pulumi.Input<inputs.TrainingJobParameterI18nDescriptionArgs | undefined>;
+    i18nDescription?: pulumi.Input<inputs.TrainingJobParameterI18nDescriptionArgs | undefined>;
     /**
      * Parameter name, as the training code reads it. Must not be empty.
      */
@@ -790,11 +790,11 @@ export interface TrainingJobParameterConstraintArgs {
     /**
      * The allowed values or the bounds.
      */
-    valid_range?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    validRange?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
      * How `valid_range` reads: `Choice` (allowed values), `Range` (bounds) or `None`.
      */
-    valid_type?: pulumi.Input<string | undefined>;
+    validType?: pulumi.Input<string | undefined>;
 }
 
 /**
@@ -818,11 +818,11 @@ export interface TrainingJobPfsArgs {
     /**
      * Mount point in the training container.
      */
-    local_path?: pulumi.Input<string | undefined>;
+    localPath?: pulumi.Input<string | undefined>;
     /**
      * The file system path, for example `/bucket/path`.
      */
-    pfs_path?: pulumi.Input<string | undefined>;
+    pfsPath?: pulumi.Input<string | undefined>;
 }
 
 /**
@@ -832,7 +832,7 @@ export interface TrainingJobPoliciesArgs {
     /**
      * Hyperparameter search.
      */
-    auto_search?: pulumi.Input<inputs.TrainingJobAutoSearchArgs | undefined>;
+    autoSearch?: pulumi.Input<inputs.TrainingJobAutoSearchArgs | undefined>;
 }
 
 /**
@@ -842,7 +842,7 @@ export interface TrainingJobPreferredAffinityArgs {
     /**
      * Weighted node conditions; nodes with the highest sum of weights are preferred.
      */
-    node_affinity?: pulumi.Input<pulumi.Input<inputs.TrainingJobPreferredSchedulingTermArgs>[] | undefined>;
+    nodeAffinity?: pulumi.Input<pulumi.Input<inputs.TrainingJobPreferredSchedulingTermArgs>[] | undefined>;
 }
 
 /**
@@ -866,23 +866,23 @@ export interface TrainingJobRequiredAffinityArgs {
     /**
      * With `networkTopology`: the highest network level one group may span, such as `hyperinstance` or `slice`.
      */
-    affinity_group_level?: pulumi.Input<string | undefined>;
+    affinityGroupLevel?: pulumi.Input<string | undefined>;
     /**
      * Tasks per group with `hyperinstance` or `networkTopology`; the service uses 1. At least 1.
      */
-    affinity_group_size?: pulumi.Input<number | undefined>;
+    affinityGroupSize?: pulumi.Input<number | undefined>;
     /**
      * `cabinet` (whole cabinets), `hyperinstance` (tasks grouped on supernodes) or `networkTopology` (tasks kept within a network level). One of `cabinet`, `hyperinstance` or `networkTopology`.
      */
-    affinity_type?: pulumi.Input<string | undefined>;
+    affinityType?: pulumi.Input<string | undefined>;
     /**
      * With `networkTopology`: the highest network level the whole job may span (`cluster`). One of `cluster` or `hyperinstanceGroup`.
      */
-    job_level?: pulumi.Input<string | undefined>;
+    jobLevel?: pulumi.Input<string | undefined>;
     /**
      * Nodes the job may run on.
      */
-    node_affinity?: pulumi.Input<inputs.TrainingJobNodeAffinityArgs | undefined>;
+    nodeAffinity?: pulumi.Input<inputs.TrainingJobNodeAffinityArgs | undefined>;
 }
 
 /**
@@ -896,7 +896,7 @@ export interface TrainingJobReservedTimeArgs {
     /**
      * Unit of `duration`. One of `HOURS`.
      */
-    time_unit: pulumi.Input<string>;
+    timeUnit: pulumi.Input<string>;
 }
 
 /**
@@ -906,23 +906,23 @@ export interface TrainingJobResourceArgs {
     /**
      * Resource flavor id, for example `modelarts.vm.cpu.2u`; on a dedicated GPU or Ascend pool one of `modelarts.pool.visual.xlarge` (1 card), `2xlarge`, `4xlarge`, `8xlarge` or `16xlarge`. Not used on dedicated CPU pools.
      */
-    flavor_id?: pulumi.Input<string | undefined>;
+    flavorId?: pulumi.Input<string | undefined>;
     /**
      * A custom share of the node for the main container (dedicated pools only).
      */
-    main_container_customized_flavor?: pulumi.Input<inputs.TrainingJobMainContainerFlavorArgs | undefined>;
+    mainContainerCustomizedFlavor?: pulumi.Input<inputs.TrainingJobMainContainerFlavorArgs | undefined>;
     /**
      * Number of nodes; the service uses 1. At least 1.
      */
-    node_count?: pulumi.Input<number | undefined>;
+    nodeCount?: pulumi.Input<number | undefined>;
     /**
      * Pool federation id; required when `kind` is `federated_pool_job`.
      */
-    pool_group_id?: pulumi.Input<string | undefined>;
+    poolGroupId?: pulumi.Input<string | undefined>;
     /**
      * Dedicated resource pool id.
      */
-    pool_id?: pulumi.Input<string | undefined>;
+    poolId?: pulumi.Input<string | undefined>;
 }
 
 /**
@@ -946,7 +946,7 @@ export interface TrainingJobSchedulePolicyArgs {
     /**
      * Placement preferences.
      */
-    preferred_affinity?: pulumi.Input<inputs.TrainingJobPreferredAffinityArgs | undefined>;
+    preferredAffinity?: pulumi.Input<inputs.TrainingJobPreferredAffinityArgs | undefined>;
     /**
      * Job priority on the pool; 3 is the highest (it needs a permission). From 0 to 3.
      */
@@ -954,7 +954,7 @@ export interface TrainingJobSchedulePolicyArgs {
     /**
      * Placement rules.
      */
-    required_affinity?: pulumi.Input<inputs.TrainingJobRequiredAffinityArgs | undefined>;
+    requiredAffinity?: pulumi.Input<inputs.TrainingJobRequiredAffinityArgs | undefined>;
 }
 
 /**
@@ -964,27 +964,27 @@ export interface TrainingJobSpecArgs {
     /**
      * Id of the model asset a fine-tuning job starts from.
      */
-    asset_id?: pulumi.Input<string | undefined>;
+    assetId?: pulumi.Input<string | undefined>;
     /**
      * The model asset a fine-tuning job publishes.
      */
-    asset_model?: pulumi.Input<inputs.TrainingJobAssetModelArgs | undefined>;
+    assetModel?: pulumi.Input<inputs.TrainingJobAssetModelArgs | undefined>;
     /**
      * Stop the job after a while.
      */
-    auto_stop?: pulumi.Input<inputs.TrainingJobAutoStopArgs | undefined>;
+    autoStop?: pulumi.Input<inputs.TrainingJobAutoStopArgs | undefined>;
     /**
      * Custom metrics to collect.
      */
-    custom_metrics?: pulumi.Input<pulumi.Input<inputs.TrainingJobCustomMetricArgs>[] | undefined>;
+    customMetrics?: pulumi.Input<pulumi.Input<inputs.TrainingJobCustomMetricArgs>[] | undefined>;
     /**
      * How logs are exported.
      */
-    log_export_config?: pulumi.Input<inputs.TrainingJobLogExportConfigArgs | undefined>;
+    logExportConfig?: pulumi.Input<inputs.TrainingJobLogExportConfigArgs | undefined>;
     /**
      * Where logs are kept.
      */
-    log_export_path?: pulumi.Input<inputs.TrainingJobLogExportPathArgs | undefined>;
+    logExportPath?: pulumi.Input<inputs.TrainingJobLogExportPathArgs | undefined>;
     /**
      * Messages about job events.
      */
@@ -992,11 +992,11 @@ export interface TrainingJobSpecArgs {
     /**
      * Where the trained model is saved.
      */
-    output_model?: pulumi.Input<inputs.TrainingJobOutputModelArgs | undefined>;
+    outputModel?: pulumi.Input<inputs.TrainingJobOutputModelArgs | undefined>;
     /**
      * How long the job's resources stay reserved.
      */
-    reserved_time?: pulumi.Input<inputs.TrainingJobReservedTimeArgs | undefined>;
+    reservedTime?: pulumi.Input<inputs.TrainingJobReservedTimeArgs | undefined>;
     /**
      * The machines: a flavor or a dedicated pool.
      */
@@ -1008,11 +1008,11 @@ export interface TrainingJobSpecArgs {
     /**
      * Runtime type of the job; the service reports `production` when it is left out.
      */
-    runtime_type?: pulumi.Input<string | undefined>;
+    runtimeType?: pulumi.Input<string | undefined>;
     /**
      * Scheduling on a dedicated pool.
      */
-    schedule_policy?: pulumi.Input<inputs.TrainingJobSchedulePolicyArgs | undefined>;
+    schedulePolicy?: pulumi.Input<inputs.TrainingJobSchedulePolicyArgs | undefined>;
     /**
      * Volumes to mount.
      */
@@ -1026,7 +1026,7 @@ export interface TrainingJobSshArgs {
     /**
      * Names of key pairs (from the ECS console) allowed to log in. Must not be empty.
      */
-    key_pair_names: pulumi.Input<pulumi.Input<string>[]>;
+    keyPairNames: pulumi.Input<pulumi.Input<string>[]>;
 }
 
 /**
@@ -1036,15 +1036,15 @@ export interface TrainingJobSummaryArgs {
     /**
      * Logs to show; required when the `tensorboard/enable` or `mindstudio-insight/enable` annotation is `"true"`.
      */
-    data_sources?: pulumi.Input<pulumi.Input<inputs.TrainingJobSummaryDataSourceArgs>[] | undefined>;
+    dataSources?: pulumi.Input<pulumi.Input<inputs.TrainingJobSummaryDataSourceArgs>[] | undefined>;
     /**
      * Where the logs are written.
      */
-    log_dir?: pulumi.Input<inputs.TrainingJobSummaryLogDirArgs | undefined>;
+    logDir?: pulumi.Input<inputs.TrainingJobSummaryLogDirArgs | undefined>;
     /**
      * Kind of logs the job writes; the job can then feed a visualisation job. One of `tensorboard` or `mindstudio-insight`.
      */
-    log_type?: pulumi.Input<string | undefined>;
+    logType?: pulumi.Input<string | undefined>;
 }
 
 /**
@@ -1068,7 +1068,7 @@ export interface TrainingJobSummaryJobArgs {
     /**
      * The training job's id. Must not be empty.
      */
-    job_id: pulumi.Input<string>;
+    jobId: pulumi.Input<string>;
 }
 
 /**
@@ -1088,7 +1088,7 @@ export interface TrainingJobSummaryNfsArgs {
     /**
      * The file system's address, for example `<id>.sfsturbo.internal:/`. Must not be empty.
      */
-    nfs_path: pulumi.Input<string>;
+    nfsPath: pulumi.Input<string>;
 }
 
 /**
@@ -1098,7 +1098,7 @@ export interface TrainingJobSummaryPfsArgs {
     /**
      * The path, for example `/bucket/logs/`. Must not be empty.
      */
-    pfs_path: pulumi.Input<string>;
+    pfsPath: pulumi.Input<string>;
 }
 
 /**
@@ -1112,7 +1112,7 @@ export interface TrainingJobTaskArgs {
     /**
      * Where the task's logs go.
      */
-    log_export_path?: pulumi.Input<inputs.TrainingJobTaskLogExportPathArgs | undefined>;
+    logExportPath?: pulumi.Input<inputs.TrainingJobTaskLogExportPathArgs | undefined>;
     /**
      * Task role (not supported by the service yet).
      */
@@ -1120,7 +1120,7 @@ export interface TrainingJobTaskArgs {
     /**
      * The task's resources.
      */
-    task_resource?: pulumi.Input<inputs.TrainingJobTaskResourceArgs | undefined>;
+    taskResource?: pulumi.Input<inputs.TrainingJobTaskResourceArgs | undefined>;
 }
 
 /**
@@ -1130,11 +1130,11 @@ export interface TrainingJobTaskAlgorithmArgs {
     /**
      * Boot file inside `code_dir`.
      */
-    boot_file?: pulumi.Input<string | undefined>;
+    bootFile?: pulumi.Input<string | undefined>;
     /**
      * Code directory, with `boot_file`.
      */
-    code_dir?: pulumi.Input<string | undefined>;
+    codeDir?: pulumi.Input<string | undefined>;
     /**
      * Engine of the task.
      */
@@ -1150,11 +1150,11 @@ export interface TrainingJobTaskAlgorithmArgs {
     /**
      * Algorithm settings such as parameters.
      */
-    job_config?: pulumi.Input<inputs.TrainingJobTaskJobConfigArgs | undefined>;
+    jobConfig?: pulumi.Input<inputs.TrainingJobTaskJobConfigArgs | undefined>;
     /**
      * Container directory the code is downloaded to (under `/home`).
      */
-    local_code_dir?: pulumi.Input<string | undefined>;
+    localCodeDir?: pulumi.Input<string | undefined>;
     /**
      * Data output channels.
      */
@@ -1162,7 +1162,7 @@ export interface TrainingJobTaskAlgorithmArgs {
     /**
      * Directory the algorithm runs in.
      */
-    working_dir?: pulumi.Input<string | undefined>;
+    workingDir?: pulumi.Input<string | undefined>;
 }
 
 /**
@@ -1172,23 +1172,23 @@ export interface TrainingJobTaskEngineArgs {
     /**
      * Engine id, for example `caffe-1.0.0-python2.7`.
      */
-    engine_id?: pulumi.Input<string | undefined>;
+    engineId?: pulumi.Input<string | undefined>;
     /**
      * Engine name, for example `Caffe`.
      */
-    engine_name?: pulumi.Input<string | undefined>;
+    engineName?: pulumi.Input<string | undefined>;
     /**
      * Engine version.
      */
-    engine_version?: pulumi.Input<string | undefined>;
+    engineVersion?: pulumi.Input<string | undefined>;
     /**
      * Custom image from SWR.
      */
-    image_url?: pulumi.Input<string | undefined>;
+    imageUrl?: pulumi.Input<string | undefined>;
     /**
      * User id the image starts as (custom images; the service uses 1000).
      */
-    run_user?: pulumi.Input<string | undefined>;
+    runUser?: pulumi.Input<string | undefined>;
 }
 
 /**
@@ -1202,7 +1202,7 @@ export interface TrainingJobTaskInputArgs {
     /**
      * Container directory the data is placed in.
      */
-    local_dir?: pulumi.Input<string | undefined>;
+    localDir?: pulumi.Input<string | undefined>;
     /**
      * Channel name. Must not be empty.
      */
@@ -1252,7 +1252,7 @@ export interface TrainingJobTaskLogExportPathArgs {
     /**
      * OBS path for the logs.
      */
-    obs_url?: pulumi.Input<string | undefined>;
+    obsUrl?: pulumi.Input<string | undefined>;
 }
 
 /**
@@ -1266,7 +1266,7 @@ export interface TrainingJobTaskOutputArgs {
     /**
      * Container directory the results are written to.
      */
-    local_dir?: pulumi.Input<string | undefined>;
+    localDir?: pulumi.Input<string | undefined>;
     /**
      * Channel name. Must not be empty.
      */
@@ -1284,15 +1284,15 @@ export interface TrainingJobTaskResourceArgs {
     /**
      * Resource flavor id.
      */
-    flavor_id?: pulumi.Input<string | undefined>;
+    flavorId?: pulumi.Input<string | undefined>;
     /**
      * Number of nodes. At least 1.
      */
-    node_count: pulumi.Input<number>;
+    nodeCount: pulumi.Input<number>;
     /**
      * Dedicated resource pool id.
      */
-    pool_id?: pulumi.Input<string | undefined>;
+    poolId?: pulumi.Input<string | undefined>;
 }
 
 /**

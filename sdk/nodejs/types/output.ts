@@ -9,10 +9,10 @@ import * as outputs from "../types/output";
  * `AffinityResponse` as the service returns it.
  */
 export interface AffinityResponse {
-    affinity_group_level?: string;
-    affinity_group_size?: number;
-    affinity_type?: string;
-    job_level?: string;
+    affinityGroupLevel?: string;
+    affinityGroupSize?: number;
+    affinityType?: string;
+    jobLevel?: string;
 }
 
 /**
@@ -36,35 +36,35 @@ export interface AlgoConfigResponse {
  * ``algorithm`` as returned. ``environments`` is documented as an array of maps but is also seen as a map; both are accepted (``env`` gives a single map).
  */
 export interface AlgorithmResponse {
-    autosearch_config_path?: string;
-    autosearch_framework_path?: string;
-    boot_file?: string;
-    code_dir?: string;
+    autosearchConfigPath?: string;
+    autosearchFrameworkPath?: string;
+    bootFile?: string;
+    codeDir?: string;
     command?: string;
     engine?: outputs.EngineResponse;
     environments?: any;
     id?: string;
     inputs?: outputs.InputResponse[];
-    item_version_id?: string;
-    local_code_dir?: string;
+    itemVersionId?: string;
+    localCodeDir?: string;
     name?: string;
     outputs?: outputs.OutputResponse[];
     parameters?: outputs.ParameterResponse[];
     policies?: outputs.PolicyResponse;
-    subscription_id?: string;
+    subscriptionId?: string;
     summary?: outputs.Summary;
-    working_dir?: string;
+    workingDir?: string;
 }
 
 /**
  * `AllocatedResources` as the service returns it.
  */
 export interface AllocatedResources {
-    accelerator_num?: number;
-    accelerator_type?: string;
-    cpu_arch?: string;
-    cpu_core_num?: number;
-    mem_size?: number;
+    acceleratorNum?: number;
+    acceleratorType?: string;
+    cpuArch?: string;
+    cpuCoreNum?: number;
+    memSize?: number;
 }
 
 /**
@@ -85,10 +85,10 @@ export interface AssetModelResponse {
  * `AutoSearchResponse` as the service returns it.
  */
 export interface AutoSearchResponse {
-    algo_configs?: outputs.AlgoConfigResponse[];
-    reward_attrs?: outputs.RewardAttrResponse[];
-    search_params?: outputs.SearchParamResponse[];
-    skip_search_params?: string;
+    algoConfigs?: outputs.AlgoConfigResponse[];
+    rewardAttrs?: outputs.RewardAttrResponse[];
+    searchParams?: outputs.SearchParamResponse[];
+    skipSearchParams?: string;
 }
 
 /**
@@ -96,7 +96,7 @@ export interface AutoSearchResponse {
  */
 export interface AutoStopResponse {
     duration?: number;
-    time_unit?: string;
+    timeUnit?: string;
 }
 
 /**
@@ -104,17 +104,17 @@ export interface AutoStopResponse {
  */
 export interface BillingInfo {
     code?: string;
-    unit_num?: number;
+    unitNum?: number;
 }
 
 /**
  * `CheckpointConfigResponse` as the service returns it.
  */
 export interface CheckpointConfigResponse {
-    checkpoint_id?: string;
-    restore_training?: number;
-    save_checkpoints_max?: number;
-    skipped_steps?: number;
+    checkpointId?: string;
+    restoreTraining?: number;
+    saveCheckpointsMax?: number;
+    skippedSteps?: number;
 }
 
 /**
@@ -125,8 +125,8 @@ export interface ConstraintResponse {
     required?: boolean;
     sensitive?: boolean;
     type?: string;
-    valid_range?: string[];
-    valid_type?: string;
+    validRange?: string[];
+    validType?: string;
 }
 
 /**
@@ -134,7 +134,7 @@ export interface ConstraintResponse {
  */
 export interface CpuInfo {
     arch?: string;
-    core_num?: number;
+    coreNum?: number;
 }
 
 /**
@@ -142,16 +142,16 @@ export interface CpuInfo {
  */
 export interface CustomMetricResponse {
     exec?: outputs.MetricsExecResponse;
-    http_get?: outputs.MetricsHttpGetResponse;
+    httpGet?: outputs.MetricsHttpGetResponse;
 }
 
 /**
  * `CustomizedFlavorResponse` as the service returns it.
  */
 export interface CustomizedFlavorResponse {
-    accelerator_num?: number;
-    cpu_core_num?: number;
-    mem_size?: number;
+    acceleratorNum?: number;
+    cpuCoreNum?: number;
+    memSize?: number;
 }
 
 /**
@@ -166,12 +166,12 @@ export interface DataSourceResponse {
  * `DatasetResponse` as the service returns it.
  */
 export interface DatasetResponse {
-    dataset_proportion?: number;
+    datasetProportion?: number;
     id?: string;
     name?: string;
-    obs_url?: string;
-    service_type?: string;
-    version_id?: string;
+    obsUrl?: string;
+    serviceType?: string;
+    versionId?: string;
 }
 
 /**
@@ -186,8 +186,8 @@ export interface DiskInfo {
  * ``endpoints``: remote access to the job (SSH, JupyterLab, TensorBoard, MindStudio Insight).
  */
 export interface Endpoints {
-    jupyter_lab?: outputs.TokenEndpoint;
-    mindstudio_insight?: outputs.TokenEndpoint;
+    jupyterLab?: outputs.TokenEndpoint;
+    mindstudioInsight?: outputs.TokenEndpoint;
     ssh?: outputs.SshEndpoint;
     tensorboard?: outputs.TokenEndpoint;
 }
@@ -196,14 +196,14 @@ export interface Endpoints {
  * An engine as returned.
  */
 export interface EngineResponse {
-    engine_id?: string;
-    engine_name?: string;
-    engine_version?: string;
-    image_repo_id?: string;
-    image_url?: string;
-    install_sys_packages?: boolean;
-    run_user?: string;
-    v1_compatible?: boolean;
+    engineId?: string;
+    engineName?: string;
+    engineVersion?: string;
+    imageRepoId?: string;
+    imageUrl?: string;
+    installSysPackages?: boolean;
+    runUser?: string;
+    v1Compatible?: boolean;
 }
 
 /**
@@ -212,12 +212,12 @@ export interface EngineResponse {
 export interface FlavorDetail {
     attributes?: {[key: string]: string};
     billing?: outputs.BillingInfo;
-    flavor_id?: string;
-    flavor_info?: outputs.FlavorInfo;
-    flavor_name?: string;
-    flavor_type?: string;
-    max_num?: number;
-    pool_id?: string;
+    flavorId?: string;
+    flavorInfo?: outputs.FlavorInfo;
+    flavorName?: string;
+    flavorType?: string;
+    maxNum?: number;
+    poolId?: string;
 }
 
 /**
@@ -227,7 +227,7 @@ export interface FlavorInfo {
     cpu?: outputs.CpuInfo;
     disk?: outputs.DiskInfo;
     gpu?: outputs.GpuInfo;
-    max_num?: number;
+    maxNum?: number;
     memory?: outputs.MemoryInfo;
     npu?: outputs.NpuInfo;
 }
@@ -238,11 +238,11 @@ export interface FlavorInfo {
 export interface FtEnvResponse {
     des?: string;
     displayable?: boolean;
-    env_name?: string;
-    env_type?: string;
+    envName?: string;
+    envType?: string;
     label?: string;
     modifiable?: boolean;
-    used_steps?: string[];
+    usedSteps?: string[];
     value?: string;
 }
 
@@ -250,14 +250,14 @@ export interface FtEnvResponse {
  * ``ftjob_config`` as returned (fine-tuning jobs).
  */
 export interface FtJobConfigResponse {
-    checkpoint_config?: outputs.CheckpointConfigResponse;
-    checkpoint_id?: string;
-    ft_job_uuid?: string;
-    ft_train_type?: string;
-    model_type?: string;
-    task_env?: outputs.FtTaskEnvResponse;
-    train_output_path?: string;
-    train_process?: number;
+    checkpointConfig?: outputs.CheckpointConfigResponse;
+    checkpointId?: string;
+    ftJobUuid?: string;
+    ftTrainType?: string;
+    modelType?: string;
+    taskEnv?: outputs.FtTaskEnvResponse;
+    trainOutputPath?: string;
+    trainProcess?: number;
 }
 
 /**
@@ -272,8 +272,8 @@ export interface FtTaskEnvResponse {
  */
 export interface GpuInfo {
     memory?: string;
-    product_name?: string;
-    unit_num?: number;
+    productName?: string;
+    unitNum?: number;
 }
 
 /**
@@ -288,19 +288,19 @@ export interface I18nResponse {
  * An input channel as returned (``local_dir`` is filled in by the service).
  */
 export interface InputResponse {
-    access_method?: string;
+    accessMethod?: string;
     description?: string;
-    local_dir?: string;
+    localDir?: string;
     name?: string;
     remote?: outputs.RemoteResponse;
-    remote_constraint?: outputs.RemoteConstraintResponse[];
+    remoteConstraint?: outputs.RemoteConstraintResponse[];
 }
 
 /**
  * `JobRefResponse` as the service returns it.
  */
 export interface JobRefResponse {
-    job_id?: string;
+    jobId?: string;
 }
 
 /**
@@ -308,14 +308,14 @@ export interface JobRefResponse {
  */
 export interface JobStatus {
     duration?: number;
-    node_count_metrics?: number[][];
+    nodeCountMetrics?: number[][];
     phase?: string;
-    retention_time?: number;
-    running_records?: outputs.RunningRecord[];
-    secondary_phase?: string;
-    start_time?: number;
-    task_ips?: outputs.TaskIp[];
-    task_statuses?: outputs.TaskStatus[];
+    retentionTime?: number;
+    runningRecords?: outputs.RunningRecord[];
+    secondaryPhase?: string;
+    startTime?: number;
+    taskIps?: outputs.TaskIp[];
+    taskStatuses?: outputs.TaskStatus[];
     tasks?: string[];
 }
 
@@ -330,7 +330,7 @@ export interface LogDirResponse {
  * `LogExportConfigResponse` as the service returns it.
  */
 export interface LogExportConfigResponse {
-    rotation_enabled?: boolean;
+    rotationEnabled?: boolean;
     version?: string;
 }
 
@@ -338,8 +338,8 @@ export interface LogExportConfigResponse {
  * ``spec.log_export_path``; an unset path may come back as ``{}``, which reads as ``None``.
  */
 export interface LogExportPathResponse {
-    host_path?: string;
-    obs_url?: string;
+    hostPath?: string;
+    obsUrl?: string;
 }
 
 /**
@@ -354,15 +354,15 @@ export interface MemoryInfo {
  * ``metadata`` as returned; ``create_time`` is in milliseconds since the epoch.
  */
 export interface MetadataResponse {
-    ai_project?: string;
+    aiProject?: string;
     annotations?: {[key: string]: string};
-    create_time?: number;
+    createTime?: number;
     description?: string;
     id?: string;
     name?: string;
-    training_experiment_reference?: outputs.TrainingExperimentResponse;
-    user_name?: string;
-    workspace_id?: string;
+    trainingExperimentReference?: outputs.TrainingExperimentResponse;
+    userName?: string;
+    workspaceId?: string;
 }
 
 /**
@@ -384,25 +384,25 @@ export interface MetricsHttpGetResponse {
  * `MountResponse` as the service returns it.
  */
 export interface MountResponse {
-    local_path?: string;
-    obs_path?: string;
-    pfs_path?: string;
+    localPath?: string;
+    obsPath?: string;
+    pfsPath?: string;
 }
 
 /**
  * `NfsPathResponse` as the service returns it.
  */
 export interface NfsPathResponse {
-    nfs_path?: string;
+    nfsPath?: string;
 }
 
 /**
  * `NfsResponse` as the service returns it.
  */
 export interface NfsResponse {
-    local_path?: string;
-    nfs_server_path?: string;
-    read_only?: boolean;
+    localPath?: string;
+    nfsServerPath?: string;
+    readOnly?: boolean;
 }
 
 /**
@@ -410,7 +410,7 @@ export interface NfsResponse {
  */
 export interface NotificationResponse {
     events?: string[];
-    topic_urn?: string;
+    topicUrn?: string;
 }
 
 /**
@@ -418,23 +418,23 @@ export interface NotificationResponse {
  */
 export interface NpuInfo {
     memory?: string;
-    product_name?: string;
-    unit_num?: string;
+    productName?: string;
+    unitNum?: string;
 }
 
 /**
  * `ObsModelResponse` as the service returns it.
  */
 export interface ObsModelResponse {
-    local_path?: string;
-    obs_path?: string;
+    localPath?: string;
+    obsPath?: string;
 }
 
 /**
  * `ObsResponse` as the service returns it.
  */
 export interface ObsResponse {
-    obs_url?: string;
+    obsUrl?: string;
 }
 
 /**
@@ -448,9 +448,9 @@ export interface OutputModelResponse {
  * An output channel as returned.
  */
 export interface OutputResponse {
-    access_method?: string;
+    accessMethod?: string;
     description?: string;
-    local_dir?: string;
+    localDir?: string;
     mode?: string;
     name?: string;
     period?: string;
@@ -463,7 +463,7 @@ export interface OutputResponse {
 export interface ParameterResponse {
     constraint?: outputs.ConstraintResponse;
     description?: string;
-    i18n_description?: outputs.I18nResponse;
+    i18nDescription?: outputs.I18nResponse;
     name?: string;
     value?: string;
 }
@@ -472,27 +472,27 @@ export interface ParameterResponse {
  * `PfsPathResponse` as the service returns it.
  */
 export interface PfsPathResponse {
-    pfs_path?: string;
+    pfsPath?: string;
 }
 
 /**
  * `PolicyResponse` as the service returns it.
  */
 export interface PolicyResponse {
-    auto_search?: outputs.AutoSearchResponse;
+    autoSearch?: outputs.AutoSearchResponse;
 }
 
 /**
  * ``running_records[].recover_records[]``: one fault recovery within a run (times in seconds).
  */
 export interface RecoverRecord {
-    fault_scenario?: string;
+    faultScenario?: string;
     reason?: string;
     recover?: string;
-    recover_end_at?: number;
-    recover_result?: string;
-    recover_start_at?: number;
-    related_task?: string;
+    recoverEndAt?: number;
+    recoverResult?: string;
+    recoverStartAt?: number;
+    relatedTask?: string;
 }
 
 /**
@@ -500,7 +500,7 @@ export interface RecoverRecord {
  */
 export interface RemoteConstraintResponse {
     attributes?: string;
-    data_type?: string;
+    dataType?: string;
 }
 
 /**
@@ -515,16 +515,16 @@ export interface RemoteResponse {
  * ``spec.resource`` as returned: adds ``policy``, ``flavor_name`` and ``flavor_detail`` (and, on dedicated pools, ``pool_name`` and what the main container was given).
  */
 export interface ResourceResponse {
-    flavor_detail?: outputs.FlavorDetail;
-    flavor_id?: string;
-    flavor_name?: string;
-    main_container_allocated_resources?: outputs.AllocatedResources;
-    main_container_customized_flavor?: outputs.CustomizedFlavorResponse;
-    node_count?: number;
+    flavorDetail?: outputs.FlavorDetail;
+    flavorId?: string;
+    flavorName?: string;
+    mainContainerAllocatedResources?: outputs.AllocatedResources;
+    mainContainerCustomizedFlavor?: outputs.CustomizedFlavorResponse;
+    nodeCount?: number;
     policy?: string;
-    pool_group_id?: string;
-    pool_id?: string;
-    pool_name?: string;
+    poolGroupId?: string;
+    poolId?: string;
+    poolName?: string;
 }
 
 /**
@@ -540,15 +540,15 @@ export interface RewardAttrResponse {
  * ``status.running_records[]``: one run and how it ended (times in seconds).
  */
 export interface RunningRecord {
-    end_at?: number;
-    end_reason?: string;
-    end_recover?: string;
-    end_recover_before_downgrade?: string;
-    end_related_task?: string;
-    recover_records?: outputs.RecoverRecord[];
-    start_at?: number;
-    start_type?: string;
-    xpu_start_at?: number;
+    endAt?: number;
+    endReason?: string;
+    endRecover?: string;
+    endRecoverBeforeDowngrade?: string;
+    endRelatedTask?: string;
+    recoverRecords?: outputs.RecoverRecord[];
+    startAt?: number;
+    startType?: string;
+    xpuStartAt?: number;
 }
 
 /**
@@ -557,36 +557,36 @@ export interface RunningRecord {
 export interface SchedulePolicyResponse {
     preemptible?: boolean;
     priority?: number;
-    required_affinity?: outputs.AffinityResponse;
+    requiredAffinity?: outputs.AffinityResponse;
 }
 
 /**
  * `SearchParamResponse` as the service returns it.
  */
 export interface SearchParamResponse {
-    discrete_points_num?: string;
-    discrete_values?: string[];
-    lower_bound?: string;
+    discretePointsNum?: string;
+    discreteValues?: string[];
+    lowerBound?: string;
     name?: string;
-    param_type?: string;
-    upper_bound?: string;
+    paramType?: string;
+    upperBound?: string;
 }
 
 /**
  * ``spec`` as returned (``runtime_type`` comes back as ``production`` when it was not set).
  */
 export interface SpecResponse {
-    asset_id?: string;
-    asset_model?: outputs.AssetModelResponse;
-    auto_stop?: outputs.AutoStopResponse;
-    custom_metrics?: outputs.CustomMetricResponse[];
-    log_export_config?: outputs.LogExportConfigResponse;
-    log_export_path?: outputs.LogExportPathResponse;
+    assetId?: string;
+    assetModel?: outputs.AssetModelResponse;
+    autoStop?: outputs.AutoStopResponse;
+    customMetrics?: outputs.CustomMetricResponse[];
+    logExportConfig?: outputs.LogExportConfigResponse;
+    logExportPath?: outputs.LogExportPathResponse;
     notification?: outputs.NotificationResponse;
-    output_model?: outputs.OutputModelResponse;
+    outputModel?: outputs.OutputModelResponse;
     resource?: outputs.ResourceResponse;
-    runtime_type?: string;
-    schedule_policy?: outputs.SchedulePolicyResponse;
+    runtimeType?: string;
+    schedulePolicy?: outputs.SchedulePolicyResponse;
     volumes?: outputs.VolumeResponse[];
 }
 
@@ -594,40 +594,40 @@ export interface SpecResponse {
  * `SshEndpoint` as the service returns it.
  */
 export interface SshEndpoint {
-    key_pair_names?: string[];
-    task_urls?: outputs.TaskUrl[];
+    keyPairNames?: string[];
+    taskUrls?: outputs.TaskUrl[];
 }
 
 /**
  * ``algorithm.summary``: visualisation logs (``log_type``, ``log_dir.pfs.pfs_path``, ...).
  */
 export interface Summary {
-    data_sources?: outputs.DataSourceResponse[];
-    log_dir?: outputs.LogDirResponse;
-    log_type?: string;
+    dataSources?: outputs.DataSourceResponse[];
+    logDir?: outputs.LogDirResponse;
+    logType?: string;
 }
 
 /**
  * `TaskAlgorithmResponse` as the service returns it.
  */
 export interface TaskAlgorithmResponse {
-    boot_file?: string;
-    code_dir?: string;
+    bootFile?: string;
+    codeDir?: string;
     engine?: outputs.EngineResponse;
     environments?: {[key: string]: string};
     inputs?: any;
-    local_code_dir?: string;
+    localCodeDir?: string;
     outputs?: any;
-    working_dir?: string;
+    workingDir?: string;
 }
 
 /**
  * ``status.task_ips[]``: where a task runs.
  */
 export interface TaskIp {
-    host_ip?: string;
+    hostIp?: string;
     ip?: string;
-    schedule_count?: number;
+    scheduleCount?: number;
     task?: string;
 }
 
@@ -635,7 +635,7 @@ export interface TaskIp {
  * `TaskLogExportPathResponse` as the service returns it.
  */
 export interface TaskLogExportPathResponse {
-    obs_url?: string;
+    obsUrl?: string;
 }
 
 /**
@@ -643,16 +643,16 @@ export interface TaskLogExportPathResponse {
  */
 export interface TaskResponse {
     algorithm?: outputs.TaskAlgorithmResponse;
-    log_export_path?: outputs.TaskLogExportPathResponse;
+    logExportPath?: outputs.TaskLogExportPathResponse;
     role?: string;
-    task_resource?: outputs.FlavorDetail;
+    taskResource?: outputs.FlavorDetail;
 }
 
 /**
  * ``status.task_statuses[]``.
  */
 export interface TaskStatus {
-    exit_code?: number;
+    exitCode?: number;
     message?: string;
     task?: string;
 }
@@ -679,7 +679,7 @@ export interface TokenEndpoint {
 export interface TrainingExperimentResponse {
     id?: string;
     name?: string;
-    serial_number?: string;
+    serialNumber?: string;
 }
 
 /**
@@ -688,7 +688,7 @@ export interface TrainingExperimentResponse {
 export interface TrainingJobDetails {
     algorithm?: outputs.AlgorithmResponse;
     endpoints?: outputs.Endpoints;
-    ftjob_config?: outputs.FtJobConfigResponse;
+    ftjobConfig?: outputs.FtJobConfigResponse;
     kind?: string;
     metadata?: outputs.MetadataResponse;
     spec?: outputs.SpecResponse;

@@ -301,7 +301,7 @@ class TrainingJobAlgorithmArgs:
             pulumi.set(__self__, "working_dir", working_dir)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="autosearchConfigPath")
     def autosearch_config_path(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         OBS path of the YAML configuration of an auto search job.
@@ -313,7 +313,7 @@ class TrainingJobAlgorithmArgs:
         pulumi.set(self, "autosearch_config_path", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="autosearchFrameworkPath")
     def autosearch_framework_path(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         OBS path of the framework code of an auto search job.
@@ -325,7 +325,7 @@ class TrainingJobAlgorithmArgs:
         pulumi.set(self, "autosearch_framework_path", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="bootFile")
     def boot_file(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Boot file inside `code_dir`, for example `/bucket/app/train.py`.
@@ -337,7 +337,7 @@ class TrainingJobAlgorithmArgs:
         pulumi.set(self, "boot_file", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="codeDir")
     def code_dir(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Code directory (an OBS path such as `/bucket/app/`), with `boot_file`.
@@ -409,7 +409,7 @@ class TrainingJobAlgorithmArgs:
         pulumi.set(self, "inputs", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="itemVersionId")
     def item_version_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Version of the subscribed algorithm, with `subscription_id`.
@@ -421,7 +421,7 @@ class TrainingJobAlgorithmArgs:
         pulumi.set(self, "item_version_id", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="localCodeDir")
     def local_code_dir(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Container directory the code is downloaded to; must be under `/home` (not `/home/ma-user` itself, nor `/home/ma-user/modelarts`, `/home/ma-user/modelarts-dev` or `/home/ma-user/infer`).
@@ -469,7 +469,7 @@ class TrainingJobAlgorithmArgs:
         pulumi.set(self, "policies", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="subscriptionId")
     def subscription_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Subscription id of a subscribed algorithm, with `item_version_id`.
@@ -493,7 +493,7 @@ class TrainingJobAlgorithmArgs:
         pulumi.set(self, "summary", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="workingDir")
     def working_dir(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Directory the algorithm runs in.
@@ -640,7 +640,7 @@ class TrainingJobAssetModelArgs:
         pulumi.set(self, "desc", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="modelDesc")
     def model_desc(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Description of the model asset.
@@ -652,7 +652,7 @@ class TrainingJobAssetModelArgs:
         pulumi.set(self, "model_desc", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="parentAssetId")
     def parent_asset_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Id of an existing model asset this one is a version of.
@@ -722,7 +722,7 @@ class TrainingJobAutoSearchArgs:
             pulumi.set(__self__, "skip_search_params", skip_search_params)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="algoConfigs")
     def algo_configs(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['TrainingJobAutoSearchAlgoConfigArgs']]]]:
         """
         The search algorithms.
@@ -734,7 +734,7 @@ class TrainingJobAutoSearchArgs:
         pulumi.set(self, "algo_configs", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="rewardAttrs")
     def reward_attrs(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['TrainingJobAutoSearchRewardAttrArgs']]]]:
         """
         The metrics to optimise.
@@ -746,7 +746,7 @@ class TrainingJobAutoSearchArgs:
         pulumi.set(self, "reward_attrs", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="searchParams")
     def search_params(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['TrainingJobAutoSearchParamArgs']]]]:
         """
         The hyperparameters to vary.
@@ -758,7 +758,7 @@ class TrainingJobAutoSearchArgs:
         pulumi.set(self, "search_params", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="skipSearchParams")
     def skip_search_params(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Hyperparameter combinations to leave out.
@@ -960,7 +960,7 @@ class TrainingJobAutoSearchParamArgs:
             pulumi.set(__self__, "upper_bound", upper_bound)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="discretePointsNum")
     def discrete_points_num(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         How many points of a continuous hyperparameter are tried.
@@ -972,7 +972,7 @@ class TrainingJobAutoSearchParamArgs:
         pulumi.set(self, "discrete_points_num", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="discreteValues")
     def discrete_values(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
         The values of a discrete hyperparameter.
@@ -984,7 +984,7 @@ class TrainingJobAutoSearchParamArgs:
         pulumi.set(self, "discrete_values", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="lowerBound")
     def lower_bound(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Lower bound of a continuous hyperparameter.
@@ -1008,7 +1008,7 @@ class TrainingJobAutoSearchParamArgs:
         pulumi.set(self, "name", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="paramType")
     def param_type(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         `continuous` (between the bounds) or `discrete` (from a list).
@@ -1020,7 +1020,7 @@ class TrainingJobAutoSearchParamArgs:
         pulumi.set(self, "param_type", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="upperBound")
     def upper_bound(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Upper bound of a continuous hyperparameter.
@@ -1146,7 +1146,7 @@ class TrainingJobAutoStopArgs:
         pulumi.set(self, "duration", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="timeUnit")
     def time_unit(self) -> pulumi.Input[_builtins.str]:
         """
         Unit of `duration`. One of `HOURS`.
@@ -1200,7 +1200,7 @@ class TrainingJobCustomMetricArgs:
         pulumi.set(self, "exec_", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="httpGet")
     def http_get(self) -> pulumi.Input[Optional['TrainingJobMetricsHttpGetArgs']]:
         """
         Read an HTTP endpoint.
@@ -1277,7 +1277,7 @@ class TrainingJobDatasetArgs:
         pulumi.set(self, "id", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="datasetProportion")
     def dataset_proportion(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
         Share of this dataset in a fine-tuning job's training data.
@@ -1301,7 +1301,7 @@ class TrainingJobDatasetArgs:
         pulumi.set(self, "name", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="serviceType")
     def service_type(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         `V3` for a dataset of the asset service; left out for other datasets.
@@ -1313,7 +1313,7 @@ class TrainingJobDatasetArgs:
         pulumi.set(self, "service_type", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="versionId")
     def version_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Dataset version id; required unless `service_type` is `V3`.
@@ -1420,7 +1420,7 @@ class TrainingJobEngineArgs:
             pulumi.set(__self__, "install_sys_packages", install_sys_packages)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="engineId")
     def engine_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Preset engine id; leave the other fields blank.
@@ -1432,7 +1432,7 @@ class TrainingJobEngineArgs:
         pulumi.set(self, "engine_id", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="engineName")
     def engine_name(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Preset engine name, with `engine_version`.
@@ -1444,7 +1444,7 @@ class TrainingJobEngineArgs:
         pulumi.set(self, "engine_name", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="engineVersion")
     def engine_version(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Version of the preset engine.
@@ -1456,7 +1456,7 @@ class TrainingJobEngineArgs:
         pulumi.set(self, "engine_version", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="imageRepoId")
     def image_repo_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Instance id of the SWR enterprise repository the image comes from.
@@ -1468,7 +1468,7 @@ class TrainingJobEngineArgs:
         pulumi.set(self, "image_repo_id", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="imageUrl")
     def image_url(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Custom image from SWR, for example `org/image:tag`.
@@ -1480,7 +1480,7 @@ class TrainingJobEngineArgs:
         pulumi.set(self, "image_url", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="installSysPackages")
     def install_sys_packages(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
         Whether to install the MoXing version the training platform chooses; only for a custom image on a preset engine (`engine_name`, `engine_version` and `image_url`).
@@ -1538,7 +1538,7 @@ class TrainingJobFtJobCheckpointConfigArgs:
             pulumi.set(__self__, "skipped_steps", skipped_steps)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="checkpointId")
     def checkpoint_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Checkpoint to start from.
@@ -1550,7 +1550,7 @@ class TrainingJobFtJobCheckpointConfigArgs:
         pulumi.set(self, "checkpoint_id", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="restoreTraining")
     def restore_training(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
         `1` resumes training from the checkpoint, `0` does not. From 0 to 1.
@@ -1562,7 +1562,7 @@ class TrainingJobFtJobCheckpointConfigArgs:
         pulumi.set(self, "restore_training", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="saveCheckpointsMax")
     def save_checkpoints_max(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
         Checkpoints to keep: `0` none, `-1` no limit. At least -1.
@@ -1574,7 +1574,7 @@ class TrainingJobFtJobCheckpointConfigArgs:
         pulumi.set(self, "save_checkpoints_max", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="skippedSteps")
     def skipped_steps(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
         Steps to skip; `0` skips none. At least 0.
@@ -1664,7 +1664,7 @@ class TrainingJobFtJobConfigArgs:
             pulumi.set(__self__, "train_process", train_process)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="checkpointConfig")
     def checkpoint_config(self) -> pulumi.Input[Optional['TrainingJobFtJobCheckpointConfigArgs']]:
         """
         Checkpoints.
@@ -1676,7 +1676,7 @@ class TrainingJobFtJobConfigArgs:
         pulumi.set(self, "checkpoint_config", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="checkpointId")
     def checkpoint_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Checkpoint id.
@@ -1688,7 +1688,7 @@ class TrainingJobFtJobConfigArgs:
         pulumi.set(self, "checkpoint_id", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="ftJobUuid")
     def ft_job_uuid(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Model id.
@@ -1700,7 +1700,7 @@ class TrainingJobFtJobConfigArgs:
         pulumi.set(self, "ft_job_uuid", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="ftTrainType")
     def ft_train_type(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Model training type.
@@ -1712,7 +1712,7 @@ class TrainingJobFtJobConfigArgs:
         pulumi.set(self, "ft_train_type", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="modelType")
     def model_type(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Model type.
@@ -1724,7 +1724,7 @@ class TrainingJobFtJobConfigArgs:
         pulumi.set(self, "model_type", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="taskEnv")
     def task_env(self) -> pulumi.Input[Optional['TrainingJobFtJobTaskEnvArgs']]:
         """
         Environment variables.
@@ -1736,7 +1736,7 @@ class TrainingJobFtJobConfigArgs:
         pulumi.set(self, "task_env", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="trainOutputPath")
     def train_output_path(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Output path of the job.
@@ -1748,7 +1748,7 @@ class TrainingJobFtJobConfigArgs:
         pulumi.set(self, "train_output_path", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="trainProcess")
     def train_process(self) -> pulumi.Input[Optional[_builtins.float]]:
         """
         Training progress.
@@ -1862,7 +1862,7 @@ class TrainingJobFtJobEnvArgs:
         pulumi.set(self, "displayable", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="envName")
     def env_name(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Variable name.
@@ -1874,7 +1874,7 @@ class TrainingJobFtJobEnvArgs:
         pulumi.set(self, "env_name", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="envType")
     def env_type(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Variable type.
@@ -1910,7 +1910,7 @@ class TrainingJobFtJobEnvArgs:
         pulumi.set(self, "modifiable", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="usedSteps")
     def used_steps(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
         The steps that use it.
@@ -2051,7 +2051,7 @@ class TrainingJobInputArgs:
         pulumi.set(self, "remote", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="accessMethod")
     def access_method(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         How the training code learns `local_dir`: as a running parameter (the service's default) or an environment variable. One of `parameter` or `env`.
@@ -2075,7 +2075,7 @@ class TrainingJobInputArgs:
         pulumi.set(self, "description", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="localDir")
     def local_dir(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Container directory the data is placed in; the service picks one if left out.
@@ -2087,7 +2087,7 @@ class TrainingJobInputArgs:
         pulumi.set(self, "local_dir", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="remoteConstraint")
     def remote_constraint(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['TrainingJobInputRemoteConstraintArgs']]]]:
         """
         Conditions the data must meet.
@@ -2195,7 +2195,7 @@ class TrainingJobInputRemoteConstraintArgs:
         pulumi.set(self, "attributes", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="dataType")
     def data_type(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Kind of data source: an OBS path or a dataset.
@@ -2237,7 +2237,7 @@ class TrainingJobLogExportConfigArgs:
             pulumi.set(__self__, "version", version)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="rotationEnabled")
     def rotation_enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
         Whether logs can be downloaded by time period.
@@ -2291,7 +2291,7 @@ class TrainingJobLogExportPathArgs:
             pulumi.set(__self__, "obs_url", obs_url)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="hostPath")
     def host_path(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Path on the host for the logs.
@@ -2303,7 +2303,7 @@ class TrainingJobLogExportPathArgs:
         pulumi.set(self, "host_path", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="obsUrl")
     def obs_url(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         OBS path for the logs, for example `/bucket/logs/`.
@@ -2353,7 +2353,7 @@ class TrainingJobMainContainerFlavorArgs:
             pulumi.set(__self__, "mem_size", mem_size)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="acceleratorNum")
     def accelerator_num(self) -> pulumi.Input[Optional[_builtins.float]]:
         """
         Accelerator cards (GPU or NPU). At least 0.
@@ -2365,7 +2365,7 @@ class TrainingJobMainContainerFlavorArgs:
         pulumi.set(self, "accelerator_num", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="cpuCoreNum")
     def cpu_core_num(self) -> pulumi.Input[Optional[_builtins.float]]:
         """
         CPU cores. More than 0.
@@ -2377,7 +2377,7 @@ class TrainingJobMainContainerFlavorArgs:
         pulumi.set(self, "cpu_core_num", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="memSize")
     def mem_size(self) -> pulumi.Input[Optional[_builtins.float]]:
         """
         Memory size. More than 0.
@@ -2479,7 +2479,7 @@ class TrainingJobMetadataArgs:
         pulumi.set(self, "name", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="trainingExperimentReference")
     def training_experiment_reference(self) -> pulumi.Input[Optional['TrainingJobTrainingExperimentReferenceArgs']]:
         """
         The experiment the job is filed under.
@@ -2491,7 +2491,7 @@ class TrainingJobMetadataArgs:
         pulumi.set(self, "training_experiment_reference", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="workspaceId")
     def workspace_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Workspace of the job; the service uses the default workspace, `0`.
@@ -2624,7 +2624,7 @@ class TrainingJobNfsArgs:
             pulumi.set(__self__, "read_only", read_only)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="localPath")
     def local_path(self) -> pulumi.Input[_builtins.str]:
         """
         Mount point in the training container. Must not be empty.
@@ -2636,7 +2636,7 @@ class TrainingJobNfsArgs:
         pulumi.set(self, "local_path", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="nfsServerPath")
     def nfs_server_path(self) -> pulumi.Input[_builtins.str]:
         """
         NFS export, for example `10.10.10.10:/data`. Must not be empty.
@@ -2648,7 +2648,7 @@ class TrainingJobNfsArgs:
         pulumi.set(self, "nfs_server_path", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="readOnly")
     def read_only(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
         Whether the mount is read-only.
@@ -2848,7 +2848,7 @@ class TrainingJobNotificationArgs:
             pulumi.set(__self__, "events", events)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="topicUrn")
     def topic_urn(self) -> pulumi.Input[_builtins.str]:
         """
         URN of the SMN topic. Must not be empty.
@@ -2893,7 +2893,7 @@ class TrainingJobObsArgs:
         pulumi.set(__self__, "obs_url", obs_url)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="obsUrl")
     def obs_url(self) -> pulumi.Input[_builtins.str]:
         """
         OBS path, for example `/bucket/data/`. Must not be empty.
@@ -2935,7 +2935,7 @@ class TrainingJobObsVolumeArgs:
             pulumi.set(__self__, "obs_path", obs_path)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="localPath")
     def local_path(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Mount point in the training container.
@@ -2947,7 +2947,7 @@ class TrainingJobObsVolumeArgs:
         pulumi.set(self, "local_path", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="obsPath")
     def obs_path(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         The OBS path, for example `/bucket/path`.
@@ -3051,7 +3051,7 @@ class TrainingJobOutputArgs:
         pulumi.set(self, "remote", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="accessMethod")
     def access_method(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         How the training code learns `local_dir`: as a running parameter (the service's default) or an environment variable. One of `parameter` or `env`.
@@ -3075,7 +3075,7 @@ class TrainingJobOutputArgs:
         pulumi.set(self, "description", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="localDir")
     def local_dir(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Container directory the results are written to.
@@ -3173,7 +3173,7 @@ class TrainingJobOutputModelObsArgs:
             pulumi.set(__self__, "local_path", local_path)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="obsPath")
     def obs_path(self) -> pulumi.Input[_builtins.str]:
         """
         OBS path, for example `obs://bucket/model/`. Must not be empty.
@@ -3185,7 +3185,7 @@ class TrainingJobOutputModelObsArgs:
         pulumi.set(self, "obs_path", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="localPath")
     def local_path(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Path in the container the model is written to.
@@ -3319,7 +3319,7 @@ class TrainingJobParameterArgs:
         pulumi.set(self, "description", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="i18nDescription")
     def i18n_description(self) -> pulumi.Input[Optional['TrainingJobParameterI18nDescriptionArgs']]:
         """
         The description in another language.
@@ -3453,7 +3453,7 @@ class TrainingJobParameterConstraintArgs:
         pulumi.set(self, "type", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="validRange")
     def valid_range(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
         The allowed values or the bounds.
@@ -3465,7 +3465,7 @@ class TrainingJobParameterConstraintArgs:
         pulumi.set(self, "valid_range", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="validType")
     def valid_type(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         How `valid_range` reads: `Choice` (allowed values), `Range` (bounds) or `None`.
@@ -3561,7 +3561,7 @@ class TrainingJobPfsArgs:
             pulumi.set(__self__, "pfs_path", pfs_path)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="localPath")
     def local_path(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Mount point in the training container.
@@ -3573,7 +3573,7 @@ class TrainingJobPfsArgs:
         pulumi.set(self, "local_path", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="pfsPath")
     def pfs_path(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         The file system path, for example `/bucket/path`.
@@ -3607,7 +3607,7 @@ class TrainingJobPoliciesArgs:
             pulumi.set(__self__, "auto_search", auto_search)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="autoSearch")
     def auto_search(self) -> pulumi.Input[Optional['TrainingJobAutoSearchArgs']]:
         """
         Hyperparameter search.
@@ -3641,7 +3641,7 @@ class TrainingJobPreferredAffinityArgs:
             pulumi.set(__self__, "node_affinity", node_affinity)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="nodeAffinity")
     def node_affinity(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['TrainingJobPreferredSchedulingTermArgs']]]]:
         """
         Weighted node conditions; nodes with the highest sum of weights are preferred.
@@ -3761,7 +3761,7 @@ class TrainingJobRequiredAffinityArgs:
             pulumi.set(__self__, "node_affinity", node_affinity)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="affinityGroupLevel")
     def affinity_group_level(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         With `networkTopology`: the highest network level one group may span, such as `hyperinstance` or `slice`.
@@ -3773,7 +3773,7 @@ class TrainingJobRequiredAffinityArgs:
         pulumi.set(self, "affinity_group_level", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="affinityGroupSize")
     def affinity_group_size(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
         Tasks per group with `hyperinstance` or `networkTopology`; the service uses 1. At least 1.
@@ -3785,7 +3785,7 @@ class TrainingJobRequiredAffinityArgs:
         pulumi.set(self, "affinity_group_size", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="affinityType")
     def affinity_type(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         `cabinet` (whole cabinets), `hyperinstance` (tasks grouped on supernodes) or `networkTopology` (tasks kept within a network level). One of `cabinet`, `hyperinstance` or `networkTopology`.
@@ -3797,7 +3797,7 @@ class TrainingJobRequiredAffinityArgs:
         pulumi.set(self, "affinity_type", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="jobLevel")
     def job_level(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         With `networkTopology`: the highest network level the whole job may span (`cluster`). One of `cluster` or `hyperinstanceGroup`.
@@ -3809,7 +3809,7 @@ class TrainingJobRequiredAffinityArgs:
         pulumi.set(self, "job_level", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="nodeAffinity")
     def node_affinity(self) -> pulumi.Input[Optional['TrainingJobNodeAffinityArgs']]:
         """
         Nodes the job may run on.
@@ -3861,7 +3861,7 @@ class TrainingJobReservedTimeArgs:
         pulumi.set(self, "duration", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="timeUnit")
     def time_unit(self) -> pulumi.Input[_builtins.str]:
         """
         Unit of `duration`. One of `HOURS`.
@@ -3927,7 +3927,7 @@ class TrainingJobResourceArgs:
             pulumi.set(__self__, "pool_id", pool_id)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="flavorId")
     def flavor_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Resource flavor id, for example `modelarts.vm.cpu.2u`; on a dedicated GPU or Ascend pool one of `modelarts.pool.visual.xlarge` (1 card), `2xlarge`, `4xlarge`, `8xlarge` or `16xlarge`. Not used on dedicated CPU pools.
@@ -3939,7 +3939,7 @@ class TrainingJobResourceArgs:
         pulumi.set(self, "flavor_id", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="mainContainerCustomizedFlavor")
     def main_container_customized_flavor(self) -> pulumi.Input[Optional['TrainingJobMainContainerFlavorArgs']]:
         """
         A custom share of the node for the main container (dedicated pools only).
@@ -3951,7 +3951,7 @@ class TrainingJobResourceArgs:
         pulumi.set(self, "main_container_customized_flavor", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="nodeCount")
     def node_count(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
         Number of nodes; the service uses 1. At least 1.
@@ -3963,7 +3963,7 @@ class TrainingJobResourceArgs:
         pulumi.set(self, "node_count", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="poolGroupId")
     def pool_group_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Pool federation id; required when `kind` is `federated_pool_job`.
@@ -3975,7 +3975,7 @@ class TrainingJobResourceArgs:
         pulumi.set(self, "pool_group_id", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="poolId")
     def pool_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Dedicated resource pool id.
@@ -4079,7 +4079,7 @@ class TrainingJobSchedulePolicyArgs:
         pulumi.set(self, "preemptible", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="preferredAffinity")
     def preferred_affinity(self) -> pulumi.Input[Optional['TrainingJobPreferredAffinityArgs']]:
         """
         Placement preferences.
@@ -4103,7 +4103,7 @@ class TrainingJobSchedulePolicyArgs:
         pulumi.set(self, "priority", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="requiredAffinity")
     def required_affinity(self) -> pulumi.Input[Optional['TrainingJobRequiredAffinityArgs']]:
         """
         Placement rules.
@@ -4241,7 +4241,7 @@ class TrainingJobSpecArgs:
             pulumi.set(__self__, "volumes", volumes)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="assetId")
     def asset_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Id of the model asset a fine-tuning job starts from.
@@ -4253,7 +4253,7 @@ class TrainingJobSpecArgs:
         pulumi.set(self, "asset_id", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="assetModel")
     def asset_model(self) -> pulumi.Input[Optional['TrainingJobAssetModelArgs']]:
         """
         The model asset a fine-tuning job publishes.
@@ -4265,7 +4265,7 @@ class TrainingJobSpecArgs:
         pulumi.set(self, "asset_model", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="autoStop")
     def auto_stop(self) -> pulumi.Input[Optional['TrainingJobAutoStopArgs']]:
         """
         Stop the job after a while.
@@ -4277,7 +4277,7 @@ class TrainingJobSpecArgs:
         pulumi.set(self, "auto_stop", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="customMetrics")
     def custom_metrics(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['TrainingJobCustomMetricArgs']]]]:
         """
         Custom metrics to collect.
@@ -4289,7 +4289,7 @@ class TrainingJobSpecArgs:
         pulumi.set(self, "custom_metrics", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="logExportConfig")
     def log_export_config(self) -> pulumi.Input[Optional['TrainingJobLogExportConfigArgs']]:
         """
         How logs are exported.
@@ -4301,7 +4301,7 @@ class TrainingJobSpecArgs:
         pulumi.set(self, "log_export_config", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="logExportPath")
     def log_export_path(self) -> pulumi.Input[Optional['TrainingJobLogExportPathArgs']]:
         """
         Where logs are kept.
@@ -4325,7 +4325,7 @@ class TrainingJobSpecArgs:
         pulumi.set(self, "notification", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="outputModel")
     def output_model(self) -> pulumi.Input[Optional['TrainingJobOutputModelArgs']]:
         """
         Where the trained model is saved.
@@ -4337,7 +4337,7 @@ class TrainingJobSpecArgs:
         pulumi.set(self, "output_model", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="reservedTime")
     def reserved_time(self) -> pulumi.Input[Optional['TrainingJobReservedTimeArgs']]:
         """
         How long the job's resources stay reserved.
@@ -4373,7 +4373,7 @@ class TrainingJobSpecArgs:
         pulumi.set(self, "retention", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="runtimeType")
     def runtime_type(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Runtime type of the job; the service reports `production` when it is left out.
@@ -4385,7 +4385,7 @@ class TrainingJobSpecArgs:
         pulumi.set(self, "runtime_type", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="schedulePolicy")
     def schedule_policy(self) -> pulumi.Input[Optional['TrainingJobSchedulePolicyArgs']]:
         """
         Scheduling on a dedicated pool.
@@ -4430,7 +4430,7 @@ class TrainingJobSshArgs:
         pulumi.set(__self__, "key_pair_names", key_pair_names)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="keyPairNames")
     def key_pair_names(self) -> pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]:
         """
         Names of key pairs (from the ECS console) allowed to log in. Must not be empty.
@@ -4480,7 +4480,7 @@ class TrainingJobSummaryArgs:
             pulumi.set(__self__, "log_type", log_type)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="dataSources")
     def data_sources(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['TrainingJobSummaryDataSourceArgs']]]]:
         """
         Logs to show; required when the `tensorboard/enable` or `mindstudio-insight/enable` annotation is `"true"`.
@@ -4492,7 +4492,7 @@ class TrainingJobSummaryArgs:
         pulumi.set(self, "data_sources", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="logDir")
     def log_dir(self) -> pulumi.Input[Optional['TrainingJobSummaryLogDirArgs']]:
         """
         Where the logs are written.
@@ -4504,7 +4504,7 @@ class TrainingJobSummaryArgs:
         pulumi.set(self, "log_dir", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="logType")
     def log_type(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Kind of logs the job writes; the job can then feed a visualisation job. One of `tensorboard` or `mindstudio-insight`.
@@ -4591,7 +4591,7 @@ class TrainingJobSummaryJobArgs:
         pulumi.set(__self__, "job_id", job_id)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="jobId")
     def job_id(self) -> pulumi.Input[_builtins.str]:
         """
         The training job's id. Must not be empty.
@@ -4658,7 +4658,7 @@ class TrainingJobSummaryNfsArgs:
         pulumi.set(__self__, "nfs_path", nfs_path)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="nfsPath")
     def nfs_path(self) -> pulumi.Input[_builtins.str]:
         """
         The file system's address, for example `<id>.sfsturbo.internal:/`. Must not be empty.
@@ -4691,7 +4691,7 @@ class TrainingJobSummaryPfsArgs:
         pulumi.set(__self__, "pfs_path", pfs_path)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="pfsPath")
     def pfs_path(self) -> pulumi.Input[_builtins.str]:
         """
         The path, for example `/bucket/logs/`. Must not be empty.
@@ -4761,7 +4761,7 @@ class TrainingJobTaskArgs:
         pulumi.set(self, "algorithm", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="logExportPath")
     def log_export_path(self) -> pulumi.Input[Optional['TrainingJobTaskLogExportPathArgs']]:
         """
         Where the task's logs go.
@@ -4785,7 +4785,7 @@ class TrainingJobTaskArgs:
         pulumi.set(self, "role", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="taskResource")
     def task_resource(self) -> pulumi.Input[Optional['TrainingJobTaskResourceArgs']]:
         """
         The task's resources.
@@ -4883,7 +4883,7 @@ class TrainingJobTaskAlgorithmArgs:
             pulumi.set(__self__, "working_dir", working_dir)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="bootFile")
     def boot_file(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Boot file inside `code_dir`.
@@ -4895,7 +4895,7 @@ class TrainingJobTaskAlgorithmArgs:
         pulumi.set(self, "boot_file", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="codeDir")
     def code_dir(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Code directory, with `boot_file`.
@@ -4943,7 +4943,7 @@ class TrainingJobTaskAlgorithmArgs:
         pulumi.set(self, "inputs", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="jobConfig")
     def job_config(self) -> pulumi.Input[Optional['TrainingJobTaskJobConfigArgs']]:
         """
         Algorithm settings such as parameters.
@@ -4955,7 +4955,7 @@ class TrainingJobTaskAlgorithmArgs:
         pulumi.set(self, "job_config", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="localCodeDir")
     def local_code_dir(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Container directory the code is downloaded to (under `/home`).
@@ -4979,7 +4979,7 @@ class TrainingJobTaskAlgorithmArgs:
         pulumi.set(self, "outputs", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="workingDir")
     def working_dir(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Directory the algorithm runs in.
@@ -5045,7 +5045,7 @@ class TrainingJobTaskEngineArgs:
             pulumi.set(__self__, "run_user", run_user)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="engineId")
     def engine_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Engine id, for example `caffe-1.0.0-python2.7`.
@@ -5057,7 +5057,7 @@ class TrainingJobTaskEngineArgs:
         pulumi.set(self, "engine_id", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="engineName")
     def engine_name(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Engine name, for example `Caffe`.
@@ -5069,7 +5069,7 @@ class TrainingJobTaskEngineArgs:
         pulumi.set(self, "engine_name", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="engineVersion")
     def engine_version(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Engine version.
@@ -5081,7 +5081,7 @@ class TrainingJobTaskEngineArgs:
         pulumi.set(self, "engine_version", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="imageUrl")
     def image_url(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Custom image from SWR.
@@ -5093,7 +5093,7 @@ class TrainingJobTaskEngineArgs:
         pulumi.set(self, "image_url", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="runUser")
     def run_user(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         User id the image starts as (custom images; the service uses 1000).
@@ -5185,7 +5185,7 @@ class TrainingJobTaskInputArgs:
         pulumi.set(self, "description", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="localDir")
     def local_dir(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Container directory the data is placed in.
@@ -5347,7 +5347,7 @@ class TrainingJobTaskLogExportPathArgs:
             pulumi.set(__self__, "obs_url", obs_url)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="obsUrl")
     def obs_url(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         OBS path for the logs.
@@ -5439,7 +5439,7 @@ class TrainingJobTaskOutputArgs:
         pulumi.set(self, "description", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="localDir")
     def local_dir(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Container directory the results are written to.
@@ -5488,7 +5488,7 @@ class TrainingJobTaskResourceArgs:
             pulumi.set(__self__, "pool_id", pool_id)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="nodeCount")
     def node_count(self) -> pulumi.Input[_builtins.int]:
         """
         Number of nodes. At least 1.
@@ -5500,7 +5500,7 @@ class TrainingJobTaskResourceArgs:
         pulumi.set(self, "node_count", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="flavorId")
     def flavor_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Resource flavor id.
@@ -5512,7 +5512,7 @@ class TrainingJobTaskResourceArgs:
         pulumi.set(self, "flavor_id", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="poolId")
     def pool_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Dedicated resource pool id.

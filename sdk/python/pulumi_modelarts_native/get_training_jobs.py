@@ -67,13 +67,13 @@ def get_training_jobs(created_after: Optional[_builtins.int] = None,
     :param _builtins.str sort_by: Sort key; defaults to `create_time`.
     """
     __args__ = dict()
-    __args__['created_after'] = created_after
-    __args__['created_before'] = created_before
+    __args__['createdAfter'] = created_after
+    __args__['createdBefore'] = created_before
     __args__['kind'] = kind
     __args__['name'] = name
     __args__['order'] = order
     __args__['phases'] = phases
-    __args__['sort_by'] = sort_by
+    __args__['sortBy'] = sort_by
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
     __ret__ = pulumi.runtime.invoke('modelarts:index:getTrainingJobs', __args__, opts=opts, typ=GetTrainingJobsResult).value
 
@@ -99,13 +99,13 @@ def get_training_jobs_output(created_after: pulumi.Input[Optional[Optional[_buil
     :param _builtins.str sort_by: Sort key; defaults to `create_time`.
     """
     __args__ = dict()
-    __args__['created_after'] = created_after
-    __args__['created_before'] = created_before
+    __args__['createdAfter'] = created_after
+    __args__['createdBefore'] = created_before
     __args__['kind'] = kind
     __args__['name'] = name
     __args__['order'] = order
     __args__['phases'] = phases
-    __args__['sort_by'] = sort_by
+    __args__['sortBy'] = sort_by
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
     __ret__ = pulumi.runtime.invoke_output('modelarts:index:getTrainingJobs', __args__, opts=opts, typ=GetTrainingJobsResult)
     return __ret__.apply(lambda __response__: GetTrainingJobsResult(

@@ -92,6 +92,29 @@ class AffinityResponse(dict):
     """
     `AffinityResponse` as the service returns it.
     """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "affinityGroupLevel":
+            suggest = "affinity_group_level"
+        elif key == "affinityGroupSize":
+            suggest = "affinity_group_size"
+        elif key == "affinityType":
+            suggest = "affinity_type"
+        elif key == "jobLevel":
+            suggest = "job_level"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in AffinityResponse. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        AffinityResponse.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        AffinityResponse.__key_warning(key)
+        return super().get(key, default)
+
     def __init__(__self__, *,
                  affinity_group_level: Optional[_builtins.str] = None,
                  affinity_group_size: Optional[_builtins.int] = None,
@@ -110,22 +133,22 @@ class AffinityResponse(dict):
             pulumi.set(__self__, "job_level", job_level)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="affinityGroupLevel")
     def affinity_group_level(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "affinity_group_level")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="affinityGroupSize")
     def affinity_group_size(self) -> Optional[_builtins.int]:
         return pulumi.get(self, "affinity_group_size")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="affinityType")
     def affinity_type(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "affinity_type")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="jobLevel")
     def job_level(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "job_level")
 
@@ -197,6 +220,37 @@ class AlgorithmResponse(dict):
     """
     ``algorithm`` as returned. ``environments`` is documented as an array of maps but is also seen as a map; both are accepted (``env`` gives a single map).
     """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "autosearchConfigPath":
+            suggest = "autosearch_config_path"
+        elif key == "autosearchFrameworkPath":
+            suggest = "autosearch_framework_path"
+        elif key == "bootFile":
+            suggest = "boot_file"
+        elif key == "codeDir":
+            suggest = "code_dir"
+        elif key == "itemVersionId":
+            suggest = "item_version_id"
+        elif key == "localCodeDir":
+            suggest = "local_code_dir"
+        elif key == "subscriptionId":
+            suggest = "subscription_id"
+        elif key == "workingDir":
+            suggest = "working_dir"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in AlgorithmResponse. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        AlgorithmResponse.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        AlgorithmResponse.__key_warning(key)
+        return super().get(key, default)
+
     def __init__(__self__, *,
                  autosearch_config_path: Optional[_builtins.str] = None,
                  autosearch_framework_path: Optional[_builtins.str] = None,
@@ -257,22 +311,22 @@ class AlgorithmResponse(dict):
             pulumi.set(__self__, "working_dir", working_dir)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="autosearchConfigPath")
     def autosearch_config_path(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "autosearch_config_path")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="autosearchFrameworkPath")
     def autosearch_framework_path(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "autosearch_framework_path")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="bootFile")
     def boot_file(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "boot_file")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="codeDir")
     def code_dir(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "code_dir")
 
@@ -302,12 +356,12 @@ class AlgorithmResponse(dict):
         return pulumi.get(self, "inputs")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="itemVersionId")
     def item_version_id(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "item_version_id")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="localCodeDir")
     def local_code_dir(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "local_code_dir")
 
@@ -332,7 +386,7 @@ class AlgorithmResponse(dict):
         return pulumi.get(self, "policies")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="subscriptionId")
     def subscription_id(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "subscription_id")
 
@@ -342,7 +396,7 @@ class AlgorithmResponse(dict):
         return pulumi.get(self, "summary")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="workingDir")
     def working_dir(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "working_dir")
 
@@ -352,6 +406,31 @@ class AllocatedResources(dict):
     """
     `AllocatedResources` as the service returns it.
     """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "acceleratorNum":
+            suggest = "accelerator_num"
+        elif key == "acceleratorType":
+            suggest = "accelerator_type"
+        elif key == "cpuArch":
+            suggest = "cpu_arch"
+        elif key == "cpuCoreNum":
+            suggest = "cpu_core_num"
+        elif key == "memSize":
+            suggest = "mem_size"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in AllocatedResources. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        AllocatedResources.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        AllocatedResources.__key_warning(key)
+        return super().get(key, default)
+
     def __init__(__self__, *,
                  accelerator_num: Optional[_builtins.float] = None,
                  accelerator_type: Optional[_builtins.str] = None,
@@ -373,27 +452,27 @@ class AllocatedResources(dict):
             pulumi.set(__self__, "mem_size", mem_size)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="acceleratorNum")
     def accelerator_num(self) -> Optional[_builtins.float]:
         return pulumi.get(self, "accelerator_num")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="acceleratorType")
     def accelerator_type(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "accelerator_type")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="cpuArch")
     def cpu_arch(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "cpu_arch")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="cpuCoreNum")
     def cpu_core_num(self) -> Optional[_builtins.float]:
         return pulumi.get(self, "cpu_core_num")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="memSize")
     def mem_size(self) -> Optional[_builtins.float]:
         return pulumi.get(self, "mem_size")
 
@@ -478,6 +557,29 @@ class AutoSearchResponse(dict):
     """
     `AutoSearchResponse` as the service returns it.
     """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "algoConfigs":
+            suggest = "algo_configs"
+        elif key == "rewardAttrs":
+            suggest = "reward_attrs"
+        elif key == "searchParams":
+            suggest = "search_params"
+        elif key == "skipSearchParams":
+            suggest = "skip_search_params"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in AutoSearchResponse. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        AutoSearchResponse.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        AutoSearchResponse.__key_warning(key)
+        return super().get(key, default)
+
     def __init__(__self__, *,
                  algo_configs: Optional[Sequence['outputs.AlgoConfigResponse']] = None,
                  reward_attrs: Optional[Sequence['outputs.RewardAttrResponse']] = None,
@@ -496,22 +598,22 @@ class AutoSearchResponse(dict):
             pulumi.set(__self__, "skip_search_params", skip_search_params)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="algoConfigs")
     def algo_configs(self) -> Optional[Sequence['outputs.AlgoConfigResponse']]:
         return pulumi.get(self, "algo_configs")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="rewardAttrs")
     def reward_attrs(self) -> Optional[Sequence['outputs.RewardAttrResponse']]:
         return pulumi.get(self, "reward_attrs")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="searchParams")
     def search_params(self) -> Optional[Sequence['outputs.SearchParamResponse']]:
         return pulumi.get(self, "search_params")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="skipSearchParams")
     def skip_search_params(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "skip_search_params")
 
@@ -521,6 +623,23 @@ class AutoStopResponse(dict):
     """
     `AutoStopResponse` as the service returns it.
     """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "timeUnit":
+            suggest = "time_unit"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in AutoStopResponse. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        AutoStopResponse.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        AutoStopResponse.__key_warning(key)
+        return super().get(key, default)
+
     def __init__(__self__, *,
                  duration: Optional[_builtins.int] = None,
                  time_unit: Optional[_builtins.str] = None):
@@ -538,7 +657,7 @@ class AutoStopResponse(dict):
         return pulumi.get(self, "duration")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="timeUnit")
     def time_unit(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "time_unit")
 
@@ -548,6 +667,23 @@ class BillingInfo(dict):
     """
     ``flavor_detail.billing``.
     """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "unitNum":
+            suggest = "unit_num"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in BillingInfo. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        BillingInfo.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        BillingInfo.__key_warning(key)
+        return super().get(key, default)
+
     def __init__(__self__, *,
                  code: Optional[_builtins.str] = None,
                  unit_num: Optional[_builtins.int] = None):
@@ -565,7 +701,7 @@ class BillingInfo(dict):
         return pulumi.get(self, "code")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="unitNum")
     def unit_num(self) -> Optional[_builtins.int]:
         return pulumi.get(self, "unit_num")
 
@@ -593,22 +729,22 @@ class CheckpointConfigResponse(dict):
             pulumi.set(__self__, "skipped_steps", skipped_steps)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="checkpointId")
     def checkpoint_id(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "checkpoint_id")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="restoreTraining")
     def restore_training(self) -> Optional[_builtins.int]:
         return pulumi.get(self, "restore_training")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="saveCheckpointsMax")
     def save_checkpoints_max(self) -> Optional[_builtins.int]:
         return pulumi.get(self, "save_checkpoints_max")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="skippedSteps")
     def skipped_steps(self) -> Optional[_builtins.int]:
         return pulumi.get(self, "skipped_steps")
 
@@ -618,6 +754,25 @@ class ConstraintResponse(dict):
     """
     `ConstraintResponse` as the service returns it.
     """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "validRange":
+            suggest = "valid_range"
+        elif key == "validType":
+            suggest = "valid_type"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ConstraintResponse. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ConstraintResponse.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ConstraintResponse.__key_warning(key)
+        return super().get(key, default)
+
     def __init__(__self__, *,
                  editable: Optional[_builtins.bool] = None,
                  required: Optional[_builtins.bool] = None,
@@ -662,12 +817,12 @@ class ConstraintResponse(dict):
         return pulumi.get(self, "type")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="validRange")
     def valid_range(self) -> Optional[Sequence[_builtins.str]]:
         return pulumi.get(self, "valid_range")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="validType")
     def valid_type(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "valid_type")
 
@@ -677,6 +832,23 @@ class CpuInfo(dict):
     """
     `CpuInfo` as the service returns it.
     """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "coreNum":
+            suggest = "core_num"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in CpuInfo. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        CpuInfo.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        CpuInfo.__key_warning(key)
+        return super().get(key, default)
+
     def __init__(__self__, *,
                  arch: Optional[_builtins.str] = None,
                  core_num: Optional[_builtins.int] = None):
@@ -694,7 +866,7 @@ class CpuInfo(dict):
         return pulumi.get(self, "arch")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="coreNum")
     def core_num(self) -> Optional[_builtins.int]:
         return pulumi.get(self, "core_num")
 
@@ -709,6 +881,8 @@ class CustomMetricResponse(dict):
         suggest = None
         if key == "exec":
             suggest = "exec_"
+        elif key == "httpGet":
+            suggest = "http_get"
 
         if suggest:
             pulumi.log.warn(f"Key '{key}' not found in CustomMetricResponse. Access the value via the '{suggest}' property getter instead.")
@@ -738,7 +912,7 @@ class CustomMetricResponse(dict):
         return pulumi.get(self, "exec_")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="httpGet")
     def http_get(self) -> Optional['outputs.MetricsHttpGetResponse']:
         return pulumi.get(self, "http_get")
 
@@ -748,6 +922,27 @@ class CustomizedFlavorResponse(dict):
     """
     `CustomizedFlavorResponse` as the service returns it.
     """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "acceleratorNum":
+            suggest = "accelerator_num"
+        elif key == "cpuCoreNum":
+            suggest = "cpu_core_num"
+        elif key == "memSize":
+            suggest = "mem_size"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in CustomizedFlavorResponse. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        CustomizedFlavorResponse.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        CustomizedFlavorResponse.__key_warning(key)
+        return super().get(key, default)
+
     def __init__(__self__, *,
                  accelerator_num: Optional[_builtins.float] = None,
                  cpu_core_num: Optional[_builtins.float] = None,
@@ -763,17 +958,17 @@ class CustomizedFlavorResponse(dict):
             pulumi.set(__self__, "mem_size", mem_size)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="acceleratorNum")
     def accelerator_num(self) -> Optional[_builtins.float]:
         return pulumi.get(self, "accelerator_num")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="cpuCoreNum")
     def cpu_core_num(self) -> Optional[_builtins.float]:
         return pulumi.get(self, "cpu_core_num")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="memSize")
     def mem_size(self) -> Optional[_builtins.float]:
         return pulumi.get(self, "mem_size")
 
@@ -810,6 +1005,29 @@ class DatasetResponse(dict):
     """
     `DatasetResponse` as the service returns it.
     """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "datasetProportion":
+            suggest = "dataset_proportion"
+        elif key == "obsUrl":
+            suggest = "obs_url"
+        elif key == "serviceType":
+            suggest = "service_type"
+        elif key == "versionId":
+            suggest = "version_id"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in DatasetResponse. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        DatasetResponse.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        DatasetResponse.__key_warning(key)
+        return super().get(key, default)
+
     def __init__(__self__, *,
                  dataset_proportion: Optional[_builtins.int] = None,
                  id: Optional[_builtins.str] = None,
@@ -834,7 +1052,7 @@ class DatasetResponse(dict):
             pulumi.set(__self__, "version_id", version_id)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="datasetProportion")
     def dataset_proportion(self) -> Optional[_builtins.int]:
         return pulumi.get(self, "dataset_proportion")
 
@@ -849,17 +1067,17 @@ class DatasetResponse(dict):
         return pulumi.get(self, "name")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="obsUrl")
     def obs_url(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "obs_url")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="serviceType")
     def service_type(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "service_type")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="versionId")
     def version_id(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "version_id")
 
@@ -896,6 +1114,25 @@ class Endpoints(dict):
     """
     ``endpoints``: remote access to the job (SSH, JupyterLab, TensorBoard, MindStudio Insight).
     """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "jupyterLab":
+            suggest = "jupyter_lab"
+        elif key == "mindstudioInsight":
+            suggest = "mindstudio_insight"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in Endpoints. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        Endpoints.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        Endpoints.__key_warning(key)
+        return super().get(key, default)
+
     def __init__(__self__, *,
                  jupyter_lab: Optional['outputs.TokenEndpoint'] = None,
                  mindstudio_insight: Optional['outputs.TokenEndpoint'] = None,
@@ -914,12 +1151,12 @@ class Endpoints(dict):
             pulumi.set(__self__, "tensorboard", tensorboard)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="jupyterLab")
     def jupyter_lab(self) -> Optional['outputs.TokenEndpoint']:
         return pulumi.get(self, "jupyter_lab")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="mindstudioInsight")
     def mindstudio_insight(self) -> Optional['outputs.TokenEndpoint']:
         return pulumi.get(self, "mindstudio_insight")
 
@@ -939,6 +1176,37 @@ class EngineResponse(dict):
     """
     An engine as returned.
     """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "engineId":
+            suggest = "engine_id"
+        elif key == "engineName":
+            suggest = "engine_name"
+        elif key == "engineVersion":
+            suggest = "engine_version"
+        elif key == "imageRepoId":
+            suggest = "image_repo_id"
+        elif key == "imageUrl":
+            suggest = "image_url"
+        elif key == "installSysPackages":
+            suggest = "install_sys_packages"
+        elif key == "runUser":
+            suggest = "run_user"
+        elif key == "v1Compatible":
+            suggest = "v1_compatible"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in EngineResponse. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        EngineResponse.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        EngineResponse.__key_warning(key)
+        return super().get(key, default)
+
     def __init__(__self__, *,
                  engine_id: Optional[_builtins.str] = None,
                  engine_name: Optional[_builtins.str] = None,
@@ -969,42 +1237,42 @@ class EngineResponse(dict):
             pulumi.set(__self__, "v1_compatible", v1_compatible)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="engineId")
     def engine_id(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "engine_id")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="engineName")
     def engine_name(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "engine_name")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="engineVersion")
     def engine_version(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "engine_version")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="imageRepoId")
     def image_repo_id(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "image_repo_id")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="imageUrl")
     def image_url(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "image_url")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="installSysPackages")
     def install_sys_packages(self) -> Optional[_builtins.bool]:
         return pulumi.get(self, "install_sys_packages")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="runUser")
     def run_user(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "run_user")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="v1Compatible")
     def v1_compatible(self) -> Optional[_builtins.bool]:
         return pulumi.get(self, "v1_compatible")
 
@@ -1014,6 +1282,33 @@ class FlavorDetail(dict):
     """
     ``spec.resource.flavor_detail`` (public pools only); also the shape of ``tasks[].task_resource``.
     """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "flavorId":
+            suggest = "flavor_id"
+        elif key == "flavorInfo":
+            suggest = "flavor_info"
+        elif key == "flavorName":
+            suggest = "flavor_name"
+        elif key == "flavorType":
+            suggest = "flavor_type"
+        elif key == "maxNum":
+            suggest = "max_num"
+        elif key == "poolId":
+            suggest = "pool_id"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in FlavorDetail. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        FlavorDetail.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        FlavorDetail.__key_warning(key)
+        return super().get(key, default)
+
     def __init__(__self__, *,
                  attributes: Optional[Mapping[str, _builtins.str]] = None,
                  billing: Optional['outputs.BillingInfo'] = None,
@@ -1054,32 +1349,32 @@ class FlavorDetail(dict):
         return pulumi.get(self, "billing")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="flavorId")
     def flavor_id(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "flavor_id")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="flavorInfo")
     def flavor_info(self) -> Optional['outputs.FlavorInfo']:
         return pulumi.get(self, "flavor_info")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="flavorName")
     def flavor_name(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "flavor_name")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="flavorType")
     def flavor_type(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "flavor_type")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="maxNum")
     def max_num(self) -> Optional[_builtins.int]:
         return pulumi.get(self, "max_num")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="poolId")
     def pool_id(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "pool_id")
 
@@ -1089,6 +1384,23 @@ class FlavorInfo(dict):
     """
     ``flavor_detail.flavor_info``: the machine behind a flavor.
     """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "maxNum":
+            suggest = "max_num"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in FlavorInfo. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        FlavorInfo.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        FlavorInfo.__key_warning(key)
+        return super().get(key, default)
+
     def __init__(__self__, *,
                  cpu: Optional['outputs.CpuInfo'] = None,
                  disk: Optional['outputs.DiskInfo'] = None,
@@ -1128,7 +1440,7 @@ class FlavorInfo(dict):
         return pulumi.get(self, "gpu")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="maxNum")
     def max_num(self) -> Optional[_builtins.int]:
         return pulumi.get(self, "max_num")
 
@@ -1188,12 +1500,12 @@ class FtEnvResponse(dict):
         return pulumi.get(self, "displayable")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="envName")
     def env_name(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "env_name")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="envType")
     def env_type(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "env_type")
 
@@ -1208,7 +1520,7 @@ class FtEnvResponse(dict):
         return pulumi.get(self, "modifiable")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="usedSteps")
     def used_steps(self) -> Optional[Sequence[_builtins.str]]:
         return pulumi.get(self, "used_steps")
 
@@ -1253,42 +1565,42 @@ class FtJobConfigResponse(dict):
             pulumi.set(__self__, "train_process", train_process)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="checkpointConfig")
     def checkpoint_config(self) -> Optional['outputs.CheckpointConfigResponse']:
         return pulumi.get(self, "checkpoint_config")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="checkpointId")
     def checkpoint_id(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "checkpoint_id")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="ftJobUuid")
     def ft_job_uuid(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "ft_job_uuid")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="ftTrainType")
     def ft_train_type(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "ft_train_type")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="modelType")
     def model_type(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "model_type")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="taskEnv")
     def task_env(self) -> Optional['outputs.FtTaskEnvResponse']:
         return pulumi.get(self, "task_env")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="trainOutputPath")
     def train_output_path(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "train_output_path")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="trainProcess")
     def train_process(self) -> Optional[_builtins.float]:
         return pulumi.get(self, "train_process")
 
@@ -1317,6 +1629,25 @@ class GpuInfo(dict):
     """
     `GpuInfo` as the service returns it.
     """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "productName":
+            suggest = "product_name"
+        elif key == "unitNum":
+            suggest = "unit_num"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in GpuInfo. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        GpuInfo.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        GpuInfo.__key_warning(key)
+        return super().get(key, default)
+
     def __init__(__self__, *,
                  memory: Optional[_builtins.str] = None,
                  product_name: Optional[_builtins.str] = None,
@@ -1337,12 +1668,12 @@ class GpuInfo(dict):
         return pulumi.get(self, "memory")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="productName")
     def product_name(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "product_name")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="unitNum")
     def unit_num(self) -> Optional[_builtins.int]:
         return pulumi.get(self, "unit_num")
 
@@ -1379,6 +1710,27 @@ class InputResponse(dict):
     """
     An input channel as returned (``local_dir`` is filled in by the service).
     """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "accessMethod":
+            suggest = "access_method"
+        elif key == "localDir":
+            suggest = "local_dir"
+        elif key == "remoteConstraint":
+            suggest = "remote_constraint"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in InputResponse. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        InputResponse.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        InputResponse.__key_warning(key)
+        return super().get(key, default)
+
     def __init__(__self__, *,
                  access_method: Optional[_builtins.str] = None,
                  description: Optional[_builtins.str] = None,
@@ -1403,7 +1755,7 @@ class InputResponse(dict):
             pulumi.set(__self__, "remote_constraint", remote_constraint)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="accessMethod")
     def access_method(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "access_method")
 
@@ -1413,7 +1765,7 @@ class InputResponse(dict):
         return pulumi.get(self, "description")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="localDir")
     def local_dir(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "local_dir")
 
@@ -1428,7 +1780,7 @@ class InputResponse(dict):
         return pulumi.get(self, "remote")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="remoteConstraint")
     def remote_constraint(self) -> Optional[Sequence['outputs.RemoteConstraintResponse']]:
         return pulumi.get(self, "remote_constraint")
 
@@ -1438,6 +1790,23 @@ class JobRefResponse(dict):
     """
     `JobRefResponse` as the service returns it.
     """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "jobId":
+            suggest = "job_id"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in JobRefResponse. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        JobRefResponse.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        JobRefResponse.__key_warning(key)
+        return super().get(key, default)
+
     def __init__(__self__, *,
                  job_id: Optional[_builtins.str] = None):
         """
@@ -1447,7 +1816,7 @@ class JobRefResponse(dict):
             pulumi.set(__self__, "job_id", job_id)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="jobId")
     def job_id(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "job_id")
 
@@ -1457,6 +1826,35 @@ class JobStatus(dict):
     """
     ``status``: ``phase`` is the stable level-1 phase (see ``Phase``), ``duration`` is in milliseconds.
     """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "nodeCountMetrics":
+            suggest = "node_count_metrics"
+        elif key == "retentionTime":
+            suggest = "retention_time"
+        elif key == "runningRecords":
+            suggest = "running_records"
+        elif key == "secondaryPhase":
+            suggest = "secondary_phase"
+        elif key == "startTime":
+            suggest = "start_time"
+        elif key == "taskIps":
+            suggest = "task_ips"
+        elif key == "taskStatuses":
+            suggest = "task_statuses"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in JobStatus. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        JobStatus.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        JobStatus.__key_warning(key)
+        return super().get(key, default)
+
     def __init__(__self__, *,
                  duration: Optional[_builtins.int] = None,
                  node_count_metrics: Optional[Sequence[Sequence[_builtins.int]]] = None,
@@ -1498,7 +1896,7 @@ class JobStatus(dict):
         return pulumi.get(self, "duration")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="nodeCountMetrics")
     def node_count_metrics(self) -> Optional[Sequence[Sequence[_builtins.int]]]:
         return pulumi.get(self, "node_count_metrics")
 
@@ -1508,32 +1906,32 @@ class JobStatus(dict):
         return pulumi.get(self, "phase")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="retentionTime")
     def retention_time(self) -> Optional[_builtins.int]:
         return pulumi.get(self, "retention_time")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="runningRecords")
     def running_records(self) -> Optional[Sequence['outputs.RunningRecord']]:
         return pulumi.get(self, "running_records")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="secondaryPhase")
     def secondary_phase(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "secondary_phase")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="startTime")
     def start_time(self) -> Optional[_builtins.int]:
         return pulumi.get(self, "start_time")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="taskIps")
     def task_ips(self) -> Optional[Sequence['outputs.TaskIp']]:
         return pulumi.get(self, "task_ips")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="taskStatuses")
     def task_statuses(self) -> Optional[Sequence['outputs.TaskStatus']]:
         return pulumi.get(self, "task_statuses")
 
@@ -1567,6 +1965,23 @@ class LogExportConfigResponse(dict):
     """
     `LogExportConfigResponse` as the service returns it.
     """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "rotationEnabled":
+            suggest = "rotation_enabled"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in LogExportConfigResponse. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        LogExportConfigResponse.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        LogExportConfigResponse.__key_warning(key)
+        return super().get(key, default)
+
     def __init__(__self__, *,
                  rotation_enabled: Optional[_builtins.bool] = None,
                  version: Optional[_builtins.str] = None):
@@ -1579,7 +1994,7 @@ class LogExportConfigResponse(dict):
             pulumi.set(__self__, "version", version)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="rotationEnabled")
     def rotation_enabled(self) -> Optional[_builtins.bool]:
         return pulumi.get(self, "rotation_enabled")
 
@@ -1594,6 +2009,25 @@ class LogExportPathResponse(dict):
     """
     ``spec.log_export_path``; an unset path may come back as ``{}``, which reads as ``None``.
     """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "hostPath":
+            suggest = "host_path"
+        elif key == "obsUrl":
+            suggest = "obs_url"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in LogExportPathResponse. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        LogExportPathResponse.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        LogExportPathResponse.__key_warning(key)
+        return super().get(key, default)
+
     def __init__(__self__, *,
                  host_path: Optional[_builtins.str] = None,
                  obs_url: Optional[_builtins.str] = None):
@@ -1606,12 +2040,12 @@ class LogExportPathResponse(dict):
             pulumi.set(__self__, "obs_url", obs_url)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="hostPath")
     def host_path(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "host_path")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="obsUrl")
     def obs_url(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "obs_url")
 
@@ -1648,6 +2082,31 @@ class MetadataResponse(dict):
     """
     ``metadata`` as returned; ``create_time`` is in milliseconds since the epoch.
     """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "aiProject":
+            suggest = "ai_project"
+        elif key == "createTime":
+            suggest = "create_time"
+        elif key == "trainingExperimentReference":
+            suggest = "training_experiment_reference"
+        elif key == "userName":
+            suggest = "user_name"
+        elif key == "workspaceId":
+            suggest = "workspace_id"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in MetadataResponse. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        MetadataResponse.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        MetadataResponse.__key_warning(key)
+        return super().get(key, default)
+
     def __init__(__self__, *,
                  ai_project: Optional[_builtins.str] = None,
                  annotations: Optional[Mapping[str, _builtins.str]] = None,
@@ -1681,7 +2140,7 @@ class MetadataResponse(dict):
             pulumi.set(__self__, "workspace_id", workspace_id)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="aiProject")
     def ai_project(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "ai_project")
 
@@ -1691,7 +2150,7 @@ class MetadataResponse(dict):
         return pulumi.get(self, "annotations")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="createTime")
     def create_time(self) -> Optional[_builtins.int]:
         return pulumi.get(self, "create_time")
 
@@ -1711,17 +2170,17 @@ class MetadataResponse(dict):
         return pulumi.get(self, "name")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="trainingExperimentReference")
     def training_experiment_reference(self) -> Optional['outputs.TrainingExperimentResponse']:
         return pulumi.get(self, "training_experiment_reference")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="userName")
     def user_name(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "user_name")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="workspaceId")
     def workspace_id(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "workspace_id")
 
@@ -1777,6 +2236,27 @@ class MountResponse(dict):
     """
     `MountResponse` as the service returns it.
     """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "localPath":
+            suggest = "local_path"
+        elif key == "obsPath":
+            suggest = "obs_path"
+        elif key == "pfsPath":
+            suggest = "pfs_path"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in MountResponse. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        MountResponse.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        MountResponse.__key_warning(key)
+        return super().get(key, default)
+
     def __init__(__self__, *,
                  local_path: Optional[_builtins.str] = None,
                  obs_path: Optional[_builtins.str] = None,
@@ -1792,17 +2272,17 @@ class MountResponse(dict):
             pulumi.set(__self__, "pfs_path", pfs_path)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="localPath")
     def local_path(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "local_path")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="obsPath")
     def obs_path(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "obs_path")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="pfsPath")
     def pfs_path(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "pfs_path")
 
@@ -1812,6 +2292,23 @@ class NfsPathResponse(dict):
     """
     `NfsPathResponse` as the service returns it.
     """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "nfsPath":
+            suggest = "nfs_path"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in NfsPathResponse. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        NfsPathResponse.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        NfsPathResponse.__key_warning(key)
+        return super().get(key, default)
+
     def __init__(__self__, *,
                  nfs_path: Optional[_builtins.str] = None):
         """
@@ -1821,7 +2318,7 @@ class NfsPathResponse(dict):
             pulumi.set(__self__, "nfs_path", nfs_path)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="nfsPath")
     def nfs_path(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "nfs_path")
 
@@ -1831,6 +2328,27 @@ class NfsResponse(dict):
     """
     `NfsResponse` as the service returns it.
     """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "localPath":
+            suggest = "local_path"
+        elif key == "nfsServerPath":
+            suggest = "nfs_server_path"
+        elif key == "readOnly":
+            suggest = "read_only"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in NfsResponse. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        NfsResponse.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        NfsResponse.__key_warning(key)
+        return super().get(key, default)
+
     def __init__(__self__, *,
                  local_path: Optional[_builtins.str] = None,
                  nfs_server_path: Optional[_builtins.str] = None,
@@ -1846,17 +2364,17 @@ class NfsResponse(dict):
             pulumi.set(__self__, "read_only", read_only)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="localPath")
     def local_path(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "local_path")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="nfsServerPath")
     def nfs_server_path(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "nfs_server_path")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="readOnly")
     def read_only(self) -> Optional[_builtins.bool]:
         return pulumi.get(self, "read_only")
 
@@ -1866,6 +2384,23 @@ class NotificationResponse(dict):
     """
     `NotificationResponse` as the service returns it.
     """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "topicUrn":
+            suggest = "topic_urn"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in NotificationResponse. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        NotificationResponse.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        NotificationResponse.__key_warning(key)
+        return super().get(key, default)
+
     def __init__(__self__, *,
                  events: Optional[Sequence[_builtins.str]] = None,
                  topic_urn: Optional[_builtins.str] = None):
@@ -1883,7 +2418,7 @@ class NotificationResponse(dict):
         return pulumi.get(self, "events")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="topicUrn")
     def topic_urn(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "topic_urn")
 
@@ -1893,6 +2428,25 @@ class NpuInfo(dict):
     """
     `NpuInfo` as the service returns it.
     """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "productName":
+            suggest = "product_name"
+        elif key == "unitNum":
+            suggest = "unit_num"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in NpuInfo. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        NpuInfo.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        NpuInfo.__key_warning(key)
+        return super().get(key, default)
+
     def __init__(__self__, *,
                  memory: Optional[_builtins.str] = None,
                  product_name: Optional[_builtins.str] = None,
@@ -1913,12 +2467,12 @@ class NpuInfo(dict):
         return pulumi.get(self, "memory")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="productName")
     def product_name(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "product_name")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="unitNum")
     def unit_num(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "unit_num")
 
@@ -1928,6 +2482,25 @@ class ObsModelResponse(dict):
     """
     `ObsModelResponse` as the service returns it.
     """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "localPath":
+            suggest = "local_path"
+        elif key == "obsPath":
+            suggest = "obs_path"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ObsModelResponse. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ObsModelResponse.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ObsModelResponse.__key_warning(key)
+        return super().get(key, default)
+
     def __init__(__self__, *,
                  local_path: Optional[_builtins.str] = None,
                  obs_path: Optional[_builtins.str] = None):
@@ -1940,12 +2513,12 @@ class ObsModelResponse(dict):
             pulumi.set(__self__, "obs_path", obs_path)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="localPath")
     def local_path(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "local_path")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="obsPath")
     def obs_path(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "obs_path")
 
@@ -1955,6 +2528,23 @@ class ObsResponse(dict):
     """
     `ObsResponse` as the service returns it.
     """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "obsUrl":
+            suggest = "obs_url"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ObsResponse. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ObsResponse.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ObsResponse.__key_warning(key)
+        return super().get(key, default)
+
     def __init__(__self__, *,
                  obs_url: Optional[_builtins.str] = None):
         """
@@ -1964,7 +2554,7 @@ class ObsResponse(dict):
             pulumi.set(__self__, "obs_url", obs_url)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="obsUrl")
     def obs_url(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "obs_url")
 
@@ -1993,6 +2583,25 @@ class OutputResponse(dict):
     """
     An output channel as returned.
     """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "accessMethod":
+            suggest = "access_method"
+        elif key == "localDir":
+            suggest = "local_dir"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in OutputResponse. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        OutputResponse.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        OutputResponse.__key_warning(key)
+        return super().get(key, default)
+
     def __init__(__self__, *,
                  access_method: Optional[_builtins.str] = None,
                  description: Optional[_builtins.str] = None,
@@ -2020,7 +2629,7 @@ class OutputResponse(dict):
             pulumi.set(__self__, "remote", remote)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="accessMethod")
     def access_method(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "access_method")
 
@@ -2030,7 +2639,7 @@ class OutputResponse(dict):
         return pulumi.get(self, "description")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="localDir")
     def local_dir(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "local_dir")
 
@@ -2060,6 +2669,23 @@ class ParameterResponse(dict):
     """
     A parameter as returned, with its ``constraint`` and descriptions.
     """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "i18nDescription":
+            suggest = "i18n_description"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ParameterResponse. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ParameterResponse.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ParameterResponse.__key_warning(key)
+        return super().get(key, default)
+
     def __init__(__self__, *,
                  constraint: Optional['outputs.ConstraintResponse'] = None,
                  description: Optional[_builtins.str] = None,
@@ -2091,7 +2717,7 @@ class ParameterResponse(dict):
         return pulumi.get(self, "description")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="i18nDescription")
     def i18n_description(self) -> Optional['outputs.I18nResponse']:
         return pulumi.get(self, "i18n_description")
 
@@ -2111,6 +2737,23 @@ class PfsPathResponse(dict):
     """
     `PfsPathResponse` as the service returns it.
     """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "pfsPath":
+            suggest = "pfs_path"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in PfsPathResponse. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        PfsPathResponse.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        PfsPathResponse.__key_warning(key)
+        return super().get(key, default)
+
     def __init__(__self__, *,
                  pfs_path: Optional[_builtins.str] = None):
         """
@@ -2120,7 +2763,7 @@ class PfsPathResponse(dict):
             pulumi.set(__self__, "pfs_path", pfs_path)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="pfsPath")
     def pfs_path(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "pfs_path")
 
@@ -2130,6 +2773,23 @@ class PolicyResponse(dict):
     """
     `PolicyResponse` as the service returns it.
     """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "autoSearch":
+            suggest = "auto_search"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in PolicyResponse. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        PolicyResponse.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        PolicyResponse.__key_warning(key)
+        return super().get(key, default)
+
     def __init__(__self__, *,
                  auto_search: Optional['outputs.AutoSearchResponse'] = None):
         """
@@ -2139,7 +2799,7 @@ class PolicyResponse(dict):
             pulumi.set(__self__, "auto_search", auto_search)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="autoSearch")
     def auto_search(self) -> Optional['outputs.AutoSearchResponse']:
         return pulumi.get(self, "auto_search")
 
@@ -2149,6 +2809,31 @@ class RecoverRecord(dict):
     """
     ``running_records[].recover_records[]``: one fault recovery within a run (times in seconds).
     """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "faultScenario":
+            suggest = "fault_scenario"
+        elif key == "recoverEndAt":
+            suggest = "recover_end_at"
+        elif key == "recoverResult":
+            suggest = "recover_result"
+        elif key == "recoverStartAt":
+            suggest = "recover_start_at"
+        elif key == "relatedTask":
+            suggest = "related_task"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in RecoverRecord. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        RecoverRecord.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        RecoverRecord.__key_warning(key)
+        return super().get(key, default)
+
     def __init__(__self__, *,
                  fault_scenario: Optional[_builtins.str] = None,
                  reason: Optional[_builtins.str] = None,
@@ -2176,7 +2861,7 @@ class RecoverRecord(dict):
             pulumi.set(__self__, "related_task", related_task)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="faultScenario")
     def fault_scenario(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "fault_scenario")
 
@@ -2191,22 +2876,22 @@ class RecoverRecord(dict):
         return pulumi.get(self, "recover")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="recoverEndAt")
     def recover_end_at(self) -> Optional[_builtins.int]:
         return pulumi.get(self, "recover_end_at")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="recoverResult")
     def recover_result(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "recover_result")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="recoverStartAt")
     def recover_start_at(self) -> Optional[_builtins.int]:
         return pulumi.get(self, "recover_start_at")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="relatedTask")
     def related_task(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "related_task")
 
@@ -2216,6 +2901,23 @@ class RemoteConstraintResponse(dict):
     """
     `RemoteConstraintResponse` as the service returns it.
     """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "dataType":
+            suggest = "data_type"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in RemoteConstraintResponse. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        RemoteConstraintResponse.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        RemoteConstraintResponse.__key_warning(key)
+        return super().get(key, default)
+
     def __init__(__self__, *,
                  attributes: Optional[_builtins.str] = None,
                  data_type: Optional[_builtins.str] = None):
@@ -2233,7 +2935,7 @@ class RemoteConstraintResponse(dict):
         return pulumi.get(self, "attributes")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="dataType")
     def data_type(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "data_type")
 
@@ -2270,6 +2972,39 @@ class ResourceResponse(dict):
     """
     ``spec.resource`` as returned: adds ``policy``, ``flavor_name`` and ``flavor_detail`` (and, on dedicated pools, ``pool_name`` and what the main container was given).
     """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "flavorDetail":
+            suggest = "flavor_detail"
+        elif key == "flavorId":
+            suggest = "flavor_id"
+        elif key == "flavorName":
+            suggest = "flavor_name"
+        elif key == "mainContainerAllocatedResources":
+            suggest = "main_container_allocated_resources"
+        elif key == "mainContainerCustomizedFlavor":
+            suggest = "main_container_customized_flavor"
+        elif key == "nodeCount":
+            suggest = "node_count"
+        elif key == "poolGroupId":
+            suggest = "pool_group_id"
+        elif key == "poolId":
+            suggest = "pool_id"
+        elif key == "poolName":
+            suggest = "pool_name"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ResourceResponse. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ResourceResponse.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ResourceResponse.__key_warning(key)
+        return super().get(key, default)
+
     def __init__(__self__, *,
                  flavor_detail: Optional['outputs.FlavorDetail'] = None,
                  flavor_id: Optional[_builtins.str] = None,
@@ -2306,32 +3041,32 @@ class ResourceResponse(dict):
             pulumi.set(__self__, "pool_name", pool_name)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="flavorDetail")
     def flavor_detail(self) -> Optional['outputs.FlavorDetail']:
         return pulumi.get(self, "flavor_detail")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="flavorId")
     def flavor_id(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "flavor_id")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="flavorName")
     def flavor_name(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "flavor_name")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="mainContainerAllocatedResources")
     def main_container_allocated_resources(self) -> Optional['outputs.AllocatedResources']:
         return pulumi.get(self, "main_container_allocated_resources")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="mainContainerCustomizedFlavor")
     def main_container_customized_flavor(self) -> Optional['outputs.CustomizedFlavorResponse']:
         return pulumi.get(self, "main_container_customized_flavor")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="nodeCount")
     def node_count(self) -> Optional[_builtins.int]:
         return pulumi.get(self, "node_count")
 
@@ -2341,17 +3076,17 @@ class ResourceResponse(dict):
         return pulumi.get(self, "policy")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="poolGroupId")
     def pool_group_id(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "pool_group_id")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="poolId")
     def pool_id(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "pool_id")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="poolName")
     def pool_name(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "pool_name")
 
@@ -2396,6 +3131,39 @@ class RunningRecord(dict):
     """
     ``status.running_records[]``: one run and how it ended (times in seconds).
     """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "endAt":
+            suggest = "end_at"
+        elif key == "endReason":
+            suggest = "end_reason"
+        elif key == "endRecover":
+            suggest = "end_recover"
+        elif key == "endRecoverBeforeDowngrade":
+            suggest = "end_recover_before_downgrade"
+        elif key == "endRelatedTask":
+            suggest = "end_related_task"
+        elif key == "recoverRecords":
+            suggest = "recover_records"
+        elif key == "startAt":
+            suggest = "start_at"
+        elif key == "startType":
+            suggest = "start_type"
+        elif key == "xpuStartAt":
+            suggest = "xpu_start_at"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in RunningRecord. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        RunningRecord.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        RunningRecord.__key_warning(key)
+        return super().get(key, default)
+
     def __init__(__self__, *,
                  end_at: Optional[_builtins.int] = None,
                  end_reason: Optional[_builtins.str] = None,
@@ -2429,47 +3197,47 @@ class RunningRecord(dict):
             pulumi.set(__self__, "xpu_start_at", xpu_start_at)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="endAt")
     def end_at(self) -> Optional[_builtins.int]:
         return pulumi.get(self, "end_at")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="endReason")
     def end_reason(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "end_reason")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="endRecover")
     def end_recover(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "end_recover")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="endRecoverBeforeDowngrade")
     def end_recover_before_downgrade(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "end_recover_before_downgrade")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="endRelatedTask")
     def end_related_task(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "end_related_task")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="recoverRecords")
     def recover_records(self) -> Optional[Sequence['outputs.RecoverRecord']]:
         return pulumi.get(self, "recover_records")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="startAt")
     def start_at(self) -> Optional[_builtins.int]:
         return pulumi.get(self, "start_at")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="startType")
     def start_type(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "start_type")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="xpuStartAt")
     def xpu_start_at(self) -> Optional[_builtins.int]:
         return pulumi.get(self, "xpu_start_at")
 
@@ -2479,6 +3247,23 @@ class SchedulePolicyResponse(dict):
     """
     `SchedulePolicyResponse` as the service returns it.
     """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "requiredAffinity":
+            suggest = "required_affinity"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in SchedulePolicyResponse. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        SchedulePolicyResponse.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        SchedulePolicyResponse.__key_warning(key)
+        return super().get(key, default)
+
     def __init__(__self__, *,
                  preemptible: Optional[_builtins.bool] = None,
                  priority: Optional[_builtins.int] = None,
@@ -2504,7 +3289,7 @@ class SchedulePolicyResponse(dict):
         return pulumi.get(self, "priority")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="requiredAffinity")
     def required_affinity(self) -> Optional['outputs.AffinityResponse']:
         return pulumi.get(self, "required_affinity")
 
@@ -2514,6 +3299,31 @@ class SearchParamResponse(dict):
     """
     `SearchParamResponse` as the service returns it.
     """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "discretePointsNum":
+            suggest = "discrete_points_num"
+        elif key == "discreteValues":
+            suggest = "discrete_values"
+        elif key == "lowerBound":
+            suggest = "lower_bound"
+        elif key == "paramType":
+            suggest = "param_type"
+        elif key == "upperBound":
+            suggest = "upper_bound"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in SearchParamResponse. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        SearchParamResponse.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        SearchParamResponse.__key_warning(key)
+        return super().get(key, default)
+
     def __init__(__self__, *,
                  discrete_points_num: Optional[_builtins.str] = None,
                  discrete_values: Optional[Sequence[_builtins.str]] = None,
@@ -2538,17 +3348,17 @@ class SearchParamResponse(dict):
             pulumi.set(__self__, "upper_bound", upper_bound)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="discretePointsNum")
     def discrete_points_num(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "discrete_points_num")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="discreteValues")
     def discrete_values(self) -> Optional[Sequence[_builtins.str]]:
         return pulumi.get(self, "discrete_values")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="lowerBound")
     def lower_bound(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "lower_bound")
 
@@ -2558,12 +3368,12 @@ class SearchParamResponse(dict):
         return pulumi.get(self, "name")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="paramType")
     def param_type(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "param_type")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="upperBound")
     def upper_bound(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "upper_bound")
 
@@ -2573,6 +3383,39 @@ class SpecResponse(dict):
     """
     ``spec`` as returned (``runtime_type`` comes back as ``production`` when it was not set).
     """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "assetId":
+            suggest = "asset_id"
+        elif key == "assetModel":
+            suggest = "asset_model"
+        elif key == "autoStop":
+            suggest = "auto_stop"
+        elif key == "customMetrics":
+            suggest = "custom_metrics"
+        elif key == "logExportConfig":
+            suggest = "log_export_config"
+        elif key == "logExportPath":
+            suggest = "log_export_path"
+        elif key == "outputModel":
+            suggest = "output_model"
+        elif key == "runtimeType":
+            suggest = "runtime_type"
+        elif key == "schedulePolicy":
+            suggest = "schedule_policy"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in SpecResponse. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        SpecResponse.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        SpecResponse.__key_warning(key)
+        return super().get(key, default)
+
     def __init__(__self__, *,
                  asset_id: Optional[_builtins.str] = None,
                  asset_model: Optional['outputs.AssetModelResponse'] = None,
@@ -2615,32 +3458,32 @@ class SpecResponse(dict):
             pulumi.set(__self__, "volumes", volumes)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="assetId")
     def asset_id(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "asset_id")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="assetModel")
     def asset_model(self) -> Optional['outputs.AssetModelResponse']:
         return pulumi.get(self, "asset_model")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="autoStop")
     def auto_stop(self) -> Optional['outputs.AutoStopResponse']:
         return pulumi.get(self, "auto_stop")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="customMetrics")
     def custom_metrics(self) -> Optional[Sequence['outputs.CustomMetricResponse']]:
         return pulumi.get(self, "custom_metrics")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="logExportConfig")
     def log_export_config(self) -> Optional['outputs.LogExportConfigResponse']:
         return pulumi.get(self, "log_export_config")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="logExportPath")
     def log_export_path(self) -> Optional['outputs.LogExportPathResponse']:
         return pulumi.get(self, "log_export_path")
 
@@ -2650,7 +3493,7 @@ class SpecResponse(dict):
         return pulumi.get(self, "notification")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="outputModel")
     def output_model(self) -> Optional['outputs.OutputModelResponse']:
         return pulumi.get(self, "output_model")
 
@@ -2660,12 +3503,12 @@ class SpecResponse(dict):
         return pulumi.get(self, "resource")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="runtimeType")
     def runtime_type(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "runtime_type")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="schedulePolicy")
     def schedule_policy(self) -> Optional['outputs.SchedulePolicyResponse']:
         return pulumi.get(self, "schedule_policy")
 
@@ -2680,6 +3523,25 @@ class SshEndpoint(dict):
     """
     `SshEndpoint` as the service returns it.
     """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "keyPairNames":
+            suggest = "key_pair_names"
+        elif key == "taskUrls":
+            suggest = "task_urls"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in SshEndpoint. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        SshEndpoint.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        SshEndpoint.__key_warning(key)
+        return super().get(key, default)
+
     def __init__(__self__, *,
                  key_pair_names: Optional[Sequence[_builtins.str]] = None,
                  task_urls: Optional[Sequence['outputs.TaskUrl']] = None):
@@ -2692,12 +3554,12 @@ class SshEndpoint(dict):
             pulumi.set(__self__, "task_urls", task_urls)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="keyPairNames")
     def key_pair_names(self) -> Optional[Sequence[_builtins.str]]:
         return pulumi.get(self, "key_pair_names")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="taskUrls")
     def task_urls(self) -> Optional[Sequence['outputs.TaskUrl']]:
         return pulumi.get(self, "task_urls")
 
@@ -2707,6 +3569,27 @@ class Summary(dict):
     """
     ``algorithm.summary``: visualisation logs (``log_type``, ``log_dir.pfs.pfs_path``, ...).
     """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "dataSources":
+            suggest = "data_sources"
+        elif key == "logDir":
+            suggest = "log_dir"
+        elif key == "logType":
+            suggest = "log_type"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in Summary. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        Summary.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        Summary.__key_warning(key)
+        return super().get(key, default)
+
     def __init__(__self__, *,
                  data_sources: Optional[Sequence['outputs.DataSourceResponse']] = None,
                  log_dir: Optional['outputs.LogDirResponse'] = None,
@@ -2722,17 +3605,17 @@ class Summary(dict):
             pulumi.set(__self__, "log_type", log_type)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="dataSources")
     def data_sources(self) -> Optional[Sequence['outputs.DataSourceResponse']]:
         return pulumi.get(self, "data_sources")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="logDir")
     def log_dir(self) -> Optional['outputs.LogDirResponse']:
         return pulumi.get(self, "log_dir")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="logType")
     def log_type(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "log_type")
 
@@ -2742,6 +3625,29 @@ class TaskAlgorithmResponse(dict):
     """
     `TaskAlgorithmResponse` as the service returns it.
     """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "bootFile":
+            suggest = "boot_file"
+        elif key == "codeDir":
+            suggest = "code_dir"
+        elif key == "localCodeDir":
+            suggest = "local_code_dir"
+        elif key == "workingDir":
+            suggest = "working_dir"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in TaskAlgorithmResponse. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        TaskAlgorithmResponse.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        TaskAlgorithmResponse.__key_warning(key)
+        return super().get(key, default)
+
     def __init__(__self__, *,
                  boot_file: Optional[_builtins.str] = None,
                  code_dir: Optional[_builtins.str] = None,
@@ -2772,12 +3678,12 @@ class TaskAlgorithmResponse(dict):
             pulumi.set(__self__, "working_dir", working_dir)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="bootFile")
     def boot_file(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "boot_file")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="codeDir")
     def code_dir(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "code_dir")
 
@@ -2797,7 +3703,7 @@ class TaskAlgorithmResponse(dict):
         return pulumi.get(self, "inputs")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="localCodeDir")
     def local_code_dir(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "local_code_dir")
 
@@ -2807,7 +3713,7 @@ class TaskAlgorithmResponse(dict):
         return pulumi.get(self, "outputs")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="workingDir")
     def working_dir(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "working_dir")
 
@@ -2817,6 +3723,25 @@ class TaskIp(dict):
     """
     ``status.task_ips[]``: where a task runs.
     """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "hostIp":
+            suggest = "host_ip"
+        elif key == "scheduleCount":
+            suggest = "schedule_count"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in TaskIp. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        TaskIp.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        TaskIp.__key_warning(key)
+        return super().get(key, default)
+
     def __init__(__self__, *,
                  host_ip: Optional[_builtins.str] = None,
                  ip: Optional[_builtins.str] = None,
@@ -2835,7 +3760,7 @@ class TaskIp(dict):
             pulumi.set(__self__, "task", task)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="hostIp")
     def host_ip(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "host_ip")
 
@@ -2845,7 +3770,7 @@ class TaskIp(dict):
         return pulumi.get(self, "ip")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="scheduleCount")
     def schedule_count(self) -> Optional[_builtins.int]:
         return pulumi.get(self, "schedule_count")
 
@@ -2860,6 +3785,23 @@ class TaskLogExportPathResponse(dict):
     """
     `TaskLogExportPathResponse` as the service returns it.
     """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "obsUrl":
+            suggest = "obs_url"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in TaskLogExportPathResponse. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        TaskLogExportPathResponse.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        TaskLogExportPathResponse.__key_warning(key)
+        return super().get(key, default)
+
     def __init__(__self__, *,
                  obs_url: Optional[_builtins.str] = None):
         """
@@ -2869,7 +3811,7 @@ class TaskLogExportPathResponse(dict):
             pulumi.set(__self__, "obs_url", obs_url)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="obsUrl")
     def obs_url(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "obs_url")
 
@@ -2879,6 +3821,25 @@ class TaskResponse(dict):
     """
     `TaskResponse` as the service returns it.
     """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "logExportPath":
+            suggest = "log_export_path"
+        elif key == "taskResource":
+            suggest = "task_resource"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in TaskResponse. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        TaskResponse.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        TaskResponse.__key_warning(key)
+        return super().get(key, default)
+
     def __init__(__self__, *,
                  algorithm: Optional['outputs.TaskAlgorithmResponse'] = None,
                  log_export_path: Optional['outputs.TaskLogExportPathResponse'] = None,
@@ -2902,7 +3863,7 @@ class TaskResponse(dict):
         return pulumi.get(self, "algorithm")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="logExportPath")
     def log_export_path(self) -> Optional['outputs.TaskLogExportPathResponse']:
         return pulumi.get(self, "log_export_path")
 
@@ -2912,7 +3873,7 @@ class TaskResponse(dict):
         return pulumi.get(self, "role")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="taskResource")
     def task_resource(self) -> Optional['outputs.FlavorDetail']:
         return pulumi.get(self, "task_resource")
 
@@ -2922,6 +3883,23 @@ class TaskStatus(dict):
     """
     ``status.task_statuses[]``.
     """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "exitCode":
+            suggest = "exit_code"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in TaskStatus. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        TaskStatus.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        TaskStatus.__key_warning(key)
+        return super().get(key, default)
+
     def __init__(__self__, *,
                  exit_code: Optional[_builtins.int] = None,
                  message: Optional[_builtins.str] = None,
@@ -2937,7 +3915,7 @@ class TaskStatus(dict):
             pulumi.set(__self__, "task", task)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="exitCode")
     def exit_code(self) -> Optional[_builtins.int]:
         return pulumi.get(self, "exit_code")
 
@@ -3011,6 +3989,23 @@ class TrainingExperimentResponse(dict):
     """
     ``metadata.training_experiment_reference`` as returned.
     """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "serialNumber":
+            suggest = "serial_number"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in TrainingExperimentResponse. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        TrainingExperimentResponse.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        TrainingExperimentResponse.__key_warning(key)
+        return super().get(key, default)
+
     def __init__(__self__, *,
                  id: Optional[_builtins.str] = None,
                  name: Optional[_builtins.str] = None,
@@ -3036,7 +4031,7 @@ class TrainingExperimentResponse(dict):
         return pulumi.get(self, "name")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="serialNumber")
     def serial_number(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "serial_number")
 
@@ -3086,7 +4081,7 @@ class TrainingJobDetails(dict):
         return pulumi.get(self, "endpoints")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="ftjobConfig")
     def ftjob_config(self) -> Optional['outputs.FtJobConfigResponse']:
         return pulumi.get(self, "ftjob_config")
 

@@ -107,7 +107,7 @@ class TrainingJobArgs:
         pulumi.set(self, "endpoints", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="ftjobConfig")
     def ftjob_config(self) -> pulumi.Input[Optional['TrainingJobFtJobConfigArgs']]:
         """
         Settings of a fine-tuning job.
@@ -119,7 +119,7 @@ class TrainingJobArgs:
         pulumi.set(self, "ftjob_config", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="keepRecord")
     def keep_record(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
         What destroy (or the delete half of a replacement) does with the stopped job's record: keep it (`true`: logs stay readable, the name stays taken) or delete it (`false`: the name is free again). Defaults to `true`.
@@ -155,7 +155,7 @@ class TrainingJobArgs:
         pulumi.set(self, "metadata", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="namePrefix")
     def name_prefix(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Prefix of the generated job name; the resource name when left out. Ignored once the job has a name.
@@ -167,7 +167,7 @@ class TrainingJobArgs:
         pulumi.set(self, "name_prefix", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="replaceWhenFailed")
     def replace_when_failed(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
         When the phase last stored (after create or refresh) is Failed, Abnormal or CreateFailed, the next `up` replaces the job. Defaults to `false`.
@@ -203,7 +203,7 @@ class TrainingJobArgs:
         pulumi.set(self, "tasks", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="trainType")
     def train_type(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Training type of a fine-tuning job: full fine-tuning, pre-training, LoRA fine-tuning, DPO or RFT reinforcement learning. One of `SFT`, `PRETRAIN`, `LORA`, `DPO` or `RFT`.
@@ -227,7 +227,7 @@ class TrainingJobArgs:
         pulumi.set(self, "triggers", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="waitFor")
     def wait_for(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         How far a new job must get before the deployment goes on (`pending`: past Creating). A job that fails or times out while waited on is terminated and reported. One of `none`, `pending`, `running` or `completed`. Defaults to `pending`.
@@ -239,7 +239,7 @@ class TrainingJobArgs:
         pulumi.set(self, "wait_for", value)
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="waitTimeout")
     def wait_timeout(self) -> pulumi.Input[Optional[Union[_builtins.float, _builtins.str]]]:
         """
         Longest wait for `wait_for`: seconds, or a duration such as `"90s"`, `"30m"` or `"1h30m"`. Defaults to `30m`.
@@ -359,7 +359,7 @@ class TrainingJob(pulumi.CustomResource):
             __props__.__dict__["phase"] = None
             __props__.__dict__["secondary_phase"] = None
             __props__.__dict__["status"] = None
-        secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["declared_inputs", "endpoints", "environments"])
+        secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["declaredInputs", "endpoints", "environments"])
         opts = pulumi.ResourceOptions.merge(opts, secret_opts)
         super(TrainingJob, __self__).__init__(
             'modelarts:index:TrainingJob',
@@ -406,7 +406,7 @@ class TrainingJob(pulumi.CustomResource):
         return pulumi.get(self, "algorithm")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="declaredInputs")
     def declared_inputs(self) -> pulumi.Output[Mapping[str, Any]]:
         """
         The inputs as declared (normalised); what changes are judged against. Secret.
@@ -462,7 +462,7 @@ class TrainingJob(pulumi.CustomResource):
         return pulumi.get(self, "phase")
 
     @_builtins.property
-    @pulumi.getter
+    @pulumi.getter(name="secondaryPhase")
     def secondary_phase(self) -> pulumi.Output[_builtins.str]:
         """
         Level-2 phase as last seen.

@@ -4,7 +4,7 @@
 package config
 
 import (
-	"example.invalid/pulumi-modelarts/sdk/go/modelarts/internal"
+	"github.com/pulumi-modelarts/pulumi-modelarts/sdk/go/modelarts/internal"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
 )
