@@ -1,7 +1,8 @@
 """The story's program in TypeScript and Go, against the repository's generated SDKs (sdk/nodejs, sdk/go).
 
 Both programs declare what a jobs.json file declares (story.py), with the schema's property names: the test
-side writes jobs with the wire names and ``schema_args`` renames their keys through schema.json.
+side writes jobs with the wire names and ``schema_args`` renames their keys through the generated name map
+(pulumi_modelarts.schema_names, what the plugin translates with).
 
 * TypeScript: one ``index.ts`` reads jobs.json and passes each job's arguments to ``new TrainingJob`` as they
   are, the way a program passes configuration it loads. Its ``node_modules`` is a link to one directory per
@@ -29,6 +30,9 @@ from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+from pulumi_modelarts import schema_names
+from pulumi_modelarts.plugin import to_schema
 
 REPO = Path(__file__).resolve().parents[2]
 SCHEMA_FILE = REPO / "provider" / "pulumi_modelarts" / "schema.json"
@@ -64,11 +68,6 @@ def schema() -> dict[str, Any]:
     return loaded
 
 
-def _camel(name: str) -> str:
-    head, *rest = name.split("_")
-    return head + "".join(part[:1].upper() + part[1:] for part in rest)
-
-
 def _object_type(spec: Mapping[str, Any]) -> dict[str, Any] | None:
     ref = spec.get("$ref")
     if isinstance(ref, str) and ref.startswith("#/types/"):
@@ -77,38 +76,13 @@ def _object_type(spec: Mapping[str, Any]) -> dict[str, Any] | None:
     return None
 
 
-def _schema_name(key: str, properties: Mapping[str, Any]) -> str:
-    """The schema's name of a property given by its wire name."""
-    for candidate in (key, _camel(key)):
-        if candidate in properties:
-            return candidate
-    raise KeyError(f"the schema has no property {key!r} (nor {_camel(key)!r}); it has {sorted(properties)}")
-
-
-def _rename(value: Any, spec: Mapping[str, Any]) -> Any:
-    target = _object_type(spec)
-    if target is not None and isinstance(value, Mapping):
-        return _rename_object(value, target.get("properties", {}))
-    if spec.get("type") == "array" and isinstance(value, list):
-        return [_rename(item, spec.get("items", {})) for item in value]
-    if spec.get("type") == "object" and isinstance(value, Mapping):  # a map: its keys are data
-        return {key: _rename(item, spec.get("additionalProperties", {})) for key, item in value.items()}
-    return value
-
-
-def _rename_object(value: Mapping[str, Any], properties: Mapping[str, Any]) -> dict[str, Any]:
-    renamed: dict[str, Any] = {}
-    for key, item in value.items():
-        name = _schema_name(key, properties)
-        renamed[name] = _rename(item, properties[name])
-    return renamed
-
-
 def schema_args(job: Mapping[str, Any]) -> dict[str, Any]:
-    """A jobs.json entry with the schema's property names (and the resource options' TypeScript/Go names)."""
-    properties = schema()["resources"][JOB_TOKEN]["inputProperties"]
+    """A jobs.json entry with the schema's property names (imageUrl), renamed from the wire names
+    (image_url) through the generated name map the plugin translates with, and the resource options'
+    TypeScript/Go names."""
     options = {OPTION_KEYS[k]: v for k, v in job.items() if k in OPTION_KEYS}
-    return {**_rename_object({k: v for k, v in job.items() if k not in OPTION_KEYS}, properties), **options}
+    args = to_schema({k: v for k, v in job.items() if k not in OPTION_KEYS}, schema_names.INPUTS)
+    return {**args, **options}
 
 
 # --- TypeScript -------------------------------------------------------------------------------------------
