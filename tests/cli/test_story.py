@@ -78,9 +78,9 @@ def test_up_creates_the_declared_jobs_then_preview_and_refresh_find_nothing_to_d
     # What was declared is recorded (secret) in the state, next to what the service returned. The native
     # state holds the schema's names (camelCase), the dynamic one the wire's.
     native = front_end.native
-    node_count, declared = ("nodeCount", "declaredInputs") if native else ("node_count", "declared_inputs")
+    node_count, recorded = ("nodeCount", "declaredInputs") if native else ("node_count", "declared_inputs")
     assert state["train"]["outputs"]["spec"]["resource"][node_count] == 2
-    assert state["train"]["outputs"][declared]["ciphertext"]
+    assert state["train"]["outputs"][recorded]["ciphertext"]
 
     # Right after up: nothing to change, and not a single API call (diff is judged on the state alone).
     before = emulator.stats()
