@@ -115,8 +115,8 @@ for (const [name, id] of Object.entries(declared.existing ?? {})) {
 export = outputs;
 """
 
-# The TypeScript the Node.js language host runs programs with (@pulumi/pulumi's own) knows targets up to
-# ES2020.
+# As examples/native-typescript: @pulumi/pulumi compiles with the project's `typescript` if it finds one (here
+# the toolchain's 4.9.5), else with its vendored TypeScript 3.8, which knows targets up to ES2020.
 TS_CONFIG = {
     "compilerOptions": {
         "strict": True,
