@@ -129,27 +129,34 @@ def property_map(
     return {k: to_property(v, like.get(k), secret=k in secret) for k, v in values.items()}
 
 
-def secret_inputs(values: Mapping[str, PropertyValue]) -> dict[str, PropertyValue]:
-    """Inputs with the secret ones (``fields.SECRET_INPUTS``: environment variables) marked secret, however
-    the program passed them: the state then holds them encrypted and `preview --diff` shows ``[secret]``."""
-    marked = dict(values)
+def with_secret_inputs(inputs: Mapping[str, PropertyValue]) -> dict[str, PropertyValue]:
+    """inputs with every secret input (``fields.SECRET_INPUTS``) marked secret, whatever the program passed.
+
+    The schema declares them secret, but the generated SDKs mark no nested property so: the checked inputs the
+    engine records in the state must, or environment variables would be stored there in plain text.
+    """
+    marked = dict(inputs)
     for path in SECRET_INPUTS:
-        top, *rest = schema_path(path.replace("[]", "[0]")).replace("[0]", ".[]").split(".")
+        # "tasks[].algorithm.environments": in schema names, one segment per property, "[]" for each item.
+        segments = schema_path(path.replace("[]", "[0]")).replace("[0]", ".[]").split(".")
+        top, *rest = segments
         if top in marked:
             marked[top] = _secret_at(marked[top], rest)
     return marked
 
 
-def _secret_at(value: PropertyValue, parts: Sequence[str]) -> PropertyValue:
+def _secret_at(value: PropertyValue, rest: Sequence[str]) -> PropertyValue:
+    if not rest:
+        return value if value.is_secret else value.with_secret(True)
+    head, *tail = rest
     inner = value.value
-    if not parts:
-        return value if inner is None else value.with_secret(True)
-    head, rest = parts[0], parts[1:]
     if head == "[]" and isinstance(inner, Sequence) and not isinstance(inner, str):
-        return value.with_value([_secret_at(v, rest) if isinstance(v, PropertyValue) else v for v in inner])
-    if isinstance(inner, Mapping) and isinstance(inner.get(head), PropertyValue):
-        return value.with_value({**inner, head: _secret_at(inner[head], rest)})
-    return value
+        items = [_secret_at(item, tail) for item in inner]
+        return PropertyValue(items, is_secret=value.is_secret, dependencies=value.dependencies)
+    if isinstance(inner, Mapping) and head in inner:
+        fields = {**inner, head: _secret_at(inner[head], tail)}
+        return PropertyValue(fields, is_secret=value.is_secret, dependencies=value.dependencies)
+    return value  # absent, unknown (Computed) or not the shape the schema gives: nothing to mark
 
 
 def outputs_map(outputs: Mapping[str, Any], inputs: Mapping[str, PropertyValue]) -> dict[str, PropertyValue]:
@@ -506,9 +513,8 @@ class ModelArtsProvider(Provider):
             path, reason = schema_failure(warning.path, warning.reason)
             self._log.log(request.urn, f"{path}: {reason}" if path else reason, warning=True)
         inputs = to_schema(checked.inputs, schema_names.INPUTS)
-        return CheckResponse(
-            inputs=secret_inputs(property_map(inputs, request.new_inputs)), failures=failures
-        )
+        answer = with_secret_inputs(property_map(inputs, request.new_inputs))
+        return CheckResponse(inputs=answer, failures=failures)
 
     async def diff(self, request: DiffRequest) -> DiffResponse:
         from . import core, diffing
@@ -573,7 +579,7 @@ class ModelArtsProvider(Provider):
         inputs: Mapping[str, PropertyValue] = request.inputs
         if not inputs:
             # `pulumi import`: the inputs are what the job says about itself.
-            inputs = secret_inputs(
+            inputs = with_secret_inputs(
                 property_map(to_schema(declared_from_job(found.outputs), schema_names.INPUTS))
             )
         return ReadResponse(
