@@ -66,7 +66,7 @@ def log_text(job: Mapping[str, Any], plan: Plan, task: str, now: float) -> str |
 
 
 def _echoed(metadata: Mapping[str, Any], algorithm: Mapping[str, Any]) -> str:
-    """ " NAME=value" for the environment variable the log-echo-env hook names ("" without the hook)."""
+    """What the log-echo-env hook adds to each progress line: a space and NAME=value ("" without the hook)."""
     name = (metadata.get("annotations") or {}).get(LOG_ECHO_ENV)
     environments = algorithm.get("environments") or {}
     if isinstance(environments, list):  # the answer's shape: a list of maps
