@@ -139,7 +139,6 @@ class LogFollower:
         self._closed = False
         self._seen: dict[str, int] = {}
         self.reads = 0
-        self.shown: list[str] = []
 
     def poll(self, job: TrainingJob) -> None:
         """Start a read of the job's log if it runs, none is in flight and one is due. Never raises."""
@@ -188,7 +187,6 @@ class LogFollower:
             with self._lock:
                 if self._closed:
                     return
-                self.shown.append(newest)
             self._show(f"{task}: {newest}")
         except Exception:  # failed, throttled, gone, or the client closed under it: try again later
             pass
