@@ -195,7 +195,7 @@ def test_an_imported_job_differs_only_where_the_program_says_otherwise() -> None
     assert same.changes is False
     other = {**declared, "algorithm": {"engine": {"imageUrl": "org/img:2"}, "command": "run"}}
     changed = run(provider.diff(DiffRequest(URN, "j", state, plugin.property_map(other), [])))
-    assert changed.replaces == ["algorithm"]
+    assert changed.replaces == ["algorithm.engine.imageUrl"]  # the value that differs, in schema names
     wire = {
         "kind": "job",
         "metadata": {"id": "j", "name": "adopted", "create_time": 1},

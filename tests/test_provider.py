@@ -238,7 +238,7 @@ def test_diff_update_replace_none(prov: TrainingJobProvider) -> None:
 
     spec = job_inputs(spec={"resource": {"flavor_id": "modelarts.vm.cpu.8u", "node_count": 1.0}})
     result = prov.diff("id", olds, checked(prov, spec, inputs))
-    assert result.replaces == ["spec"]
+    assert result.replaces == ["spec"]  # the protocol's replaces are top-level properties
     assert result.delete_before_replace is True
 
     result = prov.diff("id", olds, checked(prov, job_inputs(triggers=["v2"]), inputs))
@@ -689,3 +689,26 @@ def test_check_passes_advised_inputs_and_prints_each_warning_naming_the_job(
         ["modelarts", "warning", "training job tf-acc-basic", "algorithm.code_dir"],
         ["modelarts", "warning", "training job tf-acc-basic", "algorithm.boot_file"],
     ]
+
+
+def test_diff_says_which_values_force_the_replacement(
+    prov: TrainingJobProvider, capsys: pytest.CaptureFixture[str]
+) -> None:
+    inputs = checked(prov, job_inputs())
+    olds = {"declared_inputs": {k: v for k, v in inputs.items() if k != "__provider"}, "name": "train-x"}
+    capsys.readouterr()
+    spec = dict(job_inputs()["spec"])
+    spec["resource"] = {**spec["resource"], "node_count": 3}
+    assert prov.diff("id", olds, checked(prov, job_inputs(spec=spec), inputs)).replaces == ["spec"]
+    said = capsys.readouterr().err
+    assert said == "modelarts: training job train-x will be replaced: spec.resource.node_count changed\n", (
+        said
+    )
+    # A secret's key is named, never its value.
+    algorithm = {**job_inputs()["algorithm"], "environments": {"API_TOKEN": "another-s3cr3t"}}
+    assert prov.diff("id", olds, checked(prov, job_inputs(algorithm=algorithm), inputs)).replaces
+    said = capsys.readouterr().err
+    assert "will be replaced: algorithm.environments.API_TOKEN changed" in said and "s3cr3t" not in said
+    # Nothing is said for an update in place.
+    prov.diff("id", olds, checked(prov, job_inputs(metadata={"description": "weekly"}), inputs))
+    assert capsys.readouterr().err == ""

@@ -37,6 +37,7 @@ LOG_TAIL = "emulator/log-tail"
 LOGS_CLEARED_AFTER = "emulator/logs-cleared-after-seconds"
 TERMINATING_SECONDS = "emulator/terminating-seconds"
 THROTTLE_UPDATES = "emulator/throttle-updates"
+LOG_ECHO_ENV = "emulator/log-echo-env"
 _SECONDS_HOOKS = (FAIL_AFTER, RUNNING_SECONDS, LOGS_CLEARED_AFTER, TERMINATING_SECONDS)
 
 

@@ -21,7 +21,14 @@ JOB_FIELDS: Final = (
     "ftjob_config",
 )
 #: Inputs that steer the provider only; the job never sees them.
-SETTINGS_FIELDS: Final = ("wait_for", "wait_timeout", "replace_when_failed", "name_prefix", "keep_record")
+SETTINGS_FIELDS: Final = (
+    "wait_for",
+    "wait_timeout",
+    "replace_when_failed",
+    "name_prefix",
+    "keep_record",
+    "show_logs",
+)
 #: Inputs the resource sets itself (users do not); they never cause a diff.
 HIDDEN_FIELDS: Final = ("name_scope",)
 #: Changing this input forces a new job (the "keepers" idiom).
@@ -42,6 +49,7 @@ INPUT_FIELDS: Final = (
     "replace_when_failed",
     "name_prefix",
     "keep_record",
+    "show_logs",
 )
 #: Every output.
 OUTPUT_FIELDS: Final = (
@@ -70,6 +78,7 @@ SETTING_DEFAULTS: Final[dict[str, Any]] = {
     "wait_timeout": "30m",
     "replace_when_failed": False,
     "keep_record": True,
+    "show_logs": True,
 }
 #: The values a setting limited to some (a Literal in its model) accepts.
 SETTING_CHOICES: Final[dict[str, tuple[str, ...]]] = {

@@ -5429,7 +5429,7 @@ class TrainingJobArgsDict(TypedDict):
     """
     Arguments of a `TrainingJob`: the create request body (`kind`, `metadata`, `algorithm`, `tasks`, `spec`,
     `endpoints`, `train_type`, `ftjob_config`) and the provider settings (`wait_for`, `wait_timeout`,
-    `triggers`, `replace_when_failed`, `name_prefix`, `keep_record`).
+    `triggers`, `replace_when_failed`, `name_prefix`, `keep_record`, `show_logs`).
     """
 
     kind: NotRequired[pulumi.Input[str]]
@@ -5492,6 +5492,12 @@ class TrainingJobArgsDict(TypedDict):
     logs stay readable, the name stays taken) or delete it (`false`: the name is free again). Defaults to
     `true`.
     """
+    show_logs: NotRequired[pulumi.Input[bool]]
+    """
+    While a create waits for the job to complete (`wait_for: completed`), show the newest line of its log on
+    its row (read at most every 30 s; credentials and environment values hidden). `false` turns it off.
+    Defaults to `true`.
+    """
 
 
 @pulumi.input_type
@@ -5499,7 +5505,7 @@ class TrainingJobArgs:
     """
     Arguments of a `TrainingJob`: the create request body (`kind`, `metadata`, `algorithm`, `tasks`, `spec`,
     `endpoints`, `train_type`, `ftjob_config`) and the provider settings (`wait_for`, `wait_timeout`,
-    `triggers`, `replace_when_failed`, `name_prefix`, `keep_record`).
+    `triggers`, `replace_when_failed`, `name_prefix`, `keep_record`, `show_logs`).
     """
 
     def __init__(
@@ -5527,6 +5533,7 @@ class TrainingJobArgs:
         replace_when_failed: Optional[pulumi.Input[bool]] = None,
         name_prefix: Optional[pulumi.Input[str]] = None,
         keep_record: Optional[pulumi.Input[bool]] = None,
+        show_logs: Optional[pulumi.Input[bool]] = None,
     ) -> None:
         if kind is not None:
             pulumi.set(__self__, "kind", kind)
@@ -5556,6 +5563,8 @@ class TrainingJobArgs:
             pulumi.set(__self__, "name_prefix", name_prefix)
         if keep_record is not None:
             pulumi.set(__self__, "keep_record", keep_record)
+        if show_logs is not None:
+            pulumi.set(__self__, "show_logs", show_logs)
 
     @property
     @pulumi.getter
@@ -5751,6 +5760,20 @@ class TrainingJobArgs:
     @keep_record.setter
     def keep_record(self, value: Optional[pulumi.Input[bool]]) -> None:
         pulumi.set(self, "keep_record", value)
+
+    @property
+    @pulumi.getter
+    def show_logs(self) -> Optional[pulumi.Input[bool]]:
+        """
+        While a create waits for the job to complete (`wait_for: completed`), show the newest line of its log
+        on its row (read at most every 30 s; credentials and environment values hidden). `false` turns it off.
+        Defaults to `true`.
+        """
+        return pulumi.get(self, "show_logs")  # type: ignore[no-any-return]
+
+    @show_logs.setter
+    def show_logs(self, value: Optional[pulumi.Input[bool]]) -> None:
+        pulumi.set(self, "show_logs", value)
 
 
 __all__ = [

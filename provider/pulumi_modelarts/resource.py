@@ -168,6 +168,7 @@ class TrainingJob(pulumi.dynamic.Resource, module="modelarts", name="TrainingJob
         replace_when_failed: Optional[pulumi.Input[bool]] = None,
         name_prefix: Optional[pulumi.Input[str]] = None,
         keep_record: Optional[pulumi.Input[bool]] = None,
+        show_logs: Optional[pulumi.Input[bool]] = None,
     ) -> None:
         """
         :param resource_name: The Pulumi resource name; also the default prefix of the job name.
@@ -201,6 +202,9 @@ class TrainingJob(pulumi.dynamic.Resource, module="modelarts", name="TrainingJob
         :param keep_record: What destroy (or the delete half of a replacement) does with the stopped job's
             record: keep it (`true`: logs stay readable, the name stays taken) or delete it (`false`: the name
             is free again). Defaults to `true`.
+        :param show_logs: While a create waits for the job to complete (`wait_for: completed`), show the
+            newest line of its log on its row (read at most every 30 s; credentials and environment values
+            hidden). `false` turns it off. Defaults to `true`.
         """
         given: dict[str, Any] = {
             "kind": kind,
@@ -217,6 +221,7 @@ class TrainingJob(pulumi.dynamic.Resource, module="modelarts", name="TrainingJob
             "replace_when_failed": replace_when_failed,
             "name_prefix": name_prefix,
             "keep_record": keep_record,
+            "show_logs": show_logs,
         }
         _register(self, resource_name, args, opts, given)
 

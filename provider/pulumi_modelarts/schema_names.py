@@ -35,6 +35,7 @@ TYPES: Final[dict[str, dict[str, tuple[str, str]]]] = {
         "replace_when_failed": ("replaceWhenFailed", ""),
         "name_prefix": ("namePrefix", ""),
         "keep_record": ("keepRecord", ""),
+        "show_logs": ("showLogs", ""),
         "name_scope": ("nameScope", ""),
     },
     "TrainingJob:outputs": {

@@ -103,6 +103,8 @@ type trainingJobArgs struct {
 	NamePrefix *string `pulumi:"namePrefix"`
 	// When the phase last stored (after create or refresh) is Failed, Abnormal or CreateFailed, the next `up` replaces the job. Defaults to `false`.
 	ReplaceWhenFailed *bool `pulumi:"replaceWhenFailed"`
+	// While a create waits for the job to complete (`wait_for: completed`), show the newest line of its log on its row (read at most every 30 s; credentials and environment values hidden). `false` turns it off. Defaults to `true`.
+	ShowLogs *bool `pulumi:"showLogs"`
 	// The machines (`resource`: a flavor, or `pool_id` for a dedicated pool; `node_count` at least 1), volumes, logs, scheduling and what the job produces.
 	Spec *TrainingJobSpec `pulumi:"spec"`
 	// Tasks of a heterogeneous job, instead of `spec`.
@@ -135,6 +137,8 @@ type TrainingJobArgs struct {
 	NamePrefix pulumi.StringPtrInput
 	// When the phase last stored (after create or refresh) is Failed, Abnormal or CreateFailed, the next `up` replaces the job. Defaults to `false`.
 	ReplaceWhenFailed pulumi.BoolPtrInput
+	// While a create waits for the job to complete (`wait_for: completed`), show the newest line of its log on its row (read at most every 30 s; credentials and environment values hidden). `false` turns it off. Defaults to `true`.
+	ShowLogs pulumi.BoolPtrInput
 	// The machines (`resource`: a flavor, or `pool_id` for a dedicated pool; `node_count` at least 1), volumes, logs, scheduling and what the job produces.
 	Spec TrainingJobSpecPtrInput
 	// Tasks of a heterogeneous job, instead of `spec`.
