@@ -235,3 +235,23 @@ def test_the_readme_keeps_the_two_commands() -> None:
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     assert "`bash scripts/demo`" in readme
     assert "`bash scripts/test`" in readme
+
+
+def _layout_block() -> str:
+    text = (REPO / "docs" / "development.md").read_text()
+    start = text.index("provider/pulumi_modelarts/\n")
+    return text[start : text.index("```", start)]
+
+
+@pytest.mark.parametrize(
+    ("package", "indent"),
+    [("provider/pulumi_modelarts", "  "), ("emulator/modelarts_emulator", "    ")],
+)
+def test_the_map_of_the_code_is_the_code(package: str, indent: str) -> None:
+    # docs/development.md's layout is the map a newcomer reads first: it must be the code.
+    block = _layout_block()
+    named = set(re.findall(rf"^{indent}((?:\w+\.py(?:, )?)+)", block, flags=re.MULTILINE))
+    listed = {name for entry in named for name in entry.split(", ")}
+    modules = {path.name for path in (REPO / package).glob("*.py")} - {"__init__.py"}
+    assert modules - listed == set(), f"modules of {package} missing from docs/development.md's layout"
+    assert listed - modules == set(), f"docs/development.md's layout names modules {package} does not have"
