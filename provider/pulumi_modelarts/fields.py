@@ -20,8 +20,15 @@ JOB_FIELDS: Final = (
     "train_type",
     "ftjob_config",
 )
-#: Inputs that steer the provider only; the job never sees them.
-SETTINGS_FIELDS: Final = ("wait_for", "wait_timeout", "replace_when_failed", "name_prefix", "keep_record")
+#: Inputs beside the job body: they steer the provider (tags are applied beside the job).
+SETTINGS_FIELDS: Final = (
+    "wait_for",
+    "wait_timeout",
+    "replace_when_failed",
+    "name_prefix",
+    "keep_record",
+    "tags",
+)
 #: Inputs the resource sets itself (users do not); they never cause a diff.
 HIDDEN_FIELDS: Final = ("name_scope",)
 #: Changing this input forces a new job (the "keepers" idiom).
@@ -42,6 +49,7 @@ INPUT_FIELDS: Final = (
     "replace_when_failed",
     "name_prefix",
     "keep_record",
+    "tags",
 )
 #: Every output.
 OUTPUT_FIELDS: Final = (
@@ -56,6 +64,7 @@ OUTPUT_FIELDS: Final = (
     "tasks",
     "endpoints",
     "environments",
+    "tags",
     "declared_inputs",
 )
 #: Outputs that are not inputs.

@@ -35,6 +35,7 @@ TYPES: Final[dict[str, dict[str, tuple[str, str]]]] = {
         "replace_when_failed": ("replaceWhenFailed", ""),
         "name_prefix": ("namePrefix", ""),
         "keep_record": ("keepRecord", ""),
+        "tags": ("tags", "{}"),
         "name_scope": ("nameScope", ""),
     },
     "TrainingJob:outputs": {
@@ -49,6 +50,7 @@ TYPES: Final[dict[str, dict[str, tuple[str, str]]]] = {
         "tasks": ("tasks", "[]TaskResponse"),
         "endpoints": ("endpoints", "Endpoints"),
         "environments": ("environments", "{}"),
+        "tags": ("tags", "{}"),
         "declared_inputs": ("declaredInputs", "TrainingJob:inputs"),
     },
     "getTrainingJobs:args": {
@@ -57,6 +59,7 @@ TYPES: Final[dict[str, dict[str, tuple[str, str]]]] = {
         "kind": ("kind", ""),
         "created_after": ("createdAfter", ""),
         "created_before": ("createdBefore", ""),
+        "tags": ("tags", "{}"),
         "sort_by": ("sortBy", ""),
         "order": ("order", ""),
     },

@@ -1,0 +1,77 @@
+"""Tags through the real CLI, for each front-end: `up` with tags, a change of tags (an in-place update sending
+only the difference), a tag changed elsewhere (refresh, then a preview showing a change of `tags` and nothing
+else, and an `up` putting the declared tags back), and `destroy`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from modelarts_emulator.testing import EmulatorProcess
+
+from .front_ends import FRONT_ENDS, FrontEnd
+from .story import assert_no_traceback, emulator_client, job_args, new_story
+
+
+def _job_step(preview_json: str, name: str) -> dict[str, Any]:
+    steps = [s for s in json.loads(preview_json)["steps"] if s["urn"].endswith(f"::{name}")]
+    assert len(steps) == 1, steps
+    return dict(steps[0])
+
+
+def _changes(emu: EmulatorProcess) -> list[tuple[str, dict[str, str]]]:
+    return [(c["op"], {t["key"]: t["value"] for t in c["tags"]}) for c in emu.tag_changes()]
+
+
+@pytest.mark.parametrize("front_end", FRONT_ENDS)
+def test_tags_up_change_drift_destroy(tmp_path: Path, emulator: EmulatorProcess, front_end: FrontEnd) -> None:
+    story = new_story(tmp_path, emulator, front_end=front_end)
+    first = {"team": "nlp", "cost-center": "research-42", "owner": "ana"}
+    story.declare({"train": job_args(tags=first)})
+    up = story.stack.up()
+    assert_no_traceback(up.stdout, up.stderr)
+    job_id = story.stack.outputs()["train"]["id"]
+    state = story.jobs_in_state()["train"]
+    assert state["outputs"]["tags"] == first
+    with emulator_client(emulator) as client:
+        assert client.get_tags(job_id) == first
+    assert _changes(emulator) == [("create", first)]
+
+    # A change of tags: an update in place (same id), and only the difference is sent.
+    second = {"team": "nlp", "cost-center": "research-43", "project": "bert"}
+    story.declare({"train": job_args(tags=second)})
+    step = _job_step(story.stack.preview("--json").stdout, "train")
+    assert step["op"] == "update" and step["diffs"] == ["tags"]
+    story.stack.up()
+    assert story.stack.outputs()["train"]["id"] == job_id
+    with emulator_client(emulator) as client:
+        assert client.get_tags(job_id) == second
+    assert _changes(emulator)[1:] == [
+        ("delete", {"cost-center": "research-42", "owner": "ana"}),
+        ("create", {"cost-center": "research-43", "project": "bert"}),
+    ]
+    story.stack.preview("--expect-no-changes")
+
+    # Changed elsewhere (the console, another tool): refresh records it, and the next preview shows a change
+    # of tags, nothing else; up puts the declared tags back with the difference only.
+    with emulator_client(emulator) as client:
+        client.add_tags(job_id, {"team": "vision"})
+    refresh = story.stack.refresh()
+    assert_no_traceback(refresh.stdout, refresh.stderr)
+    assert story.jobs_in_state()["train"]["outputs"]["tags"] == {**second, "team": "vision"}
+    step = _job_step(story.stack.preview("--json").stdout, "train")
+    assert step["op"] == "update" and step["diffs"] == ["tags"]
+    if front_end.native:
+        assert list(step["detailedDiff"]) == ["tags"]
+    story.stack.up()
+    with emulator_client(emulator) as client:
+        assert client.get_tags(job_id) == second
+    assert _changes(emulator)[-2:] == [("delete", {"team": "vision"}), ("create", {"team": "nlp"})]
+    story.stack.preview("--expect-no-changes")
+
+    destroy = story.stack.destroy()
+    assert_no_traceback(destroy.stdout, destroy.stderr)
+    assert story.jobs_in_state() == {}
