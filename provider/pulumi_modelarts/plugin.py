@@ -492,7 +492,8 @@ class ModelArtsProvider(Provider):
             # Adopted by `pulumi import`: compare what the program declares with the job as it was found.
             found = declared_from_job(olds)
             adopted = restrict(found, news)
-            adopted.update({k: news[k] for k in SETTINGS_FIELDS if k in news})
+            # Settings are the program's (only stored); tags are judged against those the job was found with.
+            adopted.update({k: news[k] for k in SETTINGS_FIELDS if k in news and k != core.TAGS_FIELD})
             declared = diffing.normalise_inputs(adopted)
             olds = {**olds, core.DECLARED_INPUTS: declared}
         progress = self._log.progress(request.urn)

@@ -8,17 +8,18 @@ import json
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
 
-from .front_ends import FRONT_ENDS, FrontEnd
+from .front_ends import FRONT_ENDS, NATIVE, FrontEnd
 from .story import assert_no_traceback, emulator_client, job_args, new_story
 
 
 def _job_step(preview_json: str, name: str) -> dict[str, Any]:
     steps = [s for s in json.loads(preview_json)["steps"] if s["urn"].endswith(f"::{name}")]
-    assert len(steps) == 1, steps
+    assert len(steps) == 1, preview_json
     return dict(steps[0])
 
 
@@ -84,3 +85,39 @@ def test_tags_up_change_drift_destroy(tmp_path: Path, emulator: EmulatorProcess,
     destroy = story.stack.destroy()
     assert_no_traceback(destroy.stdout, destroy.stderr)
     assert story.jobs_in_state() == {}
+
+
+def test_native_import_reads_the_tags(tmp_path: Path, emulator: EmulatorProcess) -> None:
+    args = job_args(wait_for="running")
+    tags = {"team": "nlp", "owner": "ana"}
+    with httpx.Client(auth=emulator.auth(), timeout=10) as http:
+        body = {"kind": "job", **args, "metadata": {**args["metadata"], "name": "tagged-import"}}
+        body.pop("wait_for")
+        answer = http.post(emulator.api_url("/training-jobs"), json=body)
+        job_id = answer.raise_for_status().json()["metadata"]["id"]
+        wire_tags = [{"key": k, "value": v} for k, v in tags.items()]
+        tagged = http.post(
+            emulator.api_url(f"/modelarts-training-job/{job_id}/tags/create"), json={"tags": wire_tags}
+        )
+        assert tagged.status_code == 204
+    story = new_story(tmp_path, emulator, front_end=NATIVE)
+    story.declare({})
+    story.stack.run(
+        "import", NATIVE.type_token, "adopted", job_id, "--generate-code=false", "--protect=false", "--yes"
+    )
+    [resource] = story.jobs_in_state().values()
+    assert resource["inputs"]["tags"] == tags and resource["outputs"]["tags"] == tags
+
+    # The program declaring the same tags: nothing to do; another owner: an in-place change of tags only.
+    declared = {**args, "metadata": {**args["metadata"], "name": "tagged-import"}}
+    story.declare({"adopted": {**declared, "tags": tags}})
+    story.stack.preview("--expect-no-changes")
+    story.declare({"adopted": {**declared, "tags": {**tags, "owner": "li"}}})
+    step = _job_step(story.stack.preview("--json").stdout, "adopted")
+    assert step["op"] == "update" and list(step["detailedDiff"]) == ["tags"]
+    emulator.reset_stats()
+    story.stack.up()
+    with emulator_client(emulator) as client:
+        assert client.get_tags(job_id) == {**tags, "owner": "li"}
+    assert _changes(emulator)[-2:] == [("delete", {"owner": "ana"}), ("create", {"owner": "li"})]
+    story.stack.destroy()
