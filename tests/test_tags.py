@@ -240,3 +240,16 @@ def test_get_training_jobs_filters_by_tag(
         monkeypatch.setenv(key, value)
     assert [j["metadata"]["name"] for j in plugin.find_jobs({}, {"tags": {"team": "ml"}})] == ["tag-find-a"]
     assert len(plugin.find_jobs({}, {})) == 3
+
+
+def test_an_update_leaving_tags_alone_makes_no_tag_call(
+    client: ModelArtsClient, emulator: EmulatorProcess
+) -> None:
+    tags = {"team": "ml"}
+    state = core.create(job_inputs("tag-still", tags=tags), client, Recorder())
+    emulator.reset_stats()
+    described = job_inputs("tag-still", tags=tags)
+    described["metadata"] = {**described["metadata"], "description": "now described"}
+    updated = core.update(state.id, state.outputs, described, client, Recorder())
+    assert emulator.stats()["by_operation"] == {"update": 1, "get": 1}
+    assert updated.outputs["tags"] == tags and client.get_tags(state.id) == tags

@@ -855,7 +855,7 @@ def update(
                 progress.say(f"training job {job_id}: description updated")
             job: TrainingJob = client.get_job(job_id)
             want, before = tags_of(inputs), tags_of(_declared(old_outputs))
-            if want is not None or before:
+            if TAGS_FIELD in decision.settings_changed:  # declared (or found by refresh) against the new
                 have = client.get_tags(job_id)
                 # Without tags declared now, the ones declared before are removed; others stay unmanaged.
                 target = (
