@@ -1,4 +1,4 @@
-"""Tags through the real CLI, for each front-end: `up` with tags, a change of tags (an in-place update sending
+"""Tags through the real CLI, for each front-end (and the native plugin from TypeScript and Go): `up` with tags, a change of tags (an in-place update sending
 only the difference), a tag changed elsewhere (refresh, then a preview showing a change of `tags` and nothing
 else, and an `up` putting the declared tags back), and `destroy`."""
 
@@ -13,7 +13,7 @@ import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
 
-from .front_ends import FRONT_ENDS, NATIVE, FrontEnd
+from .front_ends import NATIVE, STORY_FRONT_ENDS, FrontEnd
 from .story import assert_no_traceback, emulator_client, job_args, new_story
 
 
@@ -36,7 +36,7 @@ def _changes(emu: EmulatorProcess) -> list[tuple[str, dict[str, str]]]:
     return [(c["op"], {t["key"]: t["value"] for t in c["tags"]}) for c in emu.tag_changes()]
 
 
-@pytest.mark.parametrize("front_end", FRONT_ENDS)
+@pytest.mark.parametrize("front_end", STORY_FRONT_ENDS)
 def test_tags_up_change_drift_destroy(tmp_path: Path, emulator: EmulatorProcess, front_end: FrontEnd) -> None:
     story = new_story(tmp_path, emulator, front_end=front_end)
     first = {"team": "nlp", "cost-center": "research-42", "owner": "ana"}
