@@ -1,6 +1,7 @@
-"""Tags through the real CLI, for each front-end (and the native plugin from TypeScript and Go): `up` with tags, a change of tags (an in-place update sending
-only the difference), a tag changed elsewhere (refresh, then a preview showing a change of `tags` and nothing
-else, and an `up` putting the declared tags back), and `destroy`."""
+"""Tags through the real CLI, for each front-end (and the native plugin from TypeScript and Go programs):
+`up` with tags, a change of tags (an in-place update sending only the difference), a tag changed elsewhere
+(refresh, then a preview showing a change of `tags` and nothing else, and an `up` putting the declared tags
+back), and `destroy`; and `pulumi import` of a tagged job."""
 
 from __future__ import annotations
 
