@@ -19,6 +19,7 @@ from .errors import (
     LOG_NOT_GENERATED,
     NOT_TERMINABLE,
     STATUS_CHANGED,
+    TAGS_REFUSED,
     TOO_MANY_REQUESTS,
     UNSUPPORTED_ACTION,
     ServiceError,
@@ -125,7 +126,14 @@ class Service:
             raise invalid(problems)
         assert isinstance(body, Mapping)
         given = [(str(t["key"]), t.get("value")) for t in body["tags"]]
-        self._doc(job_id)  # a job that does not exist is not found, before anything changes
+        plan = lifecycle.Plan.from_dict(self._doc(job_id)["plan"])  # a missing job: not found, first
+        if not deleting and plan.refuse_tags:
+            raise ServiceError(
+                403,
+                TAGS_REFUSED,
+                "The user has no permission to tag this training job.",
+                "Ask the account administrator for the permission to manage tags.",
+            )
         too_many: list[int] = []
 
         def change(doc: dict[str, Any]) -> dict[str, Any]:

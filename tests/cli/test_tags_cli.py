@@ -14,7 +14,7 @@ import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
 
-from .front_ends import NATIVE, STORY_FRONT_ENDS, FrontEnd
+from .front_ends import FRONT_ENDS, NATIVE, STORY_FRONT_ENDS, FrontEnd
 from .story import assert_no_traceback, emulator_client, job_args, new_story
 
 
@@ -122,3 +122,37 @@ def test_native_import_reads_the_tags(tmp_path: Path, emulator: EmulatorProcess)
         assert client.get_tags(job_id) == {**tags, "owner": "li"}
     assert _changes(emulator)[-2:] == [("delete", {"owner": "ana"}), ("create", {"owner": "li"})]
     story.stack.destroy()
+
+
+@pytest.mark.parametrize("front_end", FRONT_ENDS)
+def test_refused_tags_keep_the_job_in_the_state_and_the_next_preview_shows_them(
+    tmp_path: Path, emulator: EmulatorProcess, front_end: FrontEnd
+) -> None:
+    story = new_story(tmp_path, emulator, front_end=front_end)
+    # The service refuses to tag this job (as without the permission to tag).
+    refused = job_args(annotations={"emulator/refuse-tags": "true"}, tags={"team": "nlp"})
+    story.declare({"train": refused})
+    up = story.stack.up()
+    assert_no_traceback(up.stdout, up.stderr)
+    said = up.stdout + up.stderr
+    assert "was created but its tags were not applied" in said, said
+    assert "the job is kept, and the next `pulumi up` applies them" in said
+    [resource] = story.jobs_in_state().values()
+    job_id = resource["id"]
+    assert resource["outputs"]["tags"] == {}
+    with emulator_client(emulator) as client:
+        assert client.get_job(job_id).phase in ("Creating", "Pending", "Running")
+    # Nothing is orphaned, and what is missing is shown: the next preview is an update of the job (the
+    # native provider names tags, and only tags; the dynamic one cannot name properties, and its stored
+    # inputs hold the tags as the program declared them).
+    step = _job_step(story.stack.preview("--json").stdout, "train")
+    assert step["op"] == "update"
+    if front_end.native:
+        assert list(step["detailedDiff"]) == ["tags"]
+    # Still refused: that up fails, naming the tag call; the job stays in the state, untouched.
+    again = story.stack.up(check=False)
+    assert again.returncode != 0
+    assert f"tag training job '{job_id}'" in again.stdout + again.stderr
+    assert [r["id"] for r in story.jobs_in_state().values()] == [job_id]
+    story.stack.destroy()
+    assert story.jobs_in_state() == {}
