@@ -33,11 +33,15 @@ class Recorder:
 
     def __init__(self, listening: bool = True) -> None:
         self.lines: list[str] = []
+        self.statuses: list[str] = []
         self.listening = listening
         self.asked = 0
 
     def say(self, line: str) -> None:
         self.lines.append(line)
+
+    def status(self, line: str) -> None:
+        self.statuses.append(line)
 
     def engine_listening(self) -> bool:
         self.asked += 1
@@ -450,3 +454,65 @@ def test_outputs_and_listings_keep_every_environment_variable_and_token_out_of_p
     for secret in ("top-level-secret", "task-secret", "endpoint-token"):
         assert secret not in str(listed), secret
     assert listed["tasks"][0]["algorithm"]["code_dir"] == "/c"
+
+
+# ------------------------------------------------------------------------------------------------ log lines
+
+
+def logged_inputs(**overrides: Any) -> dict[str, Any]:
+    hooks = {"emulator/running-seconds": "2", "emulator/log-echo-env": "TOKEN"}
+    job = inputs(hooks, wait_for="completed", **overrides)
+    job["algorithm"]["environments"] = {"TOKEN": "env-s3cr3t-value"}
+    return job
+
+
+def test_create_shows_new_log_lines_while_it_waits_for_completed(
+    emulator: EmulatorProcess, client: ModelArtsClient
+) -> None:
+    progress = Recorder()
+    created = core.create(logged_inputs(), client, progress)
+    assert created.outputs["phase"] == "Completed"
+    assert all(s.startswith("core-job worker-0: ") for s in progress.statuses), progress.statuses
+    steps = [re.search(r" step (\d+)/10 loss=\S+ TOKEN=\*\*\*$", s) for s in progress.statuses]
+    assert len([found for found in steps if found]) >= 2, progress.statuses  # the secret hidden
+    numbers = [int(found.group(1)) for found in steps if found]
+    assert numbers == sorted(set(numbers)), numbers  # only new lines
+    assert not any("env-s3cr3t-value" in line for line in progress.lines + progress.statuses)
+
+
+def test_show_logs_false_reads_no_log(emulator: EmulatorProcess, client: ModelArtsClient) -> None:
+    progress = Recorder()
+    emulator.reset_stats()
+    core.create(logged_inputs(show_logs=False), client, progress)
+    assert "logs" not in operations(emulator) and progress.statuses == []
+
+
+@pytest.mark.parametrize("trouble", ["throttled", "hangs"])
+def test_a_log_read_that_fails_or_hangs_never_fails_or_slows_the_wait(
+    emulator: EmulatorProcess, client: ModelArtsClient, monkeypatch: pytest.MonkeyPatch, trouble: str
+) -> None:
+    from pulumi_modelarts.errors import ThrottledError
+
+    release = threading.Event()
+    calls: list[str] = []
+
+    def read(job_id: str, task: str, *, attempts: int | None = None) -> Any:
+        calls.append(task)
+        assert attempts == 1  # never the client's own retries
+        if trouble == "hangs":
+            release.wait(30)
+        raise ThrottledError(429, "ModelArts.2799", "too many requests")
+
+    monkeypatch.setattr(client, "get_log_preview", read)
+    progress = Recorder()
+    started = time.monotonic()
+    try:
+        created = core.create(logged_inputs(), client, progress)
+    finally:
+        release.set()
+    assert created.outputs["phase"] == "Completed" and calls
+    assert time.monotonic() - started < 6  # a 2 s run; a hanging read would hold it for 30 s
+    assert progress.statuses == []
+    if trouble == "throttled":
+        # After each refusal the pause doubles: far fewer reads than polls.
+        assert len(calls) <= 3, calls

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -211,3 +212,76 @@ def test_contains_unknown() -> None:
     assert d.contains_unknown({"a": [1, {"b": Unknown()}]})
     assert d.contains_unknown([rpc.UNKNOWN])
     assert not d.contains_unknown({"a": [1, {"b": "c"}]})
+
+
+def test_leaves_name_each_changed_value_by_key_and_index() -> None:
+    algorithm = dict(declared()["algorithm"])
+    algorithm["parameters"] = [{"name": "lr", "value": "0.2"}, {"name": "epochs", "value": "3"}]
+    new = declared(
+        algorithm=algorithm, spec={"resource": {"flavor_id": "modelarts.vm.cpu.2u", "node_count": 4}}
+    )
+    decision = d.decide(declared(), new)
+    assert decision.replaces == ["algorithm", "spec"]
+    assert decision.leaves == [
+        d.Leaf("algorithm.parameters[0].value", d.UPDATE, True),
+        d.Leaf("algorithm.parameters[1]", d.ADD, True),
+        d.Leaf("spec.resource.node_count", d.UPDATE, True),
+    ]
+    assert decision.forcing() == [leaf.path for leaf in decision.leaves]
+    assert decision.reasons == [
+        "algorithm.parameters[0].value, algorithm.parameters[1] changed",
+        "spec.resource.node_count changed",
+    ]
+
+
+def test_leaves_of_removed_and_unset_values_and_quoted_keys() -> None:
+    old = declared(metadata={"name": "n", "annotations": {"team/owner": "a", "x": "1"}})
+    new = declared(metadata={"name": "n", "annotations": {"x": "1", "y": None}, "description": "new"})
+    decision = d.decide(old, new)
+    assert decision.leaves == [
+        d.Leaf('metadata.annotations["team/owner"]', d.DELETE, True),
+        d.Leaf("metadata.description", d.ADD, False),  # in place, but the whole job is new anyway
+    ]
+    assert not decision.description_changed  # the new job is created with it
+    # A map left with nothing set is gone as a whole.
+    gone = d.decide(old, declared(metadata={"name": "n", "annotations": {"x": None}}))
+    assert gone.leaves == [d.Leaf("metadata.annotations", d.DELETE, True)]
+    # An empty map or list is as good as none.
+    assert d.leaves({"a": {}, "b": [1]}, {"b": [1], "c": []}, "x") == []
+
+
+def test_leaves_of_secret_maps_name_keys_never_values() -> None:
+    algorithm = dict(declared()["algorithm"], environments={"A": "s3cr3t-new", "B.C": "other"})
+    decision = d.decide(declared(), declared(algorithm=algorithm))
+    assert decision.leaves == [
+        d.Leaf("algorithm.environments.A", d.UPDATE, True),
+        d.Leaf('algorithm.environments["B.C"]', d.ADD, True),
+    ]
+    text = repr(decision)
+    assert "s3cr3t" not in text and "other" not in text
+
+
+def test_leaves_of_unknowns_settings_description_and_status() -> None:
+    new = declared(spec={"resource": {"flavor_id": Unknown(), "node_count": 2}}, wait_for="running")
+    decision = d.decide(declared(), new)
+    assert decision.leaves == [
+        d.Leaf("spec.resource.flavor_id", d.UPDATE, True),
+        d.Leaf("wait_for", d.UPDATE, False),
+    ]
+    decision = d.decide(declared(), declared(metadata={"name": "train-abc123", "description": "weekly"}))
+    assert decision.leaves == [d.Leaf("metadata.description", d.UPDATE, False)] and not decision.forcing()
+    assert d.decide(declared(), declared(tasks=Unknown())).leaves == [d.Leaf("tasks", d.ADD, True)]
+    failed = d.decide(
+        declared(replace_when_failed=True), declared(replace_when_failed=True), last_phase="Failed"
+    )
+    assert failed.leaves == [d.Leaf("status", d.UPDATE, True)]
+
+
+def test_leaf_paths_follow_pulumis_property_path_syntax() -> None:
+    assert d.leaf_path("", "spec") == "spec"
+    assert d.leaf_path("a", 3) == "a[3]"
+    assert d.leaf_path("a", "_ok9") == "a._ok9"
+    for key in ("with.dot", "slash/ed", "9lives", 'quote"d', "wide é"):
+        path = d.leaf_path("env", key)
+        assert path.startswith("env[") and path.endswith("]")
+        assert json.loads(path[4:-1]) == key

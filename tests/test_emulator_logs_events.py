@@ -116,6 +116,16 @@ def test_the_log_tail_hook_sets_the_last_lines(emulator: EmulatorProcess) -> Non
     assert "Traceback" not in preview(client, job_id).content
 
 
+def test_the_log_echo_env_hook_prints_an_environment_variable_on_each_progress_line(
+    emulator: EmulatorProcess,
+) -> None:
+    client = sdk_client(emulator)
+    job_id = create(client, job_body("careless", {**FAILING, "emulator/log-echo-env": "API_TOKEN"}))
+    wait_phase(lambda: job_details(client, job_id), "Failed")
+    steps = [line for line in preview(client, job_id).content.splitlines() if " step " in line]
+    assert len(steps) == 4 and all(line.endswith(" API_TOKEN=not-for-logs") for line in steps), steps
+
+
 def test_log_refusals(emulator_factory: Factory) -> None:
     emu = emulator_factory(creating_seconds=30)
     client = sdk_client(emu)

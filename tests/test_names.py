@@ -36,6 +36,9 @@ class Recorder:
     def say(self, line: str) -> None:
         self.lines.append(line)
 
+    def status(self, line: str) -> None:
+        self.lines.append(line)
+
     def engine_listening(self) -> bool:
         return True
 

@@ -125,6 +125,25 @@ def test_check_keeps_secrets_where_the_inputs_had_them() -> None:
     assert not answer.inputs["algorithm"].is_secret
 
 
+def test_check_marks_environment_variables_secret_though_the_program_did_not() -> None:
+    # The generated SDKs pass nested values as plain data: without this the state would hold them in clear.
+    provider = plugin.ModelArtsProvider()
+    algorithm = {"engine": {"imageUrl": "org/img:1"}, "command": "train", "environments": {"T": "s"}}
+    task = {"role": "worker", "algorithm": {"environments": {"T": "s"}}}
+    news = plugin.property_map(inputs(algorithm=algorithm, tasks=[task, {"role": "ps"}]))
+    assert not news["algorithm"].value["environments"].is_secret
+    answer = run(provider.check(CheckRequest(URN, {}, news, b"")))
+    environments = answer.inputs["algorithm"].value["environments"]
+    assert environments.is_secret and environments.value["T"].value == "s"
+    assert not answer.inputs["algorithm"].is_secret
+    assert not answer.inputs["algorithm"].value["command"].is_secret
+    first, second = answer.inputs["tasks"].value
+    assert first.value["algorithm"].value["environments"].is_secret
+    assert not first.value["algorithm"].is_secret and not first.value["role"].is_secret
+    assert "algorithm" not in second.value
+    assert not answer.inputs["tasks"].is_secret
+
+
 def _state(declared: dict[str, Any]) -> dict[str, PropertyValue]:
     return plugin.property_map({"phase": "Running", "metadata": {"id": "j"}, "declaredInputs": declared})
 
@@ -176,7 +195,7 @@ def test_an_imported_job_differs_only_where_the_program_says_otherwise() -> None
     assert same.changes is False
     other = {**declared, "algorithm": {"engine": {"imageUrl": "org/img:2"}, "command": "run"}}
     changed = run(provider.diff(DiffRequest(URN, "j", state, plugin.property_map(other), [])))
-    assert changed.replaces == ["algorithm"]
+    assert changed.replaces == ["algorithm.engine.imageUrl"]  # the value that differs, in schema names
     wire = {
         "kind": "job",
         "metadata": {"id": "j", "name": "adopted", "create_time": 1},

@@ -238,7 +238,7 @@ def test_diff_update_replace_none(prov: TrainingJobProvider) -> None:
 
     spec = job_inputs(spec={"resource": {"flavor_id": "modelarts.vm.cpu.8u", "node_count": 1.0}})
     result = prov.diff("id", olds, checked(prov, spec, inputs))
-    assert result.replaces == ["spec"]
+    assert result.replaces == ["spec"]  # the protocol's replaces are top-level properties
     assert result.delete_before_replace is True
 
     result = prov.diff("id", olds, checked(prov, job_inputs(triggers=["v2"]), inputs))
@@ -569,7 +569,9 @@ def test_get_training_jobs_takes_phases_in_any_case_and_refuses_unknown_ones(
 ) -> None:
     from pulumi_modelarts import get_training_jobs
 
-    created = prov.create(checked(prov, job_inputs(wait_for="running", name_prefix="phased")))
+    # Running for 30 s (not the fixture's 0.2 s): still Running for both searches on a busy machine.
+    long_running = annotated({"emulator/running-seconds": "30"}, wait_for="running", name_prefix="phased")
+    created = prov.create(checked(prov, long_running))
     assert [j["metadata"]["id"] for j in get_training_jobs(phase="running")] == [created.id]
     assert [j["metadata"]["id"] for j in get_training_jobs(phase=["RUNNING", "failed"])] == [created.id]
     emu.reset_stats()
@@ -619,7 +621,8 @@ def test_create_wait_survives_a_closed_stderr(
 ) -> None:
     # Progress lines are only informative: when nobody reads them any more, the wait must go on and the job
     # must not be treated as failed (and terminated) - after a SIGKILLed `pulumi up` it is left for adoption.
-    inputs = checked(prov, job_inputs(wait_for="running"))
+    # Running for 30 s: with the fixture's 0.2 s a busy machine could see the job completed before the check.
+    inputs = checked(prov, annotated({"emulator/running-seconds": "30"}, wait_for="running"))
     monkeypatch.setattr("sys.stderr", _ClosedStderr())
     result = prov.create(inputs)
     assert result.outs is not None and result.outs["phase"] == "Running"
@@ -686,3 +689,26 @@ def test_check_passes_advised_inputs_and_prints_each_warning_naming_the_job(
         ["modelarts", "warning", "training job tf-acc-basic", "algorithm.code_dir"],
         ["modelarts", "warning", "training job tf-acc-basic", "algorithm.boot_file"],
     ]
+
+
+def test_diff_says_which_values_force_the_replacement(
+    prov: TrainingJobProvider, capsys: pytest.CaptureFixture[str]
+) -> None:
+    inputs = checked(prov, job_inputs())
+    olds = {"declared_inputs": {k: v for k, v in inputs.items() if k != "__provider"}, "name": "train-x"}
+    capsys.readouterr()
+    spec = dict(job_inputs()["spec"])
+    spec["resource"] = {**spec["resource"], "node_count": 3}
+    assert prov.diff("id", olds, checked(prov, job_inputs(spec=spec), inputs)).replaces == ["spec"]
+    said = capsys.readouterr().err
+    assert said == "modelarts: training job train-x will be replaced: spec.resource.node_count changed\n", (
+        said
+    )
+    # A secret's key is named, never its value.
+    algorithm = {**job_inputs()["algorithm"], "environments": {"API_TOKEN": "another-s3cr3t"}}
+    assert prov.diff("id", olds, checked(prov, job_inputs(algorithm=algorithm), inputs)).replaces
+    said = capsys.readouterr().err
+    assert "will be replaced: algorithm.environments.API_TOKEN changed" in said and "s3cr3t" not in said
+    # Nothing is said for an update in place.
+    prov.diff("id", olds, checked(prov, job_inputs(metadata={"description": "weekly"}), inputs))
+    assert capsys.readouterr().err == ""

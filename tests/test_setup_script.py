@@ -21,11 +21,15 @@ def _sandbox(tmp_path: Path) -> Path:
     root = tmp_path / "repo"
     shutil.copytree(REPO / "scripts", root / "scripts")
     shutil.copy(REPO / "pyproject.toml", root / "pyproject.toml")
+    shutil.copy(REPO / "constraints.txt", root / "constraints.txt")
     (root / "emulator").mkdir()
     shutil.copy(REPO / "emulator" / "pyproject.toml", root / "emulator" / "pyproject.toml")
     (root / ".venv").mkdir()
     (root / ".venv" / "bin").symlink_to(REPO / ".venv" / "bin")
-    stamped = (root / "pyproject.toml").read_bytes() + (root / "emulator" / "pyproject.toml").read_bytes()
+    stamped = b"".join(
+        (root / name).read_bytes()
+        for name in ("pyproject.toml", "emulator/pyproject.toml", "constraints.txt")
+    )
     digest = hashlib.sha256(stamped).hexdigest()
     (root / ".venv" / ".setup-stamp").write_text(digest + "\n")
     return root

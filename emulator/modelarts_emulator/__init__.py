@@ -63,6 +63,8 @@ Test hooks: ``metadata.annotations`` keys on a create request (kept in the job's
 * ``emulator/stay-pending: "true"`` -- the job never leaves Pending (it can still be terminated);
 * ``emulator/running-seconds: N`` -- this job's running time, overriding ``--running-seconds``;
 * ``emulator/log-tail: TEXT`` -- the last lines of each task's log once the job stopped;
+* ``emulator/log-echo-env: NAME`` -- every progress line of the log ends with ``NAME=<value>`` of the job's
+  environment variable NAME (a training script printing a secret);
 * ``emulator/logs-cleared-after-seconds: N`` -- the logs are cleared N seconds after the job stopped;
 * ``emulator/terminating-seconds: N`` -- after a terminate the job stays Terminating N seconds, overriding
   ``--terminating-seconds``;

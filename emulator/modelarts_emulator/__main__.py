@@ -39,6 +39,8 @@ test hooks (metadata.annotations on a create request; emulator only):
   emulator/running-seconds: N      how long this job runs before Completed (overrides --running-seconds)
   emulator/log-tail: TEXT          the last lines of each task's log once the job stopped (instead of the
                                    completion line, the traceback or the terminate line)
+  emulator/log-echo-env: NAME      every progress line of the log ends with NAME=<value of the job's
+                                   environment variable NAME>
   emulator/logs-cleared-after-seconds: N
                                    the logs are cleared N seconds after the job stopped (ModelArts.2819)
   emulator/terminating-seconds: N  how long this job stays Terminating after a terminate (overrides

@@ -38,6 +38,7 @@ LOGS_CLEARED_AFTER = "emulator/logs-cleared-after-seconds"
 TERMINATING_SECONDS = "emulator/terminating-seconds"
 THROTTLE_UPDATES = "emulator/throttle-updates"
 REFUSE_TAGS = "emulator/refuse-tags"
+LOG_ECHO_ENV = "emulator/log-echo-env"
 _SECONDS_HOOKS = (FAIL_AFTER, RUNNING_SECONDS, LOGS_CLEARED_AFTER, TERMINATING_SECONDS)
 
 

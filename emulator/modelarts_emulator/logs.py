@@ -3,7 +3,8 @@
 The log starts when the job starts running, gains a progress line every tenth of the running time, and ends
 the way the run ended: a completion line, a traceback with the failure message, or the terminate signal. The
 ``emulator/log-tail`` hook replaces that ending with its own lines. Nothing secret is written (environment
-variables stay out).
+variables stay out), unless the ``emulator/log-echo-env: NAME`` hook asks every progress line to print the
+job's environment variable NAME, as a careless training script would.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections.abc import Mapping
 from datetime import datetime, timezone
 from typing import Any
 
-from .lifecycle import COMPLETED, FAILED, Plan, run_at
+from .lifecycle import COMPLETED, FAILED, LOG_ECHO_ENV, Plan, run_at
 
 STEPS = 10
 MAX_PREVIEW_BYTES = 5 * 1024 * 1024  # the preview returns at most the latest 5 MB
@@ -52,15 +53,25 @@ def log_text(job: Mapping[str, Any], plan: Plan, task: str, now: float) -> str |
         lines.append(f"{_stamp(run.start)} {SERVICE}[init] input {channel.get('name')} -> {where}")
     lines.append(f"{_stamp(run.start)} {SERVICE} running: {_command(algorithm)}")
     last = run.end if run.end is not None else now
+    echoed = _echoed(metadata, algorithm)
     for step in range(1, STEPS + 1):
         at = run.start + plan.running * step / STEPS
         # A run that failed or was stopped at a step's time did not get to log that step.
         if at > last + 1e-9 or (run.outcome not in (None, COMPLETED) and at >= last):
             break
-        lines.append(f"{_stamp(at)} step {step}/{STEPS} loss={2.0 * 0.75**step:.4f}")
+        lines.append(f"{_stamp(at)} step {step}/{STEPS} loss={2.0 * 0.75**step:.4f}{echoed}")
     if run.end is not None:
         lines += _ending(plan, run.outcome, algorithm, run.end)
     return "\n".join(lines) + "\n"
+
+
+def _echoed(metadata: Mapping[str, Any], algorithm: Mapping[str, Any]) -> str:
+    """What the log-echo-env hook adds to each progress line: a space and NAME=value ("" without the hook)."""
+    name = (metadata.get("annotations") or {}).get(LOG_ECHO_ENV)
+    environments = algorithm.get("environments") or {}
+    if isinstance(environments, list):  # the answer's shape: a list of maps
+        environments = {k: v for entry in environments for k, v in entry.items()}
+    return f" {name}={environments.get(name, '')}" if name else ""
 
 
 def _ending(plan: Plan, outcome: str | None, algorithm: Mapping[str, Any], at: float) -> list[str]:

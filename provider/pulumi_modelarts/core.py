@@ -48,6 +48,7 @@ from .wait import Condition, until
 
 if TYPE_CHECKING:
     from .client import ModelArtsClient
+    from .logtail import LogFollower
     from .models import CreateTrainingJobRequest, SearchFilter, TrainingJob
 
 __all__ = [
@@ -247,16 +248,25 @@ def _name_scope_failures(scope: object) -> list[Failure]:
 
 
 def plan(
-    job_id: str, old_outputs: Mapping[str, Any], news: Mapping[str, Any], progress: Progress
+    job_id: str,
+    old_outputs: Mapping[str, Any],
+    news: Mapping[str, Any],
+    progress: Progress,
+    *,
+    explain: bool = False,
 ) -> diffing.Decision:
-    """What moving from the stored outputs to the new inputs means: nothing, an update, or a replacement."""
+    """What moving from the stored outputs to the new inputs means: nothing, an update, or a replacement.
+
+    A replacement because of the job's last phase is always said; with explain, every replacement is, naming
+    the values that force it (for a front-end whose diff can only name top-level properties).
+    """
     decision = diffing.decide(
         _declared(old_outputs),
         news,
         last_phase=old_outputs.get("phase"),
         last_secondary_phase=old_outputs.get("secondary_phase"),
     )
-    if "status" in decision.replaces:
+    if "status" in decision.replaces or (explain and decision.replaces):
         name = old_outputs.get("name") or job_id
         progress.say(f"training job {name} will be replaced: {'; '.join(decision.reasons)}")
     return decision
@@ -295,7 +305,8 @@ def create(
             # What the state records as declared is what the job carries: the next `up` sees the difference.
             inputs = {**inputs, TAGS_FIELD: applied}
     if wait_for != "none":
-        job = _wait_created(client, job, job_id, wait_for, bound, progress, stop)
+        follow = _log_follower(client, job, inputs, progress) if wait_for == "completed" else None
+        job = _wait_created(client, job, job_id, wait_for, bound, progress, stop, follow)
     return JobState(job_id, job_outputs(job, inputs, tags=tags_of(inputs)))
 
 
@@ -348,6 +359,34 @@ def _change_tags(
     if removed or added:
         changed = sorted({*removed, *added})
         progress.say(f"training job {job_id}: tags updated ({', '.join(changed)})")
+
+
+def _log_follower(
+    client: ModelArtsClient, job: TrainingJob, inputs: Mapping[str, Any], progress: Progress
+) -> LogFollower | None:
+    """What shows the newest log line on the job's row while the wait goes on past Running (``logtail``);
+    None when show_logs is off. Hidden: every environment value declared (the service may not echo them)."""
+    from .fields import SETTING_DEFAULTS
+    from .logtail import LogFollower
+
+    wanted = inputs.get("show_logs")
+    if not (SETTING_DEFAULTS["show_logs"] if wanted is None else wanted is True):
+        return None
+    hidden: list[str] = []
+    for holder in [inputs, *(t for t in inputs.get("tasks") or [] if isinstance(t, Mapping))]:
+        algorithm = holder.get("algorithm")
+        environments = algorithm.get("environments") if isinstance(algorithm, Mapping) else None
+        if isinstance(environments, Mapping):
+            hidden.extend(str(v) for v in environments.values() if v is not None)
+    job_id, name = job.job_id or "", job.name or job.job_id or "the job"
+
+    def read(task: str) -> Any:
+        return client.get_log_preview(job_id, task, attempts=1)  # a refusal waits for the next turn
+
+    def show(line: str) -> None:
+        progress.status(f"{name} {line}")
+
+    return LogFollower(read, show, client.scrub, hidden=hidden)
 
 
 class _Bound(NamedTuple):
@@ -612,6 +651,7 @@ def _wait_created(
     bound: _Bound,
     progress: Progress,
     stop: threading.Event | None,
+    follow: LogFollower | None = None,
 ) -> TrainingJob:
     name = job.name
     last = job  # the job as last fetched: what a lost watch reports and decides on
@@ -619,6 +659,8 @@ def _wait_created(
     def fetch() -> TrainingJob:
         nonlocal last
         last = client.get_job(job_id)
+        if follow is not None:
+            follow.poll(last)  # returns at once: the log is read beside the wait, never in its way
         return last
 
     def reached(j: TrainingJob) -> bool:
@@ -677,6 +719,9 @@ def _wait_created(
         detail = client.scrub(f"{type(exc).__name__}: {exc}")
         reason = f"could not be watched any more ({detail})"
         raise _give_up(client, last, job_id, reason, wait_for, progress) from None
+    finally:
+        if follow is not None:
+            follow.close()  # a read still in flight shows nothing more
 
 
 def _give_up(

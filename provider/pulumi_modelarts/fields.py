@@ -28,6 +28,7 @@ SETTINGS_FIELDS: Final = (
     "name_prefix",
     "keep_record",
     "tags",
+    "show_logs",
 )
 #: Inputs the resource sets itself (users do not); they never cause a diff.
 HIDDEN_FIELDS: Final = ("name_scope",)
@@ -50,6 +51,7 @@ INPUT_FIELDS: Final = (
     "name_prefix",
     "keep_record",
     "tags",
+    "show_logs",
 )
 #: Every output.
 OUTPUT_FIELDS: Final = (
@@ -79,6 +81,7 @@ SETTING_DEFAULTS: Final[dict[str, Any]] = {
     "wait_timeout": "30m",
     "replace_when_failed": False,
     "keep_record": True,
+    "show_logs": True,
 }
 #: The values a setting limited to some (a Literal in its model) accepts.
 SETTING_CHOICES: Final[dict[str, tuple[str, ...]]] = {

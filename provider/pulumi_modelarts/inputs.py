@@ -5429,7 +5429,7 @@ class TrainingJobArgsDict(TypedDict):
     """
     Arguments of a `TrainingJob`: the create request body (`kind`, `metadata`, `algorithm`, `tasks`, `spec`,
     `endpoints`, `train_type`, `ftjob_config`) and the provider settings (`wait_for`, `wait_timeout`,
-    `triggers`, `replace_when_failed`, `name_prefix`, `keep_record`, `tags`).
+    `triggers`, `replace_when_failed`, `name_prefix`, `keep_record`, `tags`, `show_logs`).
     """
 
     kind: NotRequired[pulumi.Input[str]]
@@ -5501,6 +5501,12 @@ class TrainingJobArgsDict(TypedDict):
     digits, spaces and `_ . : = + - @`), neither starts nor ends with a space and does not start with `_sys_`;
     a value has at most 255 characters (letters of any language, digits, spaces and `_ . : / = + - @`).
     """
+    show_logs: NotRequired[pulumi.Input[bool]]
+    """
+    While a create waits for the job to complete (`wait_for: completed`), show the newest line of its log on
+    its row (read at most every 30 s; credentials and environment values hidden). `false` turns it off.
+    Defaults to `true`.
+    """
 
 
 @pulumi.input_type
@@ -5508,7 +5514,7 @@ class TrainingJobArgs:
     """
     Arguments of a `TrainingJob`: the create request body (`kind`, `metadata`, `algorithm`, `tasks`, `spec`,
     `endpoints`, `train_type`, `ftjob_config`) and the provider settings (`wait_for`, `wait_timeout`,
-    `triggers`, `replace_when_failed`, `name_prefix`, `keep_record`, `tags`).
+    `triggers`, `replace_when_failed`, `name_prefix`, `keep_record`, `tags`, `show_logs`).
     """
 
     def __init__(
@@ -5537,6 +5543,7 @@ class TrainingJobArgs:
         name_prefix: Optional[pulumi.Input[str]] = None,
         keep_record: Optional[pulumi.Input[bool]] = None,
         tags: Optional[pulumi.Input[Mapping[str, pulumi.Input[str]]]] = None,
+        show_logs: Optional[pulumi.Input[bool]] = None,
     ) -> None:
         if kind is not None:
             pulumi.set(__self__, "kind", kind)
@@ -5568,6 +5575,8 @@ class TrainingJobArgs:
             pulumi.set(__self__, "keep_record", keep_record)
         if tags is not None:
             pulumi.set(__self__, "tags", tags)
+        if show_logs is not None:
+            pulumi.set(__self__, "show_logs", show_logs)
 
     @property
     @pulumi.getter
@@ -5781,6 +5790,20 @@ class TrainingJobArgs:
     @tags.setter
     def tags(self, value: Optional[pulumi.Input[Mapping[str, pulumi.Input[str]]]]) -> None:
         pulumi.set(self, "tags", value)
+
+    @property
+    @pulumi.getter
+    def show_logs(self) -> Optional[pulumi.Input[bool]]:
+        """
+        While a create waits for the job to complete (`wait_for: completed`), show the newest line of its log
+        on its row (read at most every 30 s; credentials and environment values hidden). `false` turns it off.
+        Defaults to `true`.
+        """
+        return pulumi.get(self, "show_logs")  # type: ignore[no-any-return]
+
+    @show_logs.setter
+    def show_logs(self, value: Optional[pulumi.Input[bool]]) -> None:
+        pulumi.set(self, "show_logs", value)
 
 
 __all__ = [

@@ -1913,6 +1913,14 @@ class ProviderSettings(BaseModel):
             "characters (letters of any language, digits, spaces and `_ . : / = + - @`)."
         ),
     )
+    show_logs: bool = Field(
+        default=True,
+        description=(
+            "While a create waits for the job to complete (`wait_for: completed`), show the newest line of "
+            "its log on its row (read at most every 30 s; credentials and environment values hidden). "
+            "`false` turns it off."
+        ),
+    )
     name_scope: str | None = Field(
         default=None,
         description=(
@@ -1949,7 +1957,7 @@ class ProviderSettings(BaseModel):
             raise ValueError("; ".join(problems_found))
         return value
 
-    @field_validator("replace_when_failed", mode="before")
+    @field_validator("replace_when_failed", "show_logs", mode="before")
     @classmethod
     def _replace_when_failed_flag(cls, value: object) -> object:
         if not isinstance(value, bool):

@@ -61,7 +61,7 @@ from pulumi.provider.experimental.provider import (
 from pulumi.runtime import rpc
 
 from . import schema_names
-from .fields import SECRET_OUTPUTS, SETTINGS_FIELDS
+from .fields import SECRET_INPUTS, SECRET_OUTPUTS, SETTINGS_FIELDS
 from .progress import engine_address, engine_reachable
 from .settings import CONFIG_NAMESPACE, SOURCES, near_miss_keys
 
@@ -127,6 +127,36 @@ def property_map(
 ) -> dict[str, PropertyValue]:
     like = like or {}
     return {k: to_property(v, like.get(k), secret=k in secret) for k, v in values.items()}
+
+
+def with_secret_inputs(inputs: Mapping[str, PropertyValue]) -> dict[str, PropertyValue]:
+    """inputs with every secret input (``fields.SECRET_INPUTS``) marked secret, whatever the program passed.
+
+    The schema declares them secret, but the generated SDKs mark no nested property so: the checked inputs the
+    engine records in the state must, or environment variables would be stored there in plain text.
+    """
+    marked = dict(inputs)
+    for path in SECRET_INPUTS:
+        # "tasks[].algorithm.environments": in schema names, one segment per property, "[]" for each item.
+        segments = schema_path(path.replace("[]", "[0]")).replace("[0]", ".[]").split(".")
+        top, *rest = segments
+        if top in marked:
+            marked[top] = _secret_at(marked[top], rest)
+    return marked
+
+
+def _secret_at(value: PropertyValue, rest: Sequence[str]) -> PropertyValue:
+    if not rest:
+        return value if value.is_secret else value.with_secret(True)
+    head, *tail = rest
+    inner = value.value
+    if head == "[]" and isinstance(inner, Sequence) and not isinstance(inner, str):
+        items = [_secret_at(item, tail) for item in inner]
+        return PropertyValue(items, is_secret=value.is_secret, dependencies=value.dependencies)
+    if isinstance(inner, Mapping) and head in inner:
+        fields = {**inner, head: _secret_at(inner[head], tail)}
+        return PropertyValue(fields, is_secret=value.is_secret, dependencies=value.dependencies)
+    return value  # absent, unknown (Computed) or not the shape the schema gives: nothing to mark
 
 
 def outputs_map(outputs: Mapping[str, Any], inputs: Mapping[str, PropertyValue]) -> dict[str, PropertyValue]:
@@ -288,7 +318,9 @@ class EngineLog:
                 self._stub = engine_pb2_grpc.EngineStub(self._channel)
             return self._stub
 
-    def log(self, urn: str, line: str, *, warning: bool = False) -> None:
+    def log(self, urn: str, line: str, *, warning: bool = False, ephemeral: bool = False) -> None:
+        """A line under the resource; an ephemeral one is only its row's status (the next replaces it) and
+        stays out of the diagnostics at the end."""
         from pulumi.runtime.proto import engine_pb2
 
         try:
@@ -297,7 +329,8 @@ class EngineLog:
                 sys.stderr.write(f"modelarts: {'warning: ' if warning else ''}{line}\n")
                 return
             severity = engine_pb2.WARNING if warning else engine_pb2.INFO
-            engine.Log(engine_pb2.LogRequest(severity=severity, message=line, urn=urn), timeout=10)
+            request = engine_pb2.LogRequest(severity=severity, message=line, urn=urn, ephemeral=ephemeral)
+            engine.Log(request, timeout=10)
         except Exception:  # progress is informative only: a lost line must never fail an operation
             pass
 
@@ -317,6 +350,9 @@ class ResourceProgress:
 
     def say(self, line: str) -> None:
         self._log.log(self._urn, line)
+
+    def status(self, line: str) -> None:
+        self._log.log(self._urn, line, ephemeral=True)
 
     def engine_listening(self) -> bool:
         return self._log.listening()
@@ -480,7 +516,8 @@ class ModelArtsProvider(Provider):
             path, reason = schema_failure(warning.path, warning.reason)
             self._log.log(request.urn, f"{path}: {reason}" if path else reason, warning=True)
         inputs = to_schema(checked.inputs, schema_names.INPUTS)
-        return CheckResponse(inputs=property_map(inputs, request.new_inputs), failures=failures)
+        answer = with_secret_inputs(property_map(inputs, request.new_inputs))
+        return CheckResponse(inputs=answer, failures=failures)
 
     async def diff(self, request: DiffRequest) -> DiffResponse:
         from . import core, diffing
@@ -498,18 +535,17 @@ class ModelArtsProvider(Provider):
             olds = {**olds, core.DECLARED_INPUTS: declared}
         progress = self._log.progress(request.urn)
         decision = core.plan(request.resource_id, olds, news, progress)
-        detailed: dict[str, PropertyDiff] = {}
-        # Keys and replace reasons name input properties (status: the output), in schema names.
-        for name in decision.replaces:
-            kind = _kind(declared, news, name, replace=True)
-            detailed[_diff_key(name)] = PropertyDiff(kind, name != "status")
-        if decision.description_changed:
-            detailed[schema_path("metadata.description")] = PropertyDiff(PropertyDiffKind.UPDATE, True)
-        for name in decision.settings_changed:
-            detailed[_diff_key(name)] = PropertyDiff(_kind(declared, news, name, replace=False), True)
+        # Each changed value at its own path (spec.resource.nodeCount, algorithm.parameters[1].value), in
+        # schema names: `preview --diff` shows it where it is and `preview --json` lists it. The replace
+        # reasons are those paths too: the engine takes property paths there (it replaces the job and reports
+        # them as the step's replaceReasons), so a reviewer sees which value forces a new job.
+        detailed = {
+            _diff_key(leaf.path): PropertyDiff(_KINDS[leaf.kind, leaf.replaces], leaf.path != "status")
+            for leaf in decision.leaves
+        }
         return DiffResponse(
             changes=decision.changes,
-            replaces=[_diff_key(name) for name in decision.replaces],
+            replaces=[_diff_key(path) for path in decision.forcing()],
             delete_before_replace=decision.delete_before_replace,
             detailed_diff=detailed,
         )
@@ -547,7 +583,9 @@ class ModelArtsProvider(Provider):
         inputs: Mapping[str, PropertyValue] = request.inputs
         if not inputs:
             # `pulumi import`: the inputs are what the job says about itself.
-            inputs = property_map(to_schema(declared_from_job(found.outputs), schema_names.INPUTS))
+            inputs = with_secret_inputs(
+                property_map(to_schema(declared_from_job(found.outputs), schema_names.INPUTS))
+            )
         else:
             inputs = _with_tags_found(inputs, found.outputs.get(core.DECLARED_INPUTS))
         return ReadResponse(
@@ -652,15 +690,14 @@ def _diff_key(name: str) -> str:
     return schema_path(name, schema_names.OUTPUTS if name == "status" else schema_names.INPUTS)
 
 
-def _kind(
-    declared: Mapping[str, Any], news: Mapping[str, Any], name: str, *, replace: bool
-) -> PropertyDiffKind:
-    had, has = declared.get(name) is not None, news.get(name) is not None
-    if name == "status" or (had and has):
-        return PropertyDiffKind.UPDATE_REPLACE if replace else PropertyDiffKind.UPDATE
-    if has:
-        return PropertyDiffKind.ADD_REPLACE if replace else PropertyDiffKind.ADD
-    return PropertyDiffKind.DELETE_REPLACE if replace else PropertyDiffKind.DELETE
+_KINDS = {
+    ("add", False): PropertyDiffKind.ADD,
+    ("add", True): PropertyDiffKind.ADD_REPLACE,
+    ("update", False): PropertyDiffKind.UPDATE,
+    ("update", True): PropertyDiffKind.UPDATE_REPLACE,
+    ("delete", False): PropertyDiffKind.DELETE,
+    ("delete", True): PropertyDiffKind.DELETE_REPLACE,
+}
 
 
 def _version() -> str:

@@ -30,6 +30,10 @@ class Progress(Protocol):
     def say(self, line: str) -> None:
         """Show one line to the person running Pulumi; never raises."""
 
+    def status(self, line: str) -> None:
+        """Show what the job is doing now (the newest line of its log) where its state is shown; a later
+        status replaces it where the front-end can. Never raises."""
+
     def engine_listening(self) -> bool:
         """True while the Pulumi engine that asked for the operation still runs."""
 
@@ -81,6 +85,10 @@ class StderrProgress:
             sys.stderr.flush()
         except (OSError, ValueError):
             pass
+
+    def status(self, line: str) -> None:
+        # A dynamic provider has no row of its own to write on: the status is one more line.
+        self.say(line)
 
     def engine_listening(self) -> bool:
         return self.engine is None or engine_reachable(self.engine)

@@ -206,7 +206,8 @@ class TrainingJobProvider(ResourceProvider):
     def diff(self, _id: str, _olds: dict[str, Any], _news: dict[str, Any]) -> DiffResult:
         from . import core
 
-        decision = core.plan(_id, _olds, _news, stderr_progress())
+        # The protocol carries top-level replaces only: the progress line names the values forcing a new job.
+        decision = core.plan(_id, _olds, _news, stderr_progress(), explain=True)
         return DiffResult(
             changes=decision.changes,
             replaces=decision.replaces,

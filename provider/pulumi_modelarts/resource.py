@@ -174,6 +174,7 @@ class TrainingJob(pulumi.dynamic.Resource, module="modelarts", name="TrainingJob
         name_prefix: Optional[pulumi.Input[str]] = None,
         keep_record: Optional[pulumi.Input[bool]] = None,
         tags: Optional[pulumi.Input[Mapping[str, pulumi.Input[str]]]] = None,
+        show_logs: Optional[pulumi.Input[bool]] = None,
     ) -> None:
         """
         :param resource_name: The Pulumi resource name; also the default prefix of the job name.
@@ -214,6 +215,9 @@ class TrainingJob(pulumi.dynamic.Resource, module="modelarts", name="TrainingJob
             128 characters (letters of any language, digits, spaces and `_ . : = + - @`), neither starts nor
             ends with a space and does not start with `_sys_`; a value has at most 255 characters (letters of
             any language, digits, spaces and `_ . : / = + - @`).
+        :param show_logs: While a create waits for the job to complete (`wait_for: completed`), show the
+            newest line of its log on its row (read at most every 30 s; credentials and environment values
+            hidden). `false` turns it off. Defaults to `true`.
         """
         given: dict[str, Any] = {
             "kind": kind,
@@ -231,6 +235,7 @@ class TrainingJob(pulumi.dynamic.Resource, module="modelarts", name="TrainingJob
             "name_prefix": name_prefix,
             "keep_record": keep_record,
             "tags": tags,
+            "show_logs": show_logs,
         }
         _register(self, resource_name, args, opts, given)
 

@@ -36,6 +36,7 @@ TYPES: Final[dict[str, dict[str, tuple[str, str]]]] = {
         "name_prefix": ("namePrefix", ""),
         "keep_record": ("keepRecord", ""),
         "tags": ("tags", "{}"),
+        "show_logs": ("showLogs", ""),
         "name_scope": ("nameScope", ""),
     },
     "TrainingJob:outputs": {

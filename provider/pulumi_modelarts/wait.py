@@ -30,7 +30,7 @@ from .lifecycle import backoff
 if TYPE_CHECKING:
     from .models import TrainingJob
 
-__all__ = ["POLL_SECONDS_ENV", "Condition", "poll_delays", "until"]
+__all__ = ["POLL_SECONDS_ENV", "Condition", "poll_base", "poll_delays", "until"]
 
 POLL_SECONDS_ENV = "PULUMI_MODELARTS_POLL_SECONDS"
 DEFAULT_POLL_SECONDS = 1.0
@@ -45,15 +45,19 @@ class Condition:
     holds: Callable[[TrainingJob], bool]
 
 
-def poll_delays(environ: Mapping[str, str] | None = None) -> Iterator[float]:
-    """The pauses between polls, from the poll knob (an unusable value means the default)."""
+def poll_base(environ: Mapping[str, str] | None = None) -> float:
+    """The first pause between polls, from the poll knob (an unusable value means the default)."""
     environ = os.environ if environ is None else environ
     try:
         base = float(environ.get(POLL_SECONDS_ENV, "") or DEFAULT_POLL_SECONDS)
     except ValueError:
         base = DEFAULT_POLL_SECONDS
-    if not (0 < base <= 60):
-        base = DEFAULT_POLL_SECONDS
+    return base if 0 < base <= 60 else DEFAULT_POLL_SECONDS
+
+
+def poll_delays(environ: Mapping[str, str] | None = None) -> Iterator[float]:
+    """The pauses between polls, from the poll knob (an unusable value means the default)."""
+    base = poll_base(environ)
     return backoff(base, base * POLL_CAP_FACTOR)
 
 

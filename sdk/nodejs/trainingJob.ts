@@ -108,6 +108,7 @@ export class TrainingJob extends pulumi.CustomResource {
             resourceInputs["metadata"] = args?.metadata;
             resourceInputs["namePrefix"] = args?.namePrefix;
             resourceInputs["replaceWhenFailed"] = args?.replaceWhenFailed;
+            resourceInputs["showLogs"] = args?.showLogs;
             resourceInputs["spec"] = args?.spec;
             resourceInputs["tags"] = args?.tags;
             resourceInputs["tasks"] = args?.tasks;
@@ -179,6 +180,10 @@ export interface TrainingJobArgs {
      * When the phase last stored (after create or refresh) is Failed, Abnormal or CreateFailed, the next `up` replaces the job. Defaults to `false`.
      */
     replaceWhenFailed?: pulumi.Input<boolean | undefined>;
+    /**
+     * While a create waits for the job to complete (`wait_for: completed`), show the newest line of its log on its row (read at most every 30 s; credentials and environment values hidden). `false` turns it off. Defaults to `true`.
+     */
+    showLogs?: pulumi.Input<boolean | undefined>;
     /**
      * The machines (`resource`: a flavor, or `pool_id` for a dedicated pool; `node_count` at least 1), volumes, logs, scheduling and what the job produces.
      */

@@ -71,6 +71,7 @@ def _check_custom_image(client: ModelArtsClient, outputs: dict[str, Any], state:
     assert wire["algorithm"]["environments"]
     [resource] = state.values()
     assert "ciphertext" in resource["outputs"]["environments"]
+    assert "ciphertext" in resource["inputs"]["algorithm"]["environments"]  # what the program declared, too
     assert "NCCL_DEBUG" not in str(resource["outputs"]["algorithm"])
 
 

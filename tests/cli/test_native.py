@@ -289,3 +289,65 @@ def test_a_job_with_the_full_shape_never_drifts_through_the_native_provider(
         stack.run(*command)
     stack.run("preview", "--expect-no-changes")
     stack.destroy()
+
+
+def test_a_pull_request_preview_names_each_value_that_forces_a_new_job(
+    tmp_path: Path, emulator: EmulatorProcess
+) -> None:
+    secret = "first-s3cr3t-value"
+
+    def declared(
+        *, lr: str = "0.1", token: str = secret, nodes: int = 1, owner: str = "ml"
+    ) -> dict[str, Any]:
+        args = job_args(annotations={"team/owner": owner}, node_count=nodes, wait_for="none")
+        args["algorithm"]["parameters"] = [{"name": "epochs", "value": "3"}, {"name": "lr", "value": lr}]
+        args["algorithm"]["environments"] = {"API_TOKEN": token}
+        return args
+
+    stack = native_stack(tmp_path, emulator, {"algo": declared(), "scale": declared(), "meta": declared()})
+    stack.up()
+    before = {name: out["id"] for name, out in stack.outputs().items()}
+    # The program passes the environment as a plain map; the state's inputs hold it encrypted all the same.
+    for resource in native_resources(stack):
+        assert "ciphertext" in resource["inputs"]["algorithm"]["environments"], resource["inputs"]
+    assert secret not in json.dumps(stack.export())
+    # One nested change in each of algorithm, spec and metadata (plus a description edit, in place).
+    meta = declared(owner="platform")
+    meta["metadata"]["description"] = "weekly training"
+    changed = {
+        "algo": declared(lr="0.2", token="second-s3cr3t-value"),
+        "scale": declared(nodes=4),
+        "meta": meta,
+    }
+    write_jobs(stack.workdir, changed)
+
+    plan = json.loads(stack.preview("--json").stdout)
+    steps = {s["urn"].rsplit("::", 1)[-1]: s for s in plan["steps"]}
+    expected = {
+        "algo": {"algorithm.parameters[1].value", "algorithm.environments.API_TOKEN"},
+        "scale": {"spec.resource.nodeCount"},
+        "meta": {'metadata.annotations["team/owner"]'},
+    }
+    for name, paths in expected.items():
+        step = steps[name]
+        assert step["op"] == "replace", step
+        assert set(step["replaceReasons"]) == paths, step
+        forcing = {path for path, diff in step["detailedDiff"].items() if diff["kind"] == "update-replace"}
+        assert forcing == paths, step["detailedDiff"]
+    assert steps["meta"]["detailedDiff"]["metadata.description"]["kind"] == "update"  # not what forces it
+
+    preview = stack.preview("--diff")
+    text = preview.stdout + preview.stderr
+    assert re.search(r"~ resource: \{\n\s+~ nodeCount: 1 => 4\n", text), text
+    assert re.search(r'~ \[1\]: \{\n\s+~ value: "0.1" => "0.2"\n', text), text
+    assert re.search(r'~ annotations: \{\n\s+~ team/owner: "ml" => "platform"\n', text), text
+    # The secret's key is shown, its values never.
+    assert re.search(r"~ API_TOKEN: \[secret\] => \[secret\]", text), text
+    assert secret not in text and "second-s3cr3t-value" not in text
+
+    stack.up()
+    after = {name: out["id"] for name, out in stack.outputs().items()}
+    assert all(after[name] != before[name] for name in expected), (before, after)
+    stack.run("preview", "--expect-no-changes")
+    stack.destroy()
+    assert live(all_jobs(emulator)) == []

@@ -112,7 +112,8 @@ def test_pull_request_description_updates_in_place_spec_changes_replace(
             "image": job_args("v1", image="org/train:1.1"),
         }
     )
-    diff = story.stack.preview("--diff").stdout
+    previewed = story.stack.preview("--diff")
+    diff = previewed.stdout
     # Property names as the stack's state holds them: the schema's for the native provider, else the wire's.
     node_count, image_url = ("nodeCount", "imageUrl") if front_end.native else ("node_count", "image_url")
     assert 'description: "v1" => "v2: better words"' in diff, diff
@@ -123,8 +124,25 @@ def test_pull_request_description_updates_in_place_spec_changes_replace(
     plan = json.loads(story.stack.preview("--json").stdout)
     steps = {s["urn"].rsplit("::", 1)[-1]: s for s in plan["steps"]}
     assert steps["docs"]["op"] == "update"
-    assert steps["scale"]["op"] == "replace" and steps["scale"]["replaceReasons"] == ["spec"]
-    assert steps["image"]["op"] == "replace" and steps["image"]["replaceReasons"] == ["algorithm"]
+    # The native provider names the value that forces the new job; a dynamic provider can name only the
+    # top-level property, and its progress line names the value.
+    scale, image = (
+        ("spec.resource.nodeCount", "algorithm.engine.imageUrl")
+        if front_end.native
+        else ("spec", "algorithm")
+    )
+    assert steps["scale"]["op"] == "replace" and steps["scale"]["replaceReasons"] == [scale]
+    assert steps["image"]["op"] == "replace" and steps["image"]["replaceReasons"] == [image]
+    if not front_end.native:
+        said = progress_lines(previewed.stdout + previewed.stderr)
+        assert any(
+            re.search(r"training job scale-\w+ will be replaced: spec.resource.node_count changed$", line)
+            for line in said
+        ), said
+        assert any(
+            re.search(r"training job image-\w+ will be replaced: algorithm.engine.image_url changed$", line)
+            for line in said
+        ), said
     assert plan["changeSummary"] == {"update": 1, "replace": 2, "same": 1}
 
     up = story.stack.up()

@@ -105,6 +105,8 @@ type trainingJobArgs struct {
 	NamePrefix *string `pulumi:"namePrefix"`
 	// When the phase last stored (after create or refresh) is Failed, Abnormal or CreateFailed, the next `up` replaces the job. Defaults to `false`.
 	ReplaceWhenFailed *bool `pulumi:"replaceWhenFailed"`
+	// While a create waits for the job to complete (`wait_for: completed`), show the newest line of its log on its row (read at most every 30 s; credentials and environment values hidden). `false` turns it off. Defaults to `true`.
+	ShowLogs *bool `pulumi:"showLogs"`
 	// The machines (`resource`: a flavor, or `pool_id` for a dedicated pool; `node_count` at least 1), volumes, logs, scheduling and what the job produces.
 	Spec *TrainingJobSpec `pulumi:"spec"`
 	// Tags of the job (key to value), for cost allocation and ownership on a shared account. They change in place (only the keys added, changed or removed are sent) and are read back on refresh and import. Left out, the job's tags are not managed (neither set nor read). The service's rules (TMS tags, as the official SDK's `TmsTag` documents them): at most 20 tags; a key has 1 to 128 characters (letters of any language, digits, spaces and `_ . : = + - @`), neither starts nor ends with a space and does not start with `_sys_`; a value has at most 255 characters (letters of any language, digits, spaces and `_ . : / = + - @`).
@@ -139,6 +141,8 @@ type TrainingJobArgs struct {
 	NamePrefix pulumi.StringPtrInput
 	// When the phase last stored (after create or refresh) is Failed, Abnormal or CreateFailed, the next `up` replaces the job. Defaults to `false`.
 	ReplaceWhenFailed pulumi.BoolPtrInput
+	// While a create waits for the job to complete (`wait_for: completed`), show the newest line of its log on its row (read at most every 30 s; credentials and environment values hidden). `false` turns it off. Defaults to `true`.
+	ShowLogs pulumi.BoolPtrInput
 	// The machines (`resource`: a flavor, or `pool_id` for a dedicated pool; `node_count` at least 1), volumes, logs, scheduling and what the job produces.
 	Spec TrainingJobSpecPtrInput
 	// Tags of the job (key to value), for cost allocation and ownership on a shared account. They change in place (only the keys added, changed or removed are sent) and are read back on refresh and import. Left out, the job's tags are not managed (neither set nor read). The service's rules (TMS tags, as the official SDK's `TmsTag` documents them): at most 20 tags; a key has 1 to 128 characters (letters of any language, digits, spaces and `_ . : = + - @`), neither starts nor ends with a space and does not start with `_sys_`; a value has at most 255 characters (letters of any language, digits, spaces and `_ . : / = + - @`).

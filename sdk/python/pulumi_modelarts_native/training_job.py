@@ -29,6 +29,7 @@ class TrainingJobArgs:
                  metadata: pulumi.Input[Optional['TrainingJobMetadataArgs']] = None,
                  name_prefix: pulumi.Input[Optional[_builtins.str]] = None,
                  replace_when_failed: pulumi.Input[Optional[_builtins.bool]] = None,
+                 show_logs: pulumi.Input[Optional[_builtins.bool]] = None,
                  spec: pulumi.Input[Optional['TrainingJobSpecArgs']] = None,
                  tags: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  tasks: pulumi.Input[Optional[Sequence[pulumi.Input['TrainingJobTaskArgs']]]] = None,
@@ -47,6 +48,7 @@ class TrainingJobArgs:
         :param pulumi.Input['TrainingJobMetadataArgs'] metadata: The job's name (optional: auto-named `<name_prefix>-<6 characters>` from a hash of the stack and the inputs, kept across updates), its description (the one field changed in place) and advanced settings.
         :param pulumi.Input[_builtins.str] name_prefix: Prefix of the generated job name; the resource name when left out. Ignored once the job has a name.
         :param pulumi.Input[_builtins.bool] replace_when_failed: When the phase last stored (after create or refresh) is Failed, Abnormal or CreateFailed, the next `up` replaces the job. Defaults to `false`.
+        :param pulumi.Input[_builtins.bool] show_logs: While a create waits for the job to complete (`wait_for: completed`), show the newest line of its log on its row (read at most every 30 s; credentials and environment values hidden). `false` turns it off. Defaults to `true`.
         :param pulumi.Input['TrainingJobSpecArgs'] spec: The machines (`resource`: a flavor, or `pool_id` for a dedicated pool; `node_count` at least 1), volumes, logs, scheduling and what the job produces.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] tags: Tags of the job (key to value), for cost allocation and ownership on a shared account. They change in place (only the keys added, changed or removed are sent) and are read back on refresh and import. Left out, the job's tags are not managed (neither set nor read). The service's rules (TMS tags, as the official SDK's `TmsTag` documents them): at most 20 tags; a key has 1 to 128 characters (letters of any language, digits, spaces and `_ . : = + - @`), neither starts nor ends with a space and does not start with `_sys_`; a value has at most 255 characters (letters of any language, digits, spaces and `_ . : / = + - @`).
         :param pulumi.Input[Sequence[pulumi.Input['TrainingJobTaskArgs']]] tasks: Tasks of a heterogeneous job, instead of `spec`.
@@ -71,6 +73,8 @@ class TrainingJobArgs:
             pulumi.set(__self__, "name_prefix", name_prefix)
         if replace_when_failed is not None:
             pulumi.set(__self__, "replace_when_failed", replace_when_failed)
+        if show_logs is not None:
+            pulumi.set(__self__, "show_logs", show_logs)
         if spec is not None:
             pulumi.set(__self__, "spec", spec)
         if tags is not None:
@@ -183,6 +187,18 @@ class TrainingJobArgs:
         pulumi.set(self, "replace_when_failed", value)
 
     @_builtins.property
+    @pulumi.getter(name="showLogs")
+    def show_logs(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        While a create waits for the job to complete (`wait_for: completed`), show the newest line of its log on its row (read at most every 30 s; credentials and environment values hidden). `false` turns it off. Defaults to `true`.
+        """
+        return pulumi.get(self, "show_logs")
+
+    @show_logs.setter
+    def show_logs(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "show_logs", value)
+
+    @_builtins.property
     @pulumi.getter
     def spec(self) -> pulumi.Input[Optional['TrainingJobSpecArgs']]:
         """
@@ -281,6 +297,7 @@ class TrainingJob(pulumi.CustomResource):
                  metadata: pulumi.Input[Optional[Union['TrainingJobMetadataArgs', 'TrainingJobMetadataArgsDict']]] = None,
                  name_prefix: pulumi.Input[Optional[_builtins.str]] = None,
                  replace_when_failed: pulumi.Input[Optional[_builtins.bool]] = None,
+                 show_logs: pulumi.Input[Optional[_builtins.bool]] = None,
                  spec: pulumi.Input[Optional[Union['TrainingJobSpecArgs', 'TrainingJobSpecArgsDict']]] = None,
                  tags: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  tasks: pulumi.Input[Optional[Sequence[pulumi.Input[Union['TrainingJobTaskArgs', 'TrainingJobTaskArgsDict']]]]] = None,
@@ -302,6 +319,7 @@ class TrainingJob(pulumi.CustomResource):
         :param pulumi.Input[Union['TrainingJobMetadataArgs', 'TrainingJobMetadataArgsDict']] metadata: The job's name (optional: auto-named `<name_prefix>-<6 characters>` from a hash of the stack and the inputs, kept across updates), its description (the one field changed in place) and advanced settings.
         :param pulumi.Input[_builtins.str] name_prefix: Prefix of the generated job name; the resource name when left out. Ignored once the job has a name.
         :param pulumi.Input[_builtins.bool] replace_when_failed: When the phase last stored (after create or refresh) is Failed, Abnormal or CreateFailed, the next `up` replaces the job. Defaults to `false`.
+        :param pulumi.Input[_builtins.bool] show_logs: While a create waits for the job to complete (`wait_for: completed`), show the newest line of its log on its row (read at most every 30 s; credentials and environment values hidden). `false` turns it off. Defaults to `true`.
         :param pulumi.Input[Union['TrainingJobSpecArgs', 'TrainingJobSpecArgsDict']] spec: The machines (`resource`: a flavor, or `pool_id` for a dedicated pool; `node_count` at least 1), volumes, logs, scheduling and what the job produces.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] tags: Tags of the job (key to value), for cost allocation and ownership on a shared account. They change in place (only the keys added, changed or removed are sent) and are read back on refresh and import. Left out, the job's tags are not managed (neither set nor read). The service's rules (TMS tags, as the official SDK's `TmsTag` documents them): at most 20 tags; a key has 1 to 128 characters (letters of any language, digits, spaces and `_ . : = + - @`), neither starts nor ends with a space and does not start with `_sys_`; a value has at most 255 characters (letters of any language, digits, spaces and `_ . : / = + - @`).
         :param pulumi.Input[Sequence[pulumi.Input[Union['TrainingJobTaskArgs', 'TrainingJobTaskArgsDict']]]] tasks: Tasks of a heterogeneous job, instead of `spec`.
@@ -342,6 +360,7 @@ class TrainingJob(pulumi.CustomResource):
                  metadata: pulumi.Input[Optional[Union['TrainingJobMetadataArgs', 'TrainingJobMetadataArgsDict']]] = None,
                  name_prefix: pulumi.Input[Optional[_builtins.str]] = None,
                  replace_when_failed: pulumi.Input[Optional[_builtins.bool]] = None,
+                 show_logs: pulumi.Input[Optional[_builtins.bool]] = None,
                  spec: pulumi.Input[Optional[Union['TrainingJobSpecArgs', 'TrainingJobSpecArgsDict']]] = None,
                  tags: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  tasks: pulumi.Input[Optional[Sequence[pulumi.Input[Union['TrainingJobTaskArgs', 'TrainingJobTaskArgsDict']]]]] = None,
@@ -366,6 +385,7 @@ class TrainingJob(pulumi.CustomResource):
             __props__.__dict__["metadata"] = metadata
             __props__.__dict__["name_prefix"] = name_prefix
             __props__.__dict__["replace_when_failed"] = replace_when_failed
+            __props__.__dict__["show_logs"] = show_logs
             __props__.__dict__["spec"] = spec
             __props__.__dict__["tags"] = tags
             __props__.__dict__["tasks"] = tasks
