@@ -253,3 +253,31 @@ def test_an_update_leaving_tags_alone_makes_no_tag_call(
     updated = core.update(state.id, state.outputs, described, client, Recorder())
     assert emulator.stats()["by_operation"] == {"update": 1, "get": 1}
     assert updated.outputs["tags"] == tags and client.get_tags(state.id) == tags
+
+
+def test_the_dynamic_provider_hands_drifted_tags_back_as_inputs_when_its_sdk_can(
+    client: ModelArtsClient, emulator: EmulatorProcess, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pulumi_modelarts import provider
+
+    for key, value in emulator.provider_env().items():
+        monkeypatch.setenv(key, value)
+    secret_env = {"TOKEN": "s3cret"}
+    declared = job_inputs("tag-dynamic", tags={"team": "ml"})
+    declared["algorithm"] = {**declared["algorithm"], "environments": secret_env}
+    state = core.create(declared, client, Recorder())
+    unchanged = provider.TrainingJobProvider().read(state.id, state.outputs)
+    assert getattr(unchanged, "inputs", None) is None  # no drift: the stored inputs stay
+    client.add_tags(state.id, {"team": "cv"})
+    drifted = provider.TrainingJobProvider().read(state.id, state.outputs)
+    inputs = getattr(drifted, "inputs", None)
+    assert inputs is not None and inputs["tags"] == {"team": "cv"}
+    # The secret inputs stay secret in what is handed back.
+    from pulumi.runtime import rpc
+
+    assert rpc.is_rpc_secret(inputs["algorithm"]["environments"])
+    # A pulumi SDK without inputs on ReadResult: the outputs still carry the tags found.
+    monkeypatch.setattr(provider, "_READ_TAKES_INPUTS", False)
+    older = provider.TrainingJobProvider().read(state.id, state.outputs)
+    assert getattr(older, "inputs", None) is None
+    assert (older.outs or {})["declared_inputs"]["tags"] == {"team": "cv"}

@@ -150,6 +150,10 @@ def _reported(method: Callable[..., _R]) -> Callable[..., _R]:
     return wrapper
 
 
+# Whether this pulumi SDK's dynamic ReadResult carries inputs (the inputs the engine then stores).
+_READ_TAKES_INPUTS = "inputs" in inspect.signature(ReadResult.__init__).parameters
+
+
 def _secret_inputs(inputs: Mapping[str, Any]) -> dict[str, Any]:
     """Inputs handed back to the engine, with the secret ones (``fields.SECRET_INPUTS``) marked secret again,
     as the resource registered them: the state's inputs keep them encrypted."""
@@ -237,10 +241,13 @@ class TrainingJobProvider(ResourceProvider):
         if found is None:
             return ReadResult("", {})
         # Tags changed elsewhere: the stored inputs take the tags found, so the next preview shows the drift
-        # as a change of tags. Otherwise the inputs stay as they are.
+        # as a change of tags. Otherwise the inputs stay as they are. With a pulumi SDK whose ReadResult takes
+        # no inputs (3.171 does not) the next preview still finds the drift (declared_inputs holds the tags
+        # found), shown as an update without the property named.
         before, after = props.get(core.DECLARED_INPUTS), found.outputs.get(core.DECLARED_INPUTS)
         if (
-            isinstance(before, dict)
+            _READ_TAKES_INPUTS
+            and isinstance(before, dict)
             and isinstance(after, dict)
             and core.tags_of(before) != core.tags_of(after)
         ):
