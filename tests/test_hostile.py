@@ -62,9 +62,10 @@ def test_provider_rides_out_a_long_run_of_throttling(server: ScriptedServer) -> 
     # many jobs against a throttling service hit this regularly before the provider raised its budget.
     server.queue(*[json_reply({"error_code": "APIG.0308", "error_msg": "throttled"}, 429)] * 7)
     server.queue(json_reply(job()))
+    server.queue(json_reply({"tags": []}))  # a lookup by id reads the job's tags too
     result = TrainingJobProvider().read(JOB_ID, {})
     assert result.id == JOB_ID
-    assert len(server.requests) == 8
+    assert len(server.requests) == 9
 
 
 def test_authentication_failure_is_not_retried(server: ScriptedServer) -> None:
@@ -113,8 +114,10 @@ def test_read_of_a_broken_answer_fails_clearly(server: ScriptedServer, case: str
 def test_read_with_fields_missing_is_tolerated(server: ScriptedServer) -> None:
     # Responses are tolerant: a job with only its id and phase is still a job.
     server.queue(json_reply({"metadata": {"id": JOB_ID}, "status": {"phase": "Running"}}))
+    server.queue(json_reply({}))  # and a tag answer without its list: no tags
     result = TrainingJobProvider().read(JOB_ID, {})
     assert result.id == JOB_ID and (result.outs or {})["phase"] == "Running"
+    assert (result.outs or {})["tags"] == {}
 
 
 def test_create_answered_without_an_id_fails_and_stores_nothing(server: ScriptedServer) -> None:

@@ -69,7 +69,9 @@ Test hooks: ``metadata.annotations`` keys on a create request (kept in the job's
 * ``emulator/terminating-seconds: N`` -- after a terminate the job stays Terminating N seconds, overriding
   ``--terminating-seconds``;
 * ``emulator/throttle-updates: "true"`` -- every description update of the job is answered 429
-  ``ModelArts.2799`` (no Retry-After), as a throttled service would.
+  ``ModelArts.2799`` (no Retry-After), as a throttled service would;
+* ``emulator/refuse-tags: "true"`` -- every tag create of the job is refused (403, as without the permission
+  to tag).
 
 Tests start it as a separate process with :func:`modelarts_emulator.testing.start_emulator`.
 """

@@ -47,6 +47,7 @@ test hooks (metadata.annotations on a create request; emulator only):
                                    --terminating-seconds)
   emulator/throttle-updates: "true"
                                    every description update of this job is answered 429 ModelArts.2799
+  emulator/refuse-tags: "true"     every tag create of this job is refused with 403 (no permission to tag)
 
 emulator-only endpoints (no authentication):
   GET /_emulator/stats, POST /_emulator/stats/reset, GET /_emulator/health,

@@ -133,6 +133,11 @@ class EmulatorApp:
             f"{api}/training-jobs/{{job_id}}/tasks/{{task_id}}/logs/preview", self._log_preview, name="logs"
         )
         app.router.add_get(f"{api}/training-jobs/{{job_id}}/events", self._events, name="events")
+        tags = f"{api}/modelarts-training-job/{{job_id}}/tags"
+        app.router.add_get(tags, self._tags, name="get_tags")
+        app.router.add_post(f"{tags}/create", self._add_tags, name="add_tags")
+        app.router.add_delete(f"{tags}/delete", self._remove_tags, name="remove_tags")
+        app.router.add_get("/_emulator/tag-changes", self._tag_changes)
         app.router.add_get("/_emulator/stats", self._stats)
         app.router.add_post("/_emulator/stats/reset", self._reset_stats)
         app.router.add_get("/_emulator/health", self._health)
@@ -266,7 +271,24 @@ class EmulatorApp:
     async def _events(self, request: web.Request) -> web.StreamResponse:
         return web.json_response(self.service.events(request.match_info["job_id"], request.query))
 
+    async def _tags(self, request: web.Request) -> web.StreamResponse:
+        return web.json_response(self.service.tags(request.match_info["job_id"]))
+
+    async def _add_tags(self, request: web.Request) -> web.StreamResponse:
+        body = _json_body(await request.read())
+        self.service.change_tags(request.match_info["job_id"], body, deleting=False)
+        return web.Response(status=204)
+
+    async def _remove_tags(self, request: web.Request) -> web.StreamResponse:
+        body = _json_body(await request.read())
+        self.service.change_tags(request.match_info["job_id"], body, deleting=True)
+        return web.Response(status=204)
+
     # -- emulator-only endpoints (no authentication) -------------------------------------------------------
+
+    async def _tag_changes(self, request: web.Request) -> web.StreamResponse:
+        # Every accepted tag create and delete since the last reset, with what it sent.
+        return web.json_response(self.service.tag_changes)
 
     async def _stats(self, request: web.Request) -> web.StreamResponse:
         return web.json_response(self.stats.snapshot())
@@ -278,6 +300,7 @@ class EmulatorApp:
     async def _reset(self, request: web.Request) -> web.StreamResponse:
         # Lets tests reuse one running process as if fresh: no jobs, zero stats, faults from the start.
         deleted = self.service.store.clear()
+        self.service.tag_changes.clear()
         self.stats.reset()
         self.faults.restart()
         return web.json_response({"jobs_deleted": deleted})

@@ -532,6 +532,43 @@ SEARCH = obj(
 
 ACTION = obj({"action_type": STR}, required=("action_type",))
 
+# Tags of a training job (TMS tags): a key has 1-128 characters, letters of any language, digits, spaces and
+# _ . : = + - @, no space at either end, not starting with _sys_; a value at most 255 characters, / allowed
+# too; a job carries at most 20 tags.
+MAX_TAGS = 20
+_KEY_MARKS = set(" _.:=+-@")
+_VALUE_MARKS = set(" _.:/=+-@")
+
+
+def _tag_chars(text_: str, marks: set[str]) -> bool:
+    return all(ch.isalpha() or ch.isdigit() or ch in marks for ch in text_)
+
+
+def tag_problems(body: Any, *, deleting: bool = False) -> list[Problem]:
+    """The problems of a tag create (or, deleting, delete) body ``{"tags": [{"key", "value"}]}``."""
+    if not isinstance(body, Mapping) or not isinstance(body.get("tags"), list):
+        return [("tags", "must be a list of {key, value} objects")]
+    out: list[Problem] = []
+    for index, tag in enumerate(body["tags"]):
+        where = f"tags[{index}]"
+        if not isinstance(tag, Mapping) or set(tag) - {"key", "value"}:
+            out.append((where, "must be an object with key and value"))
+            continue
+        key, value = tag.get("key"), tag.get("value")
+        if not isinstance(key, str) or not 1 <= len(key) <= 128:
+            out.append((f"{where}.key", "must be 1 to 128 characters"))
+        elif not deleting and (
+            not _tag_chars(key, _KEY_MARKS) or key != key.strip(" ") or key.startswith("_sys_")
+        ):
+            out.append((f"{where}.key", "has characters the service does not allow, or is reserved"))
+        if value is None and deleting:
+            continue
+        if not isinstance(value, str) or len(value) > 255:
+            out.append((f"{where}.value", "must be at most 255 characters"))
+        elif not deleting and not _tag_chars(value, _VALUE_MARKS):
+            out.append((f"{where}.value", "has characters the service does not allow"))
+    return out
+
 
 def problems(schema: Check, body: Any) -> list[Problem]:
     """Everything wrong with ``body`` for ``schema``; empty when it is fine."""

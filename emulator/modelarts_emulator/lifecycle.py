@@ -37,6 +37,7 @@ LOG_TAIL = "emulator/log-tail"
 LOGS_CLEARED_AFTER = "emulator/logs-cleared-after-seconds"
 TERMINATING_SECONDS = "emulator/terminating-seconds"
 THROTTLE_UPDATES = "emulator/throttle-updates"
+REFUSE_TAGS = "emulator/refuse-tags"
 LOG_ECHO_ENV = "emulator/log-echo-env"
 _SECONDS_HOOKS = (FAIL_AFTER, RUNNING_SECONDS, LOGS_CLEARED_AFTER, TERMINATING_SECONDS)
 
@@ -58,6 +59,7 @@ class Plan:
     log_tail: str | None = None
     logs_cleared_after: float | None = None
     throttle_updates: bool = False
+    refuse_tags: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -105,6 +107,7 @@ def make_plan(timing: Timing, annotations: Mapping[str, str], now: float) -> Pla
         log_tail=annotations.get(LOG_TAIL),
         logs_cleared_after=float(cleared) if cleared is not None else None,
         throttle_updates=annotations.get(THROTTLE_UPDATES, "").lower() == "true",
+        refuse_tags=annotations.get(REFUSE_TAGS, "").lower() == "true",
     )
 
 

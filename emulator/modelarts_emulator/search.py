@@ -8,10 +8,10 @@ list) mean "no condition", as the page's own example sends them. `total` counts 
 The service's own refusals: ModelArts.2789 for a filter key it does not support, 2790 for a sort_by it does
 not support, 2807 for a condition that is not {key, operator, value}, 2808 for an operator the key does not
 take, 2809 for values it cannot use (more than 10, a phase or kind that does not exist, a create_time range
-longer than 31 days...). The SDK's body fields narrow too: ``workspace_id``, ``train_type``, ``tags`` (jobs
-here carry no tags, so a tag condition matches none) and ``host_ips`` (jobs whose tasks ran on those hosts;
-the matching tasks are listed in ``status.task_ips``). With tags or host IPs and no create_time condition,
-only the last 31 days are searched.
+longer than 31 days...). The SDK's body fields narrow too: ``workspace_id``, ``train_type``, ``tags``
+(jobs carrying every tag condition's key, with one of its values when values are given) and ``host_ips``
+(jobs whose tasks ran on those hosts; the matching tasks are listed in ``status.task_ips``).
+With tags or host IPs and no create_time condition, only the last 31 days are searched.
 """
 
 from __future__ import annotations
@@ -168,10 +168,11 @@ def search(
     *,
     now_ms: int,
     task_ips: Callable[[Mapping[str, Any]], list[dict[str, Any]]],
+    tags_of: Callable[[Mapping[str, Any]], Mapping[str, str]] = lambda job: {},
 ) -> dict[str, Any]:
     """Answer a search body (its shape already checked) over `jobs` (full jobs with their current status).
 
-    ``task_ips`` gives a job's tasks with their addresses (empty before it runs).
+    ``task_ips`` gives a job's tasks with their addresses (empty before it runs); ``tags_of`` a job's tags.
     """
     limit = _int_field(body, "limit", DEFAULT_LIMIT)
     offset = _int_field(body, "offset", 0)
@@ -189,7 +190,14 @@ def search(
     if (host_ips or tags) and not any(key == "create_time" for key, _ in conditions):
         tests.append(lambda job: job["metadata"]["create_time"] >= now_ms - MAX_RANGE_MS)
     if tags:
-        tests.append(lambda job: False)  # no job here carries tags
+        # Every tag condition holds: the job has the key, with one of the values when values are given.
+        def tagged(job: Mapping[str, Any]) -> bool:
+            have = tags_of(job)
+            return all(
+                t["key"] in have and (not t.get("values") or have[t["key"]] in t["values"]) for t in tags
+            )
+
+        tests.append(tagged)
     if body.get("workspace_id"):
         tests.append(lambda job: job["metadata"].get("workspace_id", "0") == body["workspace_id"])
     if body.get("train_type"):

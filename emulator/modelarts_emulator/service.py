@@ -19,6 +19,7 @@ from .errors import (
     LOG_NOT_GENERATED,
     NOT_TERMINABLE,
     STATUS_CHANGED,
+    TAGS_REFUSED,
     TOO_MANY_REQUESTS,
     UNSUPPORTED_ACTION,
     ServiceError,
@@ -37,6 +38,8 @@ class Service:
         self.config = config
         self.store = store
         self.clock = clock
+        # Every accepted tag create or delete, in order: what was sent (read by tests through the emulator).
+        self.tag_changes: list[dict[str, Any]] = []
 
     def _view(self, doc: Mapping[str, Any], now: float) -> dict[str, Any]:
         job = doc["job"]
@@ -110,6 +113,51 @@ class Service:
         if self.store.update(self.config.project_id, job_id, change) is None:
             raise not_found(job_id)
 
+    # -- tags (kept beside the job, as the service's tag manager does) --------------------------------------
+
+    def tags(self, job_id: str) -> dict[str, Any]:
+        tags = self._doc(job_id).get("tags") or {}
+        return {"tags": [{"key": k, "value": v} for k, v in sorted(tags.items())]}
+
+    def change_tags(self, job_id: str, body: Any, *, deleting: bool) -> None:
+        """Add (or, deleting, remove) tags; every call is recorded in ``tag_changes`` for tests to read."""
+        problems = checks.tag_problems(body, deleting=deleting)
+        if problems:
+            raise invalid(problems)
+        assert isinstance(body, Mapping)
+        given = [(str(t["key"]), t.get("value")) for t in body["tags"]]
+        plan = lifecycle.Plan.from_dict(self._doc(job_id)["plan"])  # a missing job: not found, first
+        if not deleting and plan.refuse_tags:
+            raise ServiceError(
+                403,
+                TAGS_REFUSED,
+                "The user has no permission to tag this training job.",
+                "Ask the account administrator for the permission to manage tags.",
+            )
+        too_many: list[int] = []
+
+        def change(doc: dict[str, Any]) -> dict[str, Any]:
+            tags = dict(doc.get("tags") or {})
+            for key, value in given:
+                if not deleting:
+                    tags[key] = value
+                elif key in tags and (value is None or tags[key] == value):
+                    del tags[key]
+            if len(tags) > checks.MAX_TAGS:
+                too_many.append(len(tags))
+                return doc
+            doc["tags"] = tags
+            return doc
+
+        if self.store.update(self.config.project_id, job_id, change) is None:
+            raise not_found(job_id)
+        if too_many:
+            raise invalid(
+                [("tags", f"a job carries at most {checks.MAX_TAGS} tags, this would make {too_many[0]}")]
+            )
+        entry = {"job_id": job_id, "op": "delete" if deleting else "create"}
+        self.tag_changes.append({**entry, "tags": [{"key": k, "value": v} for k, v in given]})
+
     def delete(self, job_id: str) -> None:
         """Remove the job's record (whatever its phase); its name is free again."""
         if not self.store.delete(self.config.project_id, job_id):
@@ -168,14 +216,22 @@ class Service:
         if problems:
             raise invalid(problems)
         now = self.clock()
-        jobs = [self._view(doc, now) for doc in self.store.all(self.config.project_id)]
+        docs = self.store.all(self.config.project_id)
+        jobs = [self._view(doc, now) for doc in docs]
+        tags_by_id = {doc["job"]["metadata"]["id"]: dict(doc.get("tags") or {}) for doc in docs}
 
         def task_ips(job: Mapping[str, Any]) -> list[dict[str, Any]]:
             started = job["status"].get("start_time", 0) > 0
             return shapes.task_ips(job, job["status"]["tasks"]) if started else []
 
         try:
-            return search.search(jobs, body, now_ms=int(now * 1000), task_ips=task_ips)
+            return search.search(
+                jobs,
+                body,
+                now_ms=int(now * 1000),
+                task_ips=task_ips,
+                tags_of=lambda job: tags_by_id.get(job["metadata"]["id"], {}),
+            )
         except search.SearchError as error:
             raise ServiceError(
                 400,

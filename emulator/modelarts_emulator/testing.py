@@ -104,6 +104,10 @@ class EmulatorProcess:
     def stats(self) -> dict[str, Any]:
         return dict(httpx.get(f"{self.url}/_emulator/stats", timeout=10).raise_for_status().json())
 
+    def tag_changes(self) -> list[dict[str, Any]]:
+        """Every tag create and delete the emulator accepted since the last reset, with what each sent."""
+        return list(httpx.get(f"{self.url}/_emulator/tag-changes", timeout=10).raise_for_status().json())
+
     def reset_stats(self) -> None:
         httpx.post(f"{self.url}/_emulator/stats/reset", timeout=10).raise_for_status()
 

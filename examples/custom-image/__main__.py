@@ -1,4 +1,4 @@
-"""A custom image on a dedicated resource pool, with an NFS volume, log export and environment variables.
+"""A custom image on a dedicated resource pool: an NFS volume, log export, environment variables, tags.
 
 The job runs the image's own start command (``algorithm.command``) on one node of a dedicated pool, mounts an
 NFS share, and exports its logs to OBS. Environment variables are kept secret in the state.
@@ -50,9 +50,12 @@ job = TrainingJob(
     },
     # Go on once the containers run: a broken image or pool shows up in this `pulumi up`.
     wait_for="running",
+    # Who owns the job and who pays for it, as the account's cost reports group them; change in place.
+    tags={"team": config.get("team") or "nlp", "cost-center": config.get("costCenter") or "research-42"},
 )
 
 pulumi.export("job_id", job.id)
 pulumi.export("job_name", job.name)
 pulumi.export("phase", job.phase)
+pulumi.export("tags", job.tags)
 pulumi.export("log_export_path", job.spec.apply(lambda spec: spec.get("log_export_path")))

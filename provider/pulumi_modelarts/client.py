@@ -25,7 +25,7 @@ import socket
 import ssl
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 from urllib.parse import quote, urlencode
@@ -55,7 +55,10 @@ from .models import (
     SearchFilter,
     SearchRequest,
     SearchResponse,
+    SearchTag,
+    TagsAnswer,
     TrainingJob,
+    tags_body,
     to_wire,
 )
 from .settings import Settings, normalize_endpoint
@@ -358,6 +361,34 @@ class ModelArtsClient:
         path = f"/v2/{self._project_segment}/training-jobs/{_job_path_segment(job_id, 'job id')}"
         self._answer("PUT", path, {"description": description}, operation=operation, body_required=False)
 
+    # ---------------------------------------------------------------- tags (TMS tags kept beside the job)
+
+    def _tags_path(self, job_id: str) -> str:
+        segment = _job_path_segment(job_id, "job id")
+        return f"/v2/{self._project_segment}/modelarts-training-job/{segment}/tags"
+
+    def get_tags(self, job_id: str) -> dict[str, str]:
+        """The job's tags, key to value."""
+        operation = f"get the tags of training job {job_id!r}"
+        answer = self._answer("GET", self._tags_path(job_id), None, operation=operation, body_required=False)
+        return self._parse(TagsAnswer, answer, operation).as_map() if answer.payload else {}
+
+    def add_tags(self, job_id: str, tags: Mapping[str, str]) -> None:
+        """Set these tags (a key the job already has takes the new value); idempotent, so retried."""
+        if not tags:
+            return
+        operation = f"tag training job {job_id!r}"
+        path = self._tags_path(job_id) + "/create"
+        self._answer("POST", path, to_wire(tags_body(tags)), operation=operation, body_required=False)
+
+    def remove_tags(self, job_id: str, tags: Mapping[str, str]) -> None:
+        """Remove these tags (key and value as the job has them)."""
+        if not tags:
+            return
+        operation = f"remove tags of training job {job_id!r}"
+        path = self._tags_path(job_id) + "/delete"
+        self._answer("DELETE", path, to_wire(tags_body(tags)), operation=operation, body_required=False)
+
     def delete_job(self, job_id: str) -> None:
         operation = f"delete training job {job_id!r}"
         path = f"/v2/{self._project_segment}/training-jobs/{_job_path_segment(job_id, 'job id')}"
@@ -419,6 +450,7 @@ class ModelArtsClient:
         sort_by: str = "create_time",
         order: str = "desc",
         page_size: int = MAX_PAGE_SIZE,
+        tags: Mapping[str, str] | None = None,
     ) -> Iterator[TrainingJob]:
         """Every job matching the filters, page by page (offset is a page index; limit at most 50).
 
@@ -432,7 +464,12 @@ class ModelArtsClient:
         page_cap = MAX_PAGES
         while True:
             request = SearchRequest(
-                offset=page, limit=limit, sort_by=sort_by, order=order, filters=list(filters or [])
+                offset=page,
+                limit=limit,
+                sort_by=sort_by,
+                order=order,
+                filters=list(filters or []),
+                tags=[SearchTag(key=k, values=[v]) for k, v in sorted(tags.items())] if tags else None,
             )
             answer = self.search_jobs(request)
             items = list(answer.items or [])

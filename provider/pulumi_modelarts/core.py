@@ -298,10 +298,67 @@ def create(
         bound = _Bound(limit, "customTimeouts")
     job: TrainingJob = _post(inputs, client, progress)
     job_id = job.job_id or ""
+    tags = tag_map(inputs.get(TAGS_FIELD))
+    if tags:
+        applied = _tag_new_job(client, job, job_id, tags, progress)
+        if applied != tags:
+            # What the state records as declared is what the job carries: the next `up` sees the difference.
+            inputs = {**inputs, TAGS_FIELD: applied}
     if wait_for != "none":
         follow = _log_follower(client, job, inputs, progress) if wait_for == "completed" else None
         job = _wait_created(client, job, job_id, wait_for, bound, progress, stop, follow)
-    return JobState(job_id, job_outputs(job, inputs))
+    return JobState(job_id, job_outputs(job, inputs, tags=tags_of(inputs)))
+
+
+TAGS_FIELD = "tags"
+
+
+def tag_map(value: object) -> dict[str, str] | None:
+    """Declared tags as a plain map, or None when tags are not declared (then they are not managed)."""
+    if not isinstance(value, Mapping):
+        return None
+    return {str(k): str(v) for k, v in value.items() if v is not None}
+
+
+def tags_of(inputs: Mapping[str, Any] | None) -> dict[str, str] | None:
+    """The tags the declared inputs manage (None: tags are not managed)."""
+    return tag_map(inputs.get(TAGS_FIELD)) if inputs is not None else None
+
+
+def _tag_new_job(
+    client: ModelArtsClient, job: TrainingJob, job_id: str, tags: Mapping[str, str], progress: Progress
+) -> dict[str, str]:
+    """Tag a job just created (the client retries throttling, 5xx and lost connections: the call is
+    idempotent). The tags applied: all of them, or none when the service refused them.
+
+    A refusal does not undo the create: the job runs on untagged, lands in the state with no tags recorded
+    as declared, and the next `pulumi up` shows and applies the difference. Stopping a job over its
+    labels would cost the user the job; leaving it out of the state would orphan it.
+    """
+    try:
+        client.add_tags(job_id, tags)
+    except ModelArtsError as exc:
+        progress.say(
+            f"warning: {_label(job, job_id)} was created but its tags were not applied ({_brief(exc)}); "
+            "the job is kept, and the next `pulumi up` applies them"
+        )
+        return {}
+    progress.say(f"{_label(job, job_id)}: {len(tags)} tag{'s' if len(tags) != 1 else ''} applied")
+    return dict(tags)
+
+
+def _change_tags(
+    client: ModelArtsClient, job_id: str, have: Mapping[str, str], want: Mapping[str, str], progress: Progress
+) -> None:
+    """Move the job's tags from have to want, sending only the difference: the keys removed or whose value
+    changes are deleted (with the value they have), the keys added or changed are created."""
+    removed = {k: v for k, v in have.items() if want.get(k) != v}
+    added = {k: v for k, v in want.items() if have.get(k) != v}
+    client.remove_tags(job_id, removed)
+    client.add_tags(job_id, added)
+    if removed or added:
+        changed = sorted({*removed, *added})
+        progress.say(f"training job {job_id}: tags updated ({', '.join(changed)})")
 
 
 def _log_follower(
@@ -788,6 +845,9 @@ def read(
     """The job as it is now, keeping the declared inputs of the stored outputs; None when it is gone.
 
     must_exist: the job is being looked up by id (not refreshed), so a missing job is an error, not news.
+    Tags are read when the declared inputs manage them (``tags`` declared) and on a lookup (import); a
+    refresh records the tags found as the declared ones, so a change made elsewhere shows as a diff of
+    ``tags`` at the next preview.
     """
     try:
         job: TrainingJob = client.get_job(job_id)
@@ -799,7 +859,16 @@ def read(
             ) from None
         progress.say(f"training job {job_id} no longer exists")
         return None
-    return JobState(job.job_id or job_id, job_outputs(job, _declared(old_outputs)))
+    declared = _declared(old_outputs)
+    tags: dict[str, str] | None = None
+    if must_exist or tags_of(declared) is not None:
+        try:
+            tags = client.get_tags(job_id)
+        except NotFoundError:
+            tags = {}  # the job was found a moment ago: its tags are gone with it, or there are none
+        if declared is not None and tags_of(declared) is not None:
+            declared = {**declared, TAGS_FIELD: tags}
+    return JobState(job.job_id or job_id, job_outputs(job, declared, tags=tags))
 
 
 def update(
@@ -811,7 +880,10 @@ def update(
     *,
     limit: float | None = None,
 ) -> JobState:
-    """Apply what can change in place (the description); provider settings are only stored.
+    """Apply what can change in place (the description, the tags); provider settings are only stored.
+
+    Tags: the job's tags are read and only the difference to the declared ones is sent; removing ``tags``
+    from the program removes the tags it declared.
 
     limit (seconds, a front-end's own timeout such as Pulumi's customTimeouts) bounds the retries of the
     calls: a service that keeps refusing them (throttling, 5xx) fails the update once it is spent.
@@ -827,6 +899,14 @@ def update(
                 client.update_description(job_id, description or "")
                 progress.say(f"training job {job_id}: description updated")
             job: TrainingJob = client.get_job(job_id)
+            want, before = tags_of(inputs), tags_of(_declared(old_outputs))
+            if TAGS_FIELD in decision.settings_changed:  # declared (or found by refresh) against the new
+                have = client.get_tags(job_id)
+                # Without tags declared now, the ones declared before are removed; others stay unmanaged.
+                target = (
+                    want if want is not None else {k: v for k, v in have.items() if k not in (before or {})}
+                )
+                _change_tags(client, job_id, have, target, progress)
     except NotFoundError:
         raise ProvisioningError(
             f"training job {job_id} no longer exists; run `pulumi refresh` to drop it from the state "
@@ -840,7 +920,7 @@ def update(
             f"({CUSTOM_TIMEOUTS}): {exc}; the job runs on unchanged: run `pulumi up` again, or allow the "
             "update more time in the resource's customTimeouts"
         ) from None
-    return JobState(job_id, job_outputs(job, inputs))
+    return JobState(job_id, job_outputs(job, inputs, tags=tags_of(inputs)))
 
 
 def delete(
@@ -941,9 +1021,12 @@ def _stopped(job: TrainingJob) -> bool:
 # outputs
 
 
-def job_outputs(job: TrainingJob, declared: Mapping[str, Any] | None) -> dict[str, Any]:
-    """The resource's outputs (``models.ResourceOutputs``): the job as the service returns it (JSON-ready)
-    plus ``declared_inputs``, left out when declared is None.
+def job_outputs(
+    job: TrainingJob, declared: Mapping[str, Any] | None, *, tags: Mapping[str, str] | None = None
+) -> dict[str, Any]:
+    """The resource's outputs (``models.ResourceOutputs``): the job as the service returns it (JSON-ready),
+    its tags (as last read or applied; empty when not managed) plus ``declared_inputs``, left out when
+    declared is None.
 
     Environment variables appear only in ``environments`` (a secret output); they are removed from the
     ``algorithm`` output, which is not secret.
@@ -970,6 +1053,7 @@ def job_outputs(job: TrainingJob, declared: Mapping[str, Any] | None) -> dict[st
         tasks=wire.get("tasks") or [],
         endpoints=job.endpoints.model_dump(mode="json", exclude_none=True) if job.endpoints else {},
         environments=environments,
+        tags=dict(tags or {}),
         declared_inputs=dict(declared or {}),
     )
     return outputs.model_dump(exclude={DECLARED_INPUTS} if declared is None else None)
@@ -1018,9 +1102,12 @@ def list_jobs(
     *,
     sort_by: str = "create_time",
     order: str = "desc",
+    tags: Mapping[str, str] | None = None,
 ) -> list[dict[str, Any]]:
-    """Every job matching the filters (all pages of the search), without secrets (``public_job``)."""
-    return [public_job(job) for job in client.iter_jobs(filters, sort_by=sort_by, order=order)]
+    """Every job matching the filters (all pages of the search) and carrying every tag of tags (key and
+    value), without secrets (``public_job``)."""
+    found = client.iter_jobs(filters, sort_by=sort_by, order=order, tags=tags)
+    return [public_job(job) for job in found]
 
 
 def _declared(outputs: Mapping[str, Any]) -> Mapping[str, Any] | None:

@@ -476,7 +476,8 @@ def decide(
     """Compare the declared inputs in the state with the new (normalised) inputs.
 
     - metadata.description alone changed: update in place;
-    - wait_for, wait_timeout, replace_when_failed, name_prefix: update of the state only;
+    - wait_for, wait_timeout, replace_when_failed, name_prefix, keep_record: update of the state only;
+    - tags: update in place (core.update sends the difference);
     - anything else in kind/metadata/algorithm/tasks/spec, or triggers: replace, naming the property;
       a value not known yet in one of those counts as a change (it may differ);
     - replace_when_failed and the job last seen Failed or Abnormal, or with its creation failed (secondary

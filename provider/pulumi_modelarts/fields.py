@@ -20,13 +20,14 @@ JOB_FIELDS: Final = (
     "train_type",
     "ftjob_config",
 )
-#: Inputs that steer the provider only; the job never sees them.
+#: Inputs beside the job body: they steer the provider (tags are applied beside the job).
 SETTINGS_FIELDS: Final = (
     "wait_for",
     "wait_timeout",
     "replace_when_failed",
     "name_prefix",
     "keep_record",
+    "tags",
     "show_logs",
 )
 #: Inputs the resource sets itself (users do not); they never cause a diff.
@@ -49,6 +50,7 @@ INPUT_FIELDS: Final = (
     "replace_when_failed",
     "name_prefix",
     "keep_record",
+    "tags",
     "show_logs",
 )
 #: Every output.
@@ -64,6 +66,7 @@ OUTPUT_FIELDS: Final = (
     "tasks",
     "endpoints",
     "environments",
+    "tags",
     "declared_inputs",
 )
 #: Outputs that are not inputs.

@@ -5429,7 +5429,7 @@ class TrainingJobArgsDict(TypedDict):
     """
     Arguments of a `TrainingJob`: the create request body (`kind`, `metadata`, `algorithm`, `tasks`, `spec`,
     `endpoints`, `train_type`, `ftjob_config`) and the provider settings (`wait_for`, `wait_timeout`,
-    `triggers`, `replace_when_failed`, `name_prefix`, `keep_record`, `show_logs`).
+    `triggers`, `replace_when_failed`, `name_prefix`, `keep_record`, `tags`, `show_logs`).
     """
 
     kind: NotRequired[pulumi.Input[str]]
@@ -5492,6 +5492,15 @@ class TrainingJobArgsDict(TypedDict):
     logs stay readable, the name stays taken) or delete it (`false`: the name is free again). Defaults to
     `true`.
     """
+    tags: NotRequired[pulumi.Input[Mapping[str, pulumi.Input[str]]]]
+    """
+    Tags of the job (key to value), for cost allocation and ownership on a shared account. They change in
+    place (only the keys added, changed or removed are sent) and are read back on refresh and import. Left
+    out, the job's tags are not managed (neither set nor read). The service's rules (TMS tags, as the official
+    SDK's `TmsTag` documents them): at most 20 tags; a key has 1 to 128 characters (letters of any language,
+    digits, spaces and `_ . : = + - @`), neither starts nor ends with a space and does not start with `_sys_`;
+    a value has at most 255 characters (letters of any language, digits, spaces and `_ . : / = + - @`).
+    """
     show_logs: NotRequired[pulumi.Input[bool]]
     """
     While a create waits for the job to complete (`wait_for: completed`), show the newest line of its log on
@@ -5505,7 +5514,7 @@ class TrainingJobArgs:
     """
     Arguments of a `TrainingJob`: the create request body (`kind`, `metadata`, `algorithm`, `tasks`, `spec`,
     `endpoints`, `train_type`, `ftjob_config`) and the provider settings (`wait_for`, `wait_timeout`,
-    `triggers`, `replace_when_failed`, `name_prefix`, `keep_record`, `show_logs`).
+    `triggers`, `replace_when_failed`, `name_prefix`, `keep_record`, `tags`, `show_logs`).
     """
 
     def __init__(
@@ -5533,6 +5542,7 @@ class TrainingJobArgs:
         replace_when_failed: Optional[pulumi.Input[bool]] = None,
         name_prefix: Optional[pulumi.Input[str]] = None,
         keep_record: Optional[pulumi.Input[bool]] = None,
+        tags: Optional[pulumi.Input[Mapping[str, pulumi.Input[str]]]] = None,
         show_logs: Optional[pulumi.Input[bool]] = None,
     ) -> None:
         if kind is not None:
@@ -5563,6 +5573,8 @@ class TrainingJobArgs:
             pulumi.set(__self__, "name_prefix", name_prefix)
         if keep_record is not None:
             pulumi.set(__self__, "keep_record", keep_record)
+        if tags is not None:
+            pulumi.set(__self__, "tags", tags)
         if show_logs is not None:
             pulumi.set(__self__, "show_logs", show_logs)
 
@@ -5760,6 +5772,24 @@ class TrainingJobArgs:
     @keep_record.setter
     def keep_record(self, value: Optional[pulumi.Input[bool]]) -> None:
         pulumi.set(self, "keep_record", value)
+
+    @property
+    @pulumi.getter
+    def tags(self) -> Optional[pulumi.Input[Mapping[str, pulumi.Input[str]]]]:
+        """
+        Tags of the job (key to value), for cost allocation and ownership on a shared account. They change in
+        place (only the keys added, changed or removed are sent) and are read back on refresh and import. Left
+        out, the job's tags are not managed (neither set nor read). The service's rules (TMS tags, as the
+        official SDK's `TmsTag` documents them): at most 20 tags; a key has 1 to 128 characters (letters of
+        any language, digits, spaces and `_ . : = + - @`), neither starts nor ends with a space and does not
+        start with `_sys_`; a value has at most 255 characters (letters of any language, digits, spaces and `_
+        . : / = + - @`).
+        """
+        return pulumi.get(self, "tags")  # type: ignore[no-any-return]
+
+    @tags.setter
+    def tags(self, value: Optional[pulumi.Input[Mapping[str, pulumi.Input[str]]]]) -> None:
+        pulumi.set(self, "tags", value)
 
     @property
     @pulumi.getter

@@ -68,6 +68,7 @@ gc.disable()
 __all__ = [
     "INPUT_RULES",
     "REQUIRE_NAME",
+    "TAGS_MAX",
     "TERMINABLE_PHASES",
     "TERMINAL_PHASES",
     "TERMINAL_SECONDARY_PHASES",
@@ -157,6 +158,7 @@ __all__ = [
     "SearchParam",
     "SearchRequest",
     "SearchResponse",
+    "SearchTag",
     "SecondaryPhase",
     "Spec",
     "SpecResponse",
@@ -167,6 +169,9 @@ __all__ = [
     "SummaryLogDir",
     "SummaryNfs",
     "SummaryPfs",
+    "TagAnswer",
+    "TagsAnswer",
+    "TagsBody",
     "Task",
     "TaskAlgorithm",
     "TaskEngine",
@@ -177,6 +182,7 @@ __all__ = [
     "TaskOutput",
     "TaskResource",
     "TaskStatus",
+    "TmsTag",
     "TrainingExperimentReference",
     "TrainingExperimentResponse",
     "TrainingJob",
@@ -189,6 +195,8 @@ __all__ = [
     "is_terminal",
     "problems",
     "require_name",
+    "tag_problems",
+    "tags_body",
     "to_wire",
     "validate_create_request",
     "wire_fields",
@@ -1846,7 +1854,8 @@ class JobActionRequest(RequestModel):
 
 
 class ProviderSettings(BaseModel):
-    """Inputs that steer the provider and never reach the API.
+    """Inputs beside the create request body: settings that steer the provider, and the job's tags (sent by
+    the tag calls, not the create).
 
     The one place their defaults are written; generated into ``fields.SETTING_DEFAULTS``. ``check`` validates
     them (lifecycle.py parses ``wait_for`` and ``wait_timeout``); a change to ``triggers`` replaces the job.
@@ -1892,6 +1901,18 @@ class ProviderSettings(BaseModel):
             "again)."
         ),
     )
+    tags: dict[str, str] | None = Field(
+        default=None,
+        description=(
+            "Tags of the job (key to value), for cost allocation and ownership on a shared account. They "
+            "change in place (only the keys added, changed or removed are sent) and are read back on "
+            "refresh and import. Left out, the job's tags are not managed (neither set nor read). The "
+            "service's rules (TMS tags, as the official SDK's `TmsTag` documents them): at most 20 tags; a "
+            "key has 1 to 128 characters (letters of any language, digits, spaces and `_ . : = + - @`), "
+            "neither starts nor ends with a space and does not start with `_sys_`; a value has at most 255 "
+            "characters (letters of any language, digits, spaces and `_ . : / = + - @`)."
+        ),
+    )
     show_logs: bool = Field(
         default=True,
         description=(
@@ -1922,12 +1943,95 @@ class ProviderSettings(BaseModel):
         lifecycle.parse_duration(value)
         return value
 
+    @field_validator("tags", mode="before")
+    @classmethod
+    def _service_tags(cls, value: object) -> object:
+        if value is None:
+            return value
+        if not isinstance(value, Mapping) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in value.items()
+        ):
+            raise ValueError("must be a map of text keys to text values")
+        problems_found = tag_problems(value)
+        if problems_found:
+            raise ValueError("; ".join(problems_found))
+        return value
+
     @field_validator("replace_when_failed", "show_logs", mode="before")
     @classmethod
     def _replace_when_failed_flag(cls, value: object) -> object:
         if not isinstance(value, bool):
             raise ValueError("must be true or false")
         return value
+
+
+#: The service's tag rules (TMS tags on a training job; the official SDK's ``TmsTag``: key at most 128
+#: characters of any language's letters, digits, spaces and ``_ . : = + - @``, no space at either end, not
+#: ``_sys_``-prefixed; value at most 255 characters, ``/`` allowed too) and TMS's limit of 20 tags a resource.
+TAGS_MAX: Final = 20
+TAG_KEY_MAX_LENGTH: Final = 128
+TAG_VALUE_MAX_LENGTH: Final = 255
+TAG_KEY_PUNCTUATION: Final = frozenset(" _.:=+-@")
+TAG_VALUE_PUNCTUATION: Final = frozenset(" _.:/=+-@")
+TAG_RESERVED_PREFIX: Final = "_sys_"
+
+
+def _tag_text_ok(text: str, punctuation: frozenset[str]) -> bool:
+    return all(ch.isalpha() or ch.isdigit() or ch in punctuation for ch in text)
+
+
+def tag_problems(tags: Mapping[str, str]) -> list[str]:
+    """What the service would refuse in a tag map, one sentence a problem (none: it accepts them)."""
+    found: list[str] = []
+    if len(tags) > TAGS_MAX:
+        found.append(f"at most {TAGS_MAX} tags, not {len(tags)}")
+    for key, value in tags.items():
+        if not key or len(key) > TAG_KEY_MAX_LENGTH:
+            found.append(f"tag key {key!r}: 1 to {TAG_KEY_MAX_LENGTH} characters")
+        elif not _tag_text_ok(key, TAG_KEY_PUNCTUATION):
+            found.append(f"tag key {key!r}: only letters, digits, spaces and _ . : = + - @")
+        elif key != key.strip(" "):
+            found.append(f"tag key {key!r}: no space at the start or end")
+        elif key.startswith(TAG_RESERVED_PREFIX):
+            found.append(f"tag key {key!r}: keys starting with {TAG_RESERVED_PREFIX} are reserved")
+        if len(value) > TAG_VALUE_MAX_LENGTH:
+            found.append(f"tag {key!r}: the value has more than {TAG_VALUE_MAX_LENGTH} characters")
+        elif not _tag_text_ok(value, TAG_VALUE_PUNCTUATION):
+            found.append(f"tag {key!r}: the value may hold only letters, digits, spaces and _ . : / = + - @")
+    return found
+
+
+class TmsTag(RequestModel):
+    """One tag of a training job as the tag calls send and return it (``key``, ``value``)."""
+
+    key: str
+    value: str = ""
+
+
+class TagsBody(RequestModel):
+    """Body of the tag calls: create and delete send it, the tag query answers it."""
+
+    tags: list[TmsTag] = Field(default_factory=list)
+
+
+def tags_body(tags: Mapping[str, str]) -> TagsBody:
+    return TagsBody(tags=[TmsTag(key=k, value=v) for k, v in sorted(tags.items())])
+
+
+class TagAnswer(ResponseModel):
+    """One tag in the tag query's answer."""
+
+    key: str | None = None
+    value: str | None = None
+
+
+class TagsAnswer(ResponseModel):
+    """The tag query's answer (``GET .../modelarts-training-job/{id}/tags``)."""
+
+    tags: list[TagAnswer] | None = None
+
+    def as_map(self) -> dict[str, str]:
+        return {t.key: t.value or "" for t in self.tags or [] if t.key}
 
 
 class ResourceOutputs(BaseModel):
@@ -1966,6 +2070,13 @@ class ResourceOutputs(BaseModel):
     )
     environments: dict[str, str] = Field(
         description="Environment variables of the job.", json_schema_extra={"secret": True}
+    )
+    tags: dict[str, str] = Field(
+        default_factory=dict,
+        description=(
+            "The job's tags as the service last reported them (read only when `tags` is declared, and on "
+            "import)."
+        ),
     )
     declared_inputs: dict[str, Any] = Field(
         description="The inputs as declared (normalised); what changes are judged against.",
@@ -2027,6 +2138,13 @@ class SearchFilter(RequestModel):
             raise _rule(f"search filter phase {info.data.get('operator')} {value}: {exc}") from None
 
 
+class SearchTag(RequestModel):
+    """A tag condition of a search: jobs carrying tag ``key`` with one of ``values`` (any value when none)."""
+
+    key: str = Field(min_length=1)
+    values: list[str] = Field(default_factory=list)
+
+
 class SearchRequest(RequestModel):
     """Body of a job search. ``offset`` is a page index (0 is the first page), ``limit`` 1-50 jobs per page;
     the service sorts by ``create_time`` in ``desc`` order unless told otherwise."""
@@ -2037,6 +2155,7 @@ class SearchRequest(RequestModel):
     order: Literal["asc", "desc"] | None = None
     group_by: str | None = None
     filters: list[SearchFilter] | None = None
+    tags: list[SearchTag] | None = None
 
 
 # ----------------------------------------------------------------------------------------------------

@@ -367,6 +367,9 @@ def declared_from_job(job: Mapping[str, Any]) -> dict[str, Any]:
     from .models import CreateTrainingJobRequest
 
     projected: dict[str, Any] = _project(job, CreateTrainingJobRequest)
+    tags = job.get("tags")
+    if isinstance(tags, Mapping) and tags:
+        projected["tags"] = dict(tags)  # the tags found (read on import), managed from now on
     return projected
 
 
@@ -526,7 +529,8 @@ class ModelArtsProvider(Provider):
             # Adopted by `pulumi import`: compare what the program declares with the job as it was found.
             found = declared_from_job(olds)
             adopted = restrict(found, news)
-            adopted.update({k: news[k] for k in SETTINGS_FIELDS if k in news})
+            # Settings are the program's (only stored); tags are judged against those the job was found with.
+            adopted.update({k: news[k] for k in SETTINGS_FIELDS if k in news and k != core.TAGS_FIELD})
             declared = diffing.normalise_inputs(adopted)
             olds = {**olds, core.DECLARED_INPUTS: declared}
         progress = self._log.progress(request.urn)
@@ -582,6 +586,8 @@ class ModelArtsProvider(Provider):
             inputs = with_secret_inputs(
                 property_map(to_schema(declared_from_job(found.outputs), schema_names.INPUTS))
             )
+        else:
+            inputs = _with_tags_found(inputs, found.outputs.get(core.DECLARED_INPUTS))
         return ReadResponse(
             resource_id=found.id, properties=outputs_map(found.outputs, inputs), inputs=dict(inputs)
         )
@@ -656,7 +662,22 @@ def find_jobs(config: Mapping[str, str], args: Mapping[str, Any]) -> list[dict[s
             filters,
             sort_by=str(args.get("sort_by") or "create_time"),
             order=str(args.get("order") or "desc"),
+            tags=core.tag_map(args.get("tags")),
         )
+
+
+def _with_tags_found(inputs: Mapping[str, PropertyValue], declared: object) -> Mapping[str, PropertyValue]:
+    """The stored inputs with the tags a refresh found, when they manage tags and the job's differ: the next
+    preview then shows the drift as a change of ``tags`` (and only of it)."""
+    from . import core
+
+    found = core.tags_of(declared) if isinstance(declared, Mapping) else None
+    if found is None or "tags" not in inputs:
+        return inputs
+    stored = core.tag_map(to_plain(inputs["tags"]))
+    if stored == found:
+        return inputs
+    return {**inputs, "tags": to_property(found, inputs["tags"])}
 
 
 def _limit(timeout: float | None) -> float | None:

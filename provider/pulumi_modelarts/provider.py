@@ -150,6 +150,36 @@ def _reported(method: Callable[..., _R]) -> Callable[..., _R]:
     return wrapper
 
 
+# Whether this pulumi SDK's dynamic ReadResult carries inputs (the inputs the engine then stores).
+_READ_TAKES_INPUTS = "inputs" in inspect.signature(ReadResult.__init__).parameters
+
+
+def _secret_inputs(inputs: Mapping[str, Any]) -> dict[str, Any]:
+    """Inputs handed back to the engine, with the secret ones (``fields.SECRET_INPUTS``) marked secret again,
+    as the resource registered them: the state's inputs keep them encrypted."""
+    from pulumi.runtime import rpc
+
+    from .fields import SECRET_INPUTS
+
+    def mark(value: Any, parts: list[str]) -> Any:
+        if not parts:
+            return rpc.wrap_rpc_secret(value)
+        head, rest = parts[0], parts[1:]
+        if head.endswith("[]"):
+            items = value.get(head[:-2]) if isinstance(value, Mapping) else None
+            if not isinstance(items, list):
+                return value
+            return {**value, head[:-2]: [mark(item, rest) for item in items]}
+        if not isinstance(value, Mapping) or head not in value:
+            return value
+        return {**value, head: mark(value[head], rest)}
+
+    marked: dict[str, Any] = dict(inputs)
+    for path in SECRET_INPUTS:
+        marked = mark(marked, path.split("."))
+    return marked
+
+
 class TrainingJobProvider(ResourceProvider):
     """CRUD for ModelArts training jobs. Stateless: safe to pickle, safe to share between threads."""
 
@@ -208,7 +238,21 @@ class TrainingJobProvider(ResourceProvider):
         with core.open_client(current_config(), said) as client:
             found = core.read(id_, props, client, said, must_exist=lookup)
         # An empty id tells the engine the job is gone: refresh drops it from the state.
-        return ReadResult(found.id, found.outputs) if found is not None else ReadResult("", {})
+        if found is None:
+            return ReadResult("", {})
+        # Tags changed elsewhere: the stored inputs take the tags found, so the next preview shows the drift
+        # as a change of tags. Otherwise the inputs stay as they are. With a pulumi SDK whose ReadResult takes
+        # no inputs (3.171 does not) the next preview still finds the drift (declared_inputs holds the tags
+        # found), shown as an update without the property named.
+        before, after = props.get(core.DECLARED_INPUTS), found.outputs.get(core.DECLARED_INPUTS)
+        if (
+            _READ_TAKES_INPUTS
+            and isinstance(before, dict)
+            and isinstance(after, dict)
+            and core.tags_of(before) != core.tags_of(after)
+        ):
+            return ReadResult(found.id, found.outputs, _secret_inputs(after))
+        return ReadResult(found.id, found.outputs)
 
     @_reported
     def update(self, _id: str, _olds: dict[str, Any], _news: dict[str, Any]) -> UpdateResult:

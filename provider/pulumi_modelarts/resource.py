@@ -118,6 +118,10 @@ class TrainingJob(pulumi.dynamic.Resource, module="modelarts", name="TrainingJob
         """Remote access endpoints (SSH, JupyterLab, TensorBoard), with tokens. Secret."""
         environments: pulumi.Output[dict[str, str]]
         """Environment variables of the job. Secret."""
+        tags: pulumi.Output[dict[str, str]]
+        """
+        The job's tags as the service last reported them (read only when `tags` is declared, and on import).
+        """
         declared_inputs: pulumi.Output[dict[str, Any]]
         """The inputs as declared (normalised); what changes are judged against. Secret."""
     else:
@@ -132,6 +136,7 @@ class TrainingJob(pulumi.dynamic.Resource, module="modelarts", name="TrainingJob
         tasks: pulumi.Output[list[dict[str, Any]]]
         endpoints: pulumi.Output[dict[str, Any]]
         environments: pulumi.Output[dict[str, str]]
+        tags: pulumi.Output[dict[str, str]]
         declared_inputs: pulumi.Output[dict[str, Any]]
 
     def __init__(
@@ -168,6 +173,7 @@ class TrainingJob(pulumi.dynamic.Resource, module="modelarts", name="TrainingJob
         replace_when_failed: Optional[pulumi.Input[bool]] = None,
         name_prefix: Optional[pulumi.Input[str]] = None,
         keep_record: Optional[pulumi.Input[bool]] = None,
+        tags: Optional[pulumi.Input[Mapping[str, pulumi.Input[str]]]] = None,
         show_logs: Optional[pulumi.Input[bool]] = None,
     ) -> None:
         """
@@ -202,6 +208,13 @@ class TrainingJob(pulumi.dynamic.Resource, module="modelarts", name="TrainingJob
         :param keep_record: What destroy (or the delete half of a replacement) does with the stopped job's
             record: keep it (`true`: logs stay readable, the name stays taken) or delete it (`false`: the name
             is free again). Defaults to `true`.
+        :param tags: Tags of the job (key to value), for cost allocation and ownership on a shared account.
+            They change in place (only the keys added, changed or removed are sent) and are read back on
+            refresh and import. Left out, the job's tags are not managed (neither set nor read). The service's
+            rules (TMS tags, as the official SDK's `TmsTag` documents them): at most 20 tags; a key has 1 to
+            128 characters (letters of any language, digits, spaces and `_ . : = + - @`), neither starts nor
+            ends with a space and does not start with `_sys_`; a value has at most 255 characters (letters of
+            any language, digits, spaces and `_ . : / = + - @`).
         :param show_logs: While a create waits for the job to complete (`wait_for: completed`), show the
             newest line of its log on its row (read at most every 30 s; credentials and environment values
             hidden). `false` turns it off. Defaults to `true`.
@@ -221,6 +234,7 @@ class TrainingJob(pulumi.dynamic.Resource, module="modelarts", name="TrainingJob
             "replace_when_failed": replace_when_failed,
             "name_prefix": name_prefix,
             "keep_record": keep_record,
+            "tags": tags,
             "show_logs": show_logs,
         }
         _register(self, resource_name, args, opts, given)
@@ -302,6 +316,7 @@ def get_training_jobs(
     created_before: Union[_dt.datetime, int, float, None] = None,
     *,
     kind: Optional[str] = None,
+    tags: Optional[Mapping[str, str]] = None,
     sort_by: str = "create_time",
     order: str = "desc",
 ) -> list[dict[str, Any]]:
@@ -309,7 +324,8 @@ def get_training_jobs(
 
     name matches as a substring ("like"); phase is one phase or a list, in any case ("running" or "Running";
     an unknown phase raises ValueError); created_after/created_before are
-    datetimes (naive = UTC) or epoch milliseconds. Settings come from ``pulumi.Config("modelarts")`` and the
+    datetimes (naive = UTC) or epoch milliseconds; tags keeps the jobs carrying every one of them (key and
+    value). Settings come from ``pulumi.Config("modelarts")`` and the
     environment, as for the resource. Environment variables and endpoint tokens are left out of the result,
     which is not secret.
     """
@@ -334,4 +350,4 @@ def get_training_jobs(
         raise ValueError(f"get_training_jobs: {'; '.join(reasons)}") from None
     settings = resolve_settings(_program_config(), os.environ)
     with ModelArtsClient.from_settings(settings) as client:
-        return core.list_jobs(client, filters, sort_by=sort_by, order=order)
+        return core.list_jobs(client, filters, sort_by=sort_by, order=order, tags=core.tag_map(tags))

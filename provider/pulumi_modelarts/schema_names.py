@@ -35,6 +35,7 @@ TYPES: Final[dict[str, dict[str, tuple[str, str]]]] = {
         "replace_when_failed": ("replaceWhenFailed", ""),
         "name_prefix": ("namePrefix", ""),
         "keep_record": ("keepRecord", ""),
+        "tags": ("tags", "{}"),
         "show_logs": ("showLogs", ""),
         "name_scope": ("nameScope", ""),
     },
@@ -50,6 +51,7 @@ TYPES: Final[dict[str, dict[str, tuple[str, str]]]] = {
         "tasks": ("tasks", "[]TaskResponse"),
         "endpoints": ("endpoints", "Endpoints"),
         "environments": ("environments", "{}"),
+        "tags": ("tags", "{}"),
         "declared_inputs": ("declaredInputs", "TrainingJob:inputs"),
     },
     "getTrainingJobs:args": {
@@ -58,6 +60,7 @@ TYPES: Final[dict[str, dict[str, tuple[str, str]]]] = {
         "kind": ("kind", ""),
         "created_after": ("createdAfter", ""),
         "created_before": ("createdBefore", ""),
+        "tags": ("tags", "{}"),
         "sort_by": ("sortBy", ""),
         "order": ("order", ""),
     },

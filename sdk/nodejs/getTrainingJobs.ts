@@ -20,6 +20,7 @@ export function getTrainingJobs(args?: GetTrainingJobsArgs, opts?: pulumi.Invoke
         "order": args.order,
         "phases": args.phases,
         "sortBy": args.sortBy,
+        "tags": args.tags,
     }, opts);
 }
 
@@ -52,6 +53,10 @@ export interface GetTrainingJobsArgs {
      * Sort key; defaults to `create_time`.
      */
     sortBy?: string;
+    /**
+     * Jobs carrying every one of these tags (key and value).
+     */
+    tags?: {[key: string]: string};
 }
 
 export interface GetTrainingJobsResult {
@@ -74,6 +79,7 @@ export function getTrainingJobsOutput(args?: GetTrainingJobsOutputArgs, opts?: p
         "order": args.order,
         "phases": args.phases,
         "sortBy": args.sortBy,
+        "tags": args.tags,
     }, opts);
 }
 
@@ -106,4 +112,8 @@ export interface GetTrainingJobsOutputArgs {
      * Sort key; defaults to `create_time`.
      */
     sortBy?: pulumi.Input<string | undefined>;
+    /**
+     * Jobs carrying every one of these tags (key and value).
+     */
+    tags?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
 }

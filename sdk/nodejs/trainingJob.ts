@@ -81,6 +81,10 @@ export class TrainingJob extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly status: pulumi.Output<outputs.JobStatus>;
     /**
+     * The job's tags as the service last reported them (read only when `tags` is declared, and on import).
+     */
+    declare public readonly tags: pulumi.Output<{[key: string]: string} | undefined>;
+    /**
      * Tasks of a heterogeneous job, as returned.
      */
     declare public readonly tasks: pulumi.Output<outputs.TaskResponse[]>;
@@ -106,6 +110,7 @@ export class TrainingJob extends pulumi.CustomResource {
             resourceInputs["replaceWhenFailed"] = args?.replaceWhenFailed;
             resourceInputs["showLogs"] = args?.showLogs;
             resourceInputs["spec"] = args?.spec;
+            resourceInputs["tags"] = args?.tags;
             resourceInputs["tasks"] = args?.tasks;
             resourceInputs["trainType"] = args?.trainType;
             resourceInputs["triggers"] = args?.triggers;
@@ -129,6 +134,7 @@ export class TrainingJob extends pulumi.CustomResource {
             resourceInputs["secondaryPhase"] = undefined /*out*/;
             resourceInputs["spec"] = undefined /*out*/;
             resourceInputs["status"] = undefined /*out*/;
+            resourceInputs["tags"] = undefined /*out*/;
             resourceInputs["tasks"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
@@ -182,6 +188,10 @@ export interface TrainingJobArgs {
      * The machines (`resource`: a flavor, or `pool_id` for a dedicated pool; `node_count` at least 1), volumes, logs, scheduling and what the job produces.
      */
     spec?: pulumi.Input<inputs.TrainingJobSpecArgs | undefined>;
+    /**
+     * Tags of the job (key to value), for cost allocation and ownership on a shared account. They change in place (only the keys added, changed or removed are sent) and are read back on refresh and import. Left out, the job's tags are not managed (neither set nor read). The service's rules (TMS tags, as the official SDK's `TmsTag` documents them): at most 20 tags; a key has 1 to 128 characters (letters of any language, digits, spaces and `_ . : = + - @`), neither starts nor ends with a space and does not start with `_sys_`; a value has at most 255 characters (letters of any language, digits, spaces and `_ . : / = + - @`).
+     */
+    tags?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
     /**
      * Tasks of a heterogeneous job, instead of `spec`.
      */

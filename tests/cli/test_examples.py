@@ -64,6 +64,9 @@ def _check_custom_image(client: ModelArtsClient, outputs: dict[str, Any], state:
     assert wire["spec"]["volumes"][0]["nfs"]["nfs_server_path"] == "192.168.0.82:/"
     assert outputs["log_export_path"] == {"obs_url": "/my-bucket/ddp-demo/logs/"}
     assert outputs["phase"] == "Running" or outputs["phase"] == "Completed"
+    # The tags were applied beside the job, and read back as an output.
+    assert client.get_tags(outputs["job_id"]) == {"team": "nlp", "cost-center": "research-42"}
+    assert outputs["tags"] == {"team": "nlp", "cost-center": "research-42"}
     # The environment variables reached the job, and stay secret in the state.
     assert wire["algorithm"]["environments"]
     [resource] = state.values()

@@ -37,6 +37,8 @@ type GetTrainingJobsArgs struct {
 	Phases []string `pulumi:"phases"`
 	// Sort key; defaults to `create_time`.
 	SortBy *string `pulumi:"sortBy"`
+	// Jobs carrying every one of these tags (key and value).
+	Tags map[string]string `pulumi:"tags"`
 }
 
 type GetTrainingJobsResult struct {
@@ -64,6 +66,8 @@ type GetTrainingJobsOutputArgs struct {
 	Phases pulumi.StringArrayInput `pulumi:"phases"`
 	// Sort key; defaults to `create_time`.
 	SortBy pulumi.StringPtrInput `pulumi:"sortBy"`
+	// Jobs carrying every one of these tags (key and value).
+	Tags pulumi.StringMapInput `pulumi:"tags"`
 }
 
 func (GetTrainingJobsOutputArgs) ElementType() reflect.Type {

@@ -37,6 +37,8 @@ type TrainingJob struct {
 	Spec SpecResponseOutput `pulumi:"spec"`
 	// phase, secondary_phase, duration (ms), start_time, tasks, task_statuses, running_records.
 	Status JobStatusOutput `pulumi:"status"`
+	// The job's tags as the service last reported them (read only when `tags` is declared, and on import).
+	Tags pulumi.StringMapOutput `pulumi:"tags"`
 	// Tasks of a heterogeneous job, as returned.
 	Tasks TaskResponseArrayOutput `pulumi:"tasks"`
 }
@@ -107,6 +109,8 @@ type trainingJobArgs struct {
 	ShowLogs *bool `pulumi:"showLogs"`
 	// The machines (`resource`: a flavor, or `pool_id` for a dedicated pool; `node_count` at least 1), volumes, logs, scheduling and what the job produces.
 	Spec *TrainingJobSpec `pulumi:"spec"`
+	// Tags of the job (key to value), for cost allocation and ownership on a shared account. They change in place (only the keys added, changed or removed are sent) and are read back on refresh and import. Left out, the job's tags are not managed (neither set nor read). The service's rules (TMS tags, as the official SDK's `TmsTag` documents them): at most 20 tags; a key has 1 to 128 characters (letters of any language, digits, spaces and `_ . : = + - @`), neither starts nor ends with a space and does not start with `_sys_`; a value has at most 255 characters (letters of any language, digits, spaces and `_ . : / = + - @`).
+	Tags map[string]string `pulumi:"tags"`
 	// Tasks of a heterogeneous job, instead of `spec`.
 	Tasks []TrainingJobTask `pulumi:"tasks"`
 	// Training type of a fine-tuning job: full fine-tuning, pre-training, LoRA fine-tuning, DPO or RFT reinforcement learning. One of `SFT`, `PRETRAIN`, `LORA`, `DPO` or `RFT`.
@@ -141,6 +145,8 @@ type TrainingJobArgs struct {
 	ShowLogs pulumi.BoolPtrInput
 	// The machines (`resource`: a flavor, or `pool_id` for a dedicated pool; `node_count` at least 1), volumes, logs, scheduling and what the job produces.
 	Spec TrainingJobSpecPtrInput
+	// Tags of the job (key to value), for cost allocation and ownership on a shared account. They change in place (only the keys added, changed or removed are sent) and are read back on refresh and import. Left out, the job's tags are not managed (neither set nor read). The service's rules (TMS tags, as the official SDK's `TmsTag` documents them): at most 20 tags; a key has 1 to 128 characters (letters of any language, digits, spaces and `_ . : = + - @`), neither starts nor ends with a space and does not start with `_sys_`; a value has at most 255 characters (letters of any language, digits, spaces and `_ . : / = + - @`).
+	Tags pulumi.StringMapInput
 	// Tasks of a heterogeneous job, instead of `spec`.
 	Tasks TrainingJobTaskArrayInput
 	// Training type of a fine-tuning job: full fine-tuning, pre-training, LoRA fine-tuning, DPO or RFT reinforcement learning. One of `SFT`, `PRETRAIN`, `LORA`, `DPO` or `RFT`.
@@ -243,6 +249,11 @@ func (o TrainingJobOutput) Spec() SpecResponseOutput {
 // phase, secondary_phase, duration (ms), start_time, tasks, task_statuses, running_records.
 func (o TrainingJobOutput) Status() JobStatusOutput {
 	return o.ApplyT(func(v *TrainingJob) JobStatusOutput { return v.Status }).(JobStatusOutput)
+}
+
+// The job's tags as the service last reported them (read only when `tags` is declared, and on import).
+func (o TrainingJobOutput) Tags() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *TrainingJob) pulumi.StringMapOutput { return v.Tags }).(pulumi.StringMapOutput)
 }
 
 // Tasks of a heterogeneous job, as returned.

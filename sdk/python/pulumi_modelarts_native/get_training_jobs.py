@@ -54,6 +54,7 @@ def get_training_jobs(created_after: Optional[_builtins.int] = None,
                       order: Optional[_builtins.str] = None,
                       phases: Optional[Sequence[_builtins.str]] = None,
                       sort_by: Optional[_builtins.str] = None,
+                      tags: Optional[Mapping[str, _builtins.str]] = None,
                       opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetTrainingJobsResult:
     """
     Training jobs of the project, newest first (every page of the search API). Environment variables and endpoint tokens are left out.
@@ -65,6 +66,7 @@ def get_training_jobs(created_after: Optional[_builtins.int] = None,
     :param _builtins.str order: `asc` or `desc` (the default).
     :param Sequence[_builtins.str] phases: Jobs in one of these phases (e.g. `Running`).
     :param _builtins.str sort_by: Sort key; defaults to `create_time`.
+    :param Mapping[str, _builtins.str] tags: Jobs carrying every one of these tags (key and value).
     """
     __args__ = dict()
     __args__['createdAfter'] = created_after
@@ -74,6 +76,7 @@ def get_training_jobs(created_after: Optional[_builtins.int] = None,
     __args__['order'] = order
     __args__['phases'] = phases
     __args__['sortBy'] = sort_by
+    __args__['tags'] = tags
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
     __ret__ = pulumi.runtime.invoke('modelarts:index:getTrainingJobs', __args__, opts=opts, typ=GetTrainingJobsResult).value
 
@@ -86,6 +89,7 @@ def get_training_jobs_output(created_after: pulumi.Input[Optional[Optional[_buil
                              order: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                              phases: pulumi.Input[Optional[Optional[Sequence[_builtins.str]]]] = None,
                              sort_by: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
+                             tags: pulumi.Input[Optional[Optional[Mapping[str, _builtins.str]]]] = None,
                              opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetTrainingJobsResult]:
     """
     Training jobs of the project, newest first (every page of the search API). Environment variables and endpoint tokens are left out.
@@ -97,6 +101,7 @@ def get_training_jobs_output(created_after: pulumi.Input[Optional[Optional[_buil
     :param _builtins.str order: `asc` or `desc` (the default).
     :param Sequence[_builtins.str] phases: Jobs in one of these phases (e.g. `Running`).
     :param _builtins.str sort_by: Sort key; defaults to `create_time`.
+    :param Mapping[str, _builtins.str] tags: Jobs carrying every one of these tags (key and value).
     """
     __args__ = dict()
     __args__['createdAfter'] = created_after
@@ -106,6 +111,7 @@ def get_training_jobs_output(created_after: pulumi.Input[Optional[Optional[_buil
     __args__['order'] = order
     __args__['phases'] = phases
     __args__['sortBy'] = sort_by
+    __args__['tags'] = tags
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
     __ret__ = pulumi.runtime.invoke_output('modelarts:index:getTrainingJobs', __args__, opts=opts, typ=GetTrainingJobsResult)
     return __ret__.apply(lambda __response__: GetTrainingJobsResult(

@@ -31,6 +31,7 @@ class TrainingJobArgs:
                  replace_when_failed: pulumi.Input[Optional[_builtins.bool]] = None,
                  show_logs: pulumi.Input[Optional[_builtins.bool]] = None,
                  spec: pulumi.Input[Optional['TrainingJobSpecArgs']] = None,
+                 tags: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  tasks: pulumi.Input[Optional[Sequence[pulumi.Input['TrainingJobTaskArgs']]]] = None,
                  train_type: pulumi.Input[Optional[_builtins.str]] = None,
                  triggers: Optional[Any] = None,
@@ -49,6 +50,7 @@ class TrainingJobArgs:
         :param pulumi.Input[_builtins.bool] replace_when_failed: When the phase last stored (after create or refresh) is Failed, Abnormal or CreateFailed, the next `up` replaces the job. Defaults to `false`.
         :param pulumi.Input[_builtins.bool] show_logs: While a create waits for the job to complete (`wait_for: completed`), show the newest line of its log on its row (read at most every 30 s; credentials and environment values hidden). `false` turns it off. Defaults to `true`.
         :param pulumi.Input['TrainingJobSpecArgs'] spec: The machines (`resource`: a flavor, or `pool_id` for a dedicated pool; `node_count` at least 1), volumes, logs, scheduling and what the job produces.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] tags: Tags of the job (key to value), for cost allocation and ownership on a shared account. They change in place (only the keys added, changed or removed are sent) and are read back on refresh and import. Left out, the job's tags are not managed (neither set nor read). The service's rules (TMS tags, as the official SDK's `TmsTag` documents them): at most 20 tags; a key has 1 to 128 characters (letters of any language, digits, spaces and `_ . : = + - @`), neither starts nor ends with a space and does not start with `_sys_`; a value has at most 255 characters (letters of any language, digits, spaces and `_ . : / = + - @`).
         :param pulumi.Input[Sequence[pulumi.Input['TrainingJobTaskArgs']]] tasks: Tasks of a heterogeneous job, instead of `spec`.
         :param pulumi.Input[_builtins.str] train_type: Training type of a fine-tuning job: full fine-tuning, pre-training, LoRA fine-tuning, DPO or RFT reinforcement learning. One of `SFT`, `PRETRAIN`, `LORA`, `DPO` or `RFT`.
         :param Any triggers: Any value; changing it replaces the job (like `keepers` in pulumi-random).
@@ -75,6 +77,8 @@ class TrainingJobArgs:
             pulumi.set(__self__, "show_logs", show_logs)
         if spec is not None:
             pulumi.set(__self__, "spec", spec)
+        if tags is not None:
+            pulumi.set(__self__, "tags", tags)
         if tasks is not None:
             pulumi.set(__self__, "tasks", tasks)
         if train_type is not None:
@@ -208,6 +212,18 @@ class TrainingJobArgs:
 
     @_builtins.property
     @pulumi.getter
+    def tags(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        Tags of the job (key to value), for cost allocation and ownership on a shared account. They change in place (only the keys added, changed or removed are sent) and are read back on refresh and import. Left out, the job's tags are not managed (neither set nor read). The service's rules (TMS tags, as the official SDK's `TmsTag` documents them): at most 20 tags; a key has 1 to 128 characters (letters of any language, digits, spaces and `_ . : = + - @`), neither starts nor ends with a space and does not start with `_sys_`; a value has at most 255 characters (letters of any language, digits, spaces and `_ . : / = + - @`).
+        """
+        return pulumi.get(self, "tags")
+
+    @tags.setter
+    def tags(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "tags", value)
+
+    @_builtins.property
+    @pulumi.getter
     def tasks(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['TrainingJobTaskArgs']]]]:
         """
         Tasks of a heterogeneous job, instead of `spec`.
@@ -283,6 +299,7 @@ class TrainingJob(pulumi.CustomResource):
                  replace_when_failed: pulumi.Input[Optional[_builtins.bool]] = None,
                  show_logs: pulumi.Input[Optional[_builtins.bool]] = None,
                  spec: pulumi.Input[Optional[Union['TrainingJobSpecArgs', 'TrainingJobSpecArgsDict']]] = None,
+                 tags: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  tasks: pulumi.Input[Optional[Sequence[pulumi.Input[Union['TrainingJobTaskArgs', 'TrainingJobTaskArgsDict']]]]] = None,
                  train_type: pulumi.Input[Optional[_builtins.str]] = None,
                  triggers: Optional[Any] = None,
@@ -304,6 +321,7 @@ class TrainingJob(pulumi.CustomResource):
         :param pulumi.Input[_builtins.bool] replace_when_failed: When the phase last stored (after create or refresh) is Failed, Abnormal or CreateFailed, the next `up` replaces the job. Defaults to `false`.
         :param pulumi.Input[_builtins.bool] show_logs: While a create waits for the job to complete (`wait_for: completed`), show the newest line of its log on its row (read at most every 30 s; credentials and environment values hidden). `false` turns it off. Defaults to `true`.
         :param pulumi.Input[Union['TrainingJobSpecArgs', 'TrainingJobSpecArgsDict']] spec: The machines (`resource`: a flavor, or `pool_id` for a dedicated pool; `node_count` at least 1), volumes, logs, scheduling and what the job produces.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] tags: Tags of the job (key to value), for cost allocation and ownership on a shared account. They change in place (only the keys added, changed or removed are sent) and are read back on refresh and import. Left out, the job's tags are not managed (neither set nor read). The service's rules (TMS tags, as the official SDK's `TmsTag` documents them): at most 20 tags; a key has 1 to 128 characters (letters of any language, digits, spaces and `_ . : = + - @`), neither starts nor ends with a space and does not start with `_sys_`; a value has at most 255 characters (letters of any language, digits, spaces and `_ . : / = + - @`).
         :param pulumi.Input[Sequence[pulumi.Input[Union['TrainingJobTaskArgs', 'TrainingJobTaskArgsDict']]]] tasks: Tasks of a heterogeneous job, instead of `spec`.
         :param pulumi.Input[_builtins.str] train_type: Training type of a fine-tuning job: full fine-tuning, pre-training, LoRA fine-tuning, DPO or RFT reinforcement learning. One of `SFT`, `PRETRAIN`, `LORA`, `DPO` or `RFT`.
         :param Any triggers: Any value; changing it replaces the job (like `keepers` in pulumi-random).
@@ -344,6 +362,7 @@ class TrainingJob(pulumi.CustomResource):
                  replace_when_failed: pulumi.Input[Optional[_builtins.bool]] = None,
                  show_logs: pulumi.Input[Optional[_builtins.bool]] = None,
                  spec: pulumi.Input[Optional[Union['TrainingJobSpecArgs', 'TrainingJobSpecArgsDict']]] = None,
+                 tags: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  tasks: pulumi.Input[Optional[Sequence[pulumi.Input[Union['TrainingJobTaskArgs', 'TrainingJobTaskArgsDict']]]]] = None,
                  train_type: pulumi.Input[Optional[_builtins.str]] = None,
                  triggers: Optional[Any] = None,
@@ -368,6 +387,7 @@ class TrainingJob(pulumi.CustomResource):
             __props__.__dict__["replace_when_failed"] = replace_when_failed
             __props__.__dict__["show_logs"] = show_logs
             __props__.__dict__["spec"] = spec
+            __props__.__dict__["tags"] = tags
             __props__.__dict__["tasks"] = tasks
             __props__.__dict__["train_type"] = train_type
             __props__.__dict__["triggers"] = triggers
@@ -414,6 +434,7 @@ class TrainingJob(pulumi.CustomResource):
         __props__.__dict__["secondary_phase"] = None
         __props__.__dict__["spec"] = None
         __props__.__dict__["status"] = None
+        __props__.__dict__["tags"] = None
         __props__.__dict__["tasks"] = None
         return TrainingJob(resource_name, opts=opts, __props__=__props__)
 
@@ -504,6 +525,14 @@ class TrainingJob(pulumi.CustomResource):
         phase, secondary_phase, duration (ms), start_time, tasks, task_statuses, running_records.
         """
         return pulumi.get(self, "status")
+
+    @_builtins.property
+    @pulumi.getter
+    def tags(self) -> pulumi.Output[Optional[Mapping[str, _builtins.str]]]:
+        """
+        The job's tags as the service last reported them (read only when `tags` is declared, and on import).
+        """
+        return pulumi.get(self, "tags")
 
     @_builtins.property
     @pulumi.getter
