@@ -125,6 +125,28 @@ def test_check_keeps_secrets_where_the_inputs_had_them() -> None:
     assert not answer.inputs["algorithm"].is_secret
 
 
+def test_check_answers_unchanged_inputs_with_the_values_the_engine_sent() -> None:
+    # Each top-level input check leaves as it is comes back as the very value sent (nothing rebuilt); one it
+    # fills in (metadata: the generated name) is built anew, keeping the secrets the inputs had.
+    provider = plugin.ModelArtsProvider()
+    news = plugin.property_map(inputs(waitFor="none"))
+    news["metadata"] = PropertyValue({"description": PropertyValue("nightly", is_secret=True)})
+    answer = run(provider.check(CheckRequest(URN, {}, news, b"")))
+    assert answer.failures == []
+    assert answer.inputs["algorithm"] is news["algorithm"] and answer.inputs["spec"] is news["spec"]
+    assert answer.inputs["waitFor"] is news["waitFor"]
+    assert answer.inputs["metadata"] is not news["metadata"]
+    assert answer.inputs["metadata"].value["description"].is_secret
+    assert plugin.to_plain(answer.inputs["metadata"])["name"].startswith("train-")
+
+
+def test_diff_reads_only_what_it_plans_with_but_all_of_an_imported_job() -> None:
+    state = {**_state(inputs()), "algorithm": pv({"parameters": [{"name": "p", "value": "v"}]})}
+    assert set(plugin._planned_state(state)) == {"phase", "declaredInputs"}
+    imported = {k: v for k, v in state.items() if k != "declaredInputs"}
+    assert plugin._planned_state(imported) is imported
+
+
 def _state(declared: dict[str, Any]) -> dict[str, PropertyValue]:
     return plugin.property_map({"phase": "Running", "metadata": {"id": "j"}, "declaredInputs": declared})
 

@@ -32,6 +32,7 @@ import sys
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from types import MappingProxyType
 from typing import Any, TypeVar
 
 from pulumi.provider.experimental.property_value import Computed, PropertyValue
@@ -82,12 +83,18 @@ T = TypeVar("T")
 def to_plain(value: PropertyValue) -> Any:
     """Plain data from a PropertyValue: secrets opened, whole floats as ints, unknowns as the marker."""
     inner = value.value
-    if isinstance(inner, Computed):
-        return rpc.UNKNOWN
-    if isinstance(inner, bool) or inner is None or isinstance(inner, str):
+    # The exact types a PropertyValue holds first (str, float, a mapping proxy, a tuple): the ABC checks
+    # below cost more than the rest of the walk, for every value of every request.
+    if isinstance(inner, str) or inner is None or isinstance(inner, bool):
         return inner
     if isinstance(inner, float):
         return int(inner) if inner.is_integer() else inner
+    if isinstance(inner, MappingProxyType):
+        return {str(k): to_plain(v) for k, v in inner.items() if isinstance(v, PropertyValue)}
+    if isinstance(inner, tuple):
+        return [to_plain(v) for v in inner if isinstance(v, PropertyValue)]
+    if isinstance(inner, Computed):
+        return rpc.UNKNOWN
     if isinstance(inner, Mapping):
         return {str(k): to_plain(v) for k, v in inner.items() if isinstance(v, PropertyValue)}
     if isinstance(inner, Sequence):
@@ -127,6 +134,21 @@ def property_map(
 ) -> dict[str, PropertyValue]:
     like = like or {}
     return {k: to_property(v, like.get(k), secret=k in secret) for k, v in values.items()}
+
+
+def _kept(
+    values: Mapping[str, Any], sent: Mapping[str, PropertyValue], sent_plain: Mapping[str, Any]
+) -> dict[str, PropertyValue]:
+    """values as PropertyValues, each top-level one the engine sent unchanged (its plain form equal, as check
+    leaves most) answered with the very PropertyValue it sent: its secrets and dependencies are kept as they
+    came, and nothing is built again."""
+    kept: dict[str, PropertyValue] = {}
+    for key, value in values.items():
+        if key in sent and key in sent_plain and sent_plain[key] == value:
+            kept[key] = sent[key]
+        else:
+            kept[key] = to_property(value, sent.get(key))
+    return kept
 
 
 def outputs_map(outputs: Mapping[str, Any], inputs: Mapping[str, PropertyValue]) -> dict[str, PropertyValue]:
@@ -453,7 +475,8 @@ class ModelArtsProvider(Provider):
     async def check(self, request: CheckRequest) -> CheckResponse:
         from . import core, diffing
 
-        news = wire_inputs(request.new_inputs)
+        given = plain_map(request.new_inputs)
+        news = to_wire(given, schema_names.INPUTS)
         if news.get("name_prefix") is None:
             news["name_prefix"] = request.name  # as the dynamic resource does: the resource name
         # The stack's identity, which generated names hash (the dynamic resource passes it from the program).
@@ -477,12 +500,12 @@ class ModelArtsProvider(Provider):
             path, reason = schema_failure(warning.path, warning.reason)
             self._log.log(request.urn, f"{path}: {reason}" if path else reason, warning=True)
         inputs = to_schema(checked.inputs, schema_names.INPUTS)
-        return CheckResponse(inputs=property_map(inputs, request.new_inputs), failures=failures)
+        return CheckResponse(inputs=_kept(inputs, request.new_inputs, given), failures=failures)
 
     async def diff(self, request: DiffRequest) -> DiffResponse:
         from . import core, diffing
 
-        olds = wire_state(request.old_state)
+        olds = wire_state(_planned_state(request.old_state))
         news = diffing.normalise_inputs(wire_inputs(request.new_inputs))
         declared = olds.get(core.DECLARED_INPUTS)
         if not isinstance(declared, Mapping):
@@ -619,6 +642,20 @@ def find_jobs(config: Mapping[str, str], args: Mapping[str, Any]) -> list[dict[s
             sort_by=str(args.get("sort_by") or "create_time"),
             order=str(args.get("order") or "desc"),
         )
+
+
+# What diff reads of the stored outputs (core.plan): the declared inputs, the last phases and the name. A job
+# adopted by `pulumi import` has no declared inputs; diff then compares with the whole job as found.
+_PLANNED = ("declared_inputs", "phase", "secondary_phase", "name")
+
+
+def _planned_state(state: Mapping[str, PropertyValue]) -> Mapping[str, PropertyValue]:
+    """The stored outputs diff needs (schema names), without converting the ~90 the job itself carries."""
+    names = schema_names.TYPES[schema_names.OUTPUTS]
+    planned = {names[wire][0] for wire in _PLANNED}
+    if names["declared_inputs"][0] not in state:
+        return state
+    return {key: value for key, value in state.items() if key in planned}
 
 
 def _limit(timeout: float | None) -> float | None:
