@@ -450,3 +450,21 @@ def test_outputs_and_listings_keep_every_environment_variable_and_token_out_of_p
     for secret in ("top-level-secret", "task-secret", "endpoint-token"):
         assert secret not in str(listed), secret
     assert listed["tasks"][0]["algorithm"]["code_dir"] == "/c"
+
+
+def test_outputs_carry_what_the_service_sent_not_empty_defaults() -> None:
+    from pulumi_modelarts.models import TrainingJob as WireJob
+
+    sent: dict[str, Any] = {
+        "kind": "job",
+        "metadata": {"id": "j-1", "name": "lean"},
+        "status": {"phase": "Running", "task_statuses": []},
+        "algorithm": {"id": "a-1", "parameters": [{"name": "p", "value": "v"}]},
+        "spec": {"resource": {"flavor_id": "f", "node_count": 1}},
+    }
+    outputs = core.job_outputs(WireJob.model_validate(sent), {"kind": "job"})
+    # Every output is there (the schema requires each); inside them, only what was sent.
+    assert outputs["algorithm"] == sent["algorithm"]
+    assert outputs["spec"] == sent["spec"] and outputs["metadata"] == sent["metadata"]
+    assert outputs["status"] == sent["status"]  # an empty list the service did send stays
+    assert outputs["tasks"] == [] and outputs["endpoints"] == {} and outputs["environments"] == {}

@@ -274,3 +274,15 @@ def test_create_read_invoke_and_delete_against_the_emulator(
     gone = run(provider.read(ReadRequest(URN, created.resource_id, created.properties, checked.inputs)))
     # The service keeps a stopped job: delete ended it, and read shows it stopped.
     assert gone.resource_id == created.resource_id and gone.properties["phase"].value == "Terminated"
+
+
+def test_warm_up_builds_the_validators_and_says_when_done() -> None:
+    import threading
+
+    from pulumi_modelarts import models
+
+    done = threading.Event()
+    plugin.warm_up(done)
+    assert done.is_set()
+    for model in (models.CreateTrainingJobRequest, models.ProviderSettings, models.TrainingJob):
+        assert model.__pydantic_complete__, model
