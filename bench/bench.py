@@ -1046,6 +1046,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out-dir", type=Path, default=REPO / "bench" / "results")
     parser.add_argument("--keep", action="store_true", help="keep the temporary Pulumi projects and state")
     parser.add_argument(
+        "--sizes",
+        help="comma-separated sweep sizes instead of the full run's (the first size >= 20 is the main one)",
+    )
+    parser.add_argument("--reps", type=int, help="runs per size (the main size too) instead of 3 and 5")
+    parser.add_argument(
         "--name",
         default="latest",
         help="results file stem (default %(default)s); a run on a busy machine: e.g. DATE-loaded",
@@ -1064,6 +1069,11 @@ def main(argv: list[str] | None = None) -> int:
         throttled_sizes, throttled_reps = [1, 100], 2
         client_calls, client_rounds, import_reps, check_iters, wait_jobs, rtt_samples = 200, 5, 7, 200, 2, 40
         start_reps = 5
+    if args.sizes:
+        sizes = sorted({int(n) for n in args.sizes.split(",")})
+        main_size = next((n for n in sizes if n >= 20), sizes[-1])
+    if args.reps:
+        reps = main_reps = args.reps
     find_pulumi()
     started = time.perf_counter()
     compile_packages()
