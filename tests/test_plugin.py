@@ -286,3 +286,24 @@ def test_warm_up_builds_the_validators_and_says_when_done() -> None:
     assert done.is_set()
     for model in (models.CreateTrainingJobRequest, models.ProviderSettings, models.TrainingJob):
         assert model.__pydantic_complete__, model
+
+
+def test_inputs_and_state_are_read_and_renamed_in_one_walk_as_in_two() -> None:
+    # wire_inputs/wire_state rename while converting; the answer is to_wire(plain_map(...))'s, map keys and
+    # values not of their type's kind included.
+    odd = {
+        "algorithm": {"parameters": "not a list", "environments": {"A_B": "x"}, "imageUrl": None},
+        "spec": [1.0, {"nodeCount": 2.0}],
+        "not_a_property": {"x_y": 1},
+        "metadata": {"name": "n", "annotations": {"k_1": "v"}},
+    }
+    for given in (inputs(), odd):
+        values = plugin.property_map(given)
+        assert plugin.wire_inputs(values) == plugin.to_wire(plugin.plain_map(values), "TrainingJob:inputs")
+        state = plugin.property_map(
+            {**given, "declaredInputs": given, "tasks": [{"role": "w", "algorithm": {"codeDir": "/c"}}]}
+        )
+        assert plugin.wire_state(state) == plugin.to_wire(plugin.plain_map(state), "TrainingJob:outputs")
+    wire = plugin.wire_inputs(plugin.property_map(odd))
+    assert wire["algorithm"]["environments"] == {"A_B": "x"} and wire["spec"] == [1, {"nodeCount": 2}]
+    assert wire["metadata"]["annotations"] == {"k_1": "v"} and wire["not_a_property"] == {"x_y": 1}

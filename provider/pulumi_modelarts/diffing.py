@@ -196,6 +196,8 @@ def canonical(value: Any) -> Any:
 def _same(old: Any, new: Any) -> bool:
     if contains_unknown(new):
         return False
+    if old == new:  # the usual answer, without building both canonical forms
+        return True
     a, b = canonical(old), canonical(new)
     empty: tuple[Any, ...] = (None, {}, [])
     if a in empty and b in empty:

@@ -209,12 +209,47 @@ def _rename(value: Any, shape: str, table: Mapping[str, Mapping[str, tuple[str, 
 
 def wire_inputs(values: Mapping[str, PropertyValue]) -> dict[str, Any]:
     """A request's inputs (schema names) as the plain data core takes (wire names)."""
-    return to_wire(plain_map(values), schema_names.INPUTS)
+    return _wire_map(values, schema_names.INPUTS, _wire_table())
 
 
 def wire_state(values: Mapping[str, PropertyValue]) -> dict[str, Any]:
     """A request's stored outputs (schema names) as the plain data core takes (wire names)."""
-    return to_wire(plain_map(values), schema_names.OUTPUTS)
+    return _wire_map(values, schema_names.OUTPUTS, _wire_table())
+
+
+def _wire_map(
+    values: Mapping[str, PropertyValue], shape: str, table: Mapping[str, Mapping[str, tuple[str, str]]]
+) -> dict[str, Any]:
+    """to_wire(plain_map(values), shape) in one walk: every value is read once, and renamed as it is read."""
+    props = table.get(shape)
+    if props is None:
+        return plain_map(values)
+    renamed: dict[str, Any] = {}
+    for key, item in values.items():
+        if key in props:
+            name, inner = props[key]
+            renamed[name] = _wire_value(item, inner, table) if inner else to_plain(item)
+        else:
+            renamed.setdefault(key, to_plain(item))
+    return renamed
+
+
+def _wire_value(value: PropertyValue, shape: str, table: Mapping[str, Mapping[str, tuple[str, str]]]) -> Any:
+    # As _rename walks plain data; a value not of the shape's kind is converted as it is.
+    inner = value.value
+    if shape.startswith("[]"):
+        if shape[2:] and isinstance(inner, tuple):
+            return [_wire_value(v, shape[2:], table) for v in inner if isinstance(v, PropertyValue)]
+        return to_plain(value)
+    if not isinstance(inner, MappingProxyType):
+        return to_plain(value)
+    if shape.startswith("{}"):
+        if shape[2:]:
+            of = shape[2:]
+            items = inner.items()
+            return {str(k): _wire_value(v, of, table) for k, v in items if isinstance(v, PropertyValue)}
+        return to_plain(value)
+    return _wire_map({k: v for k, v in inner.items() if isinstance(v, PropertyValue)}, shape, table)
 
 
 def to_wire(value: Mapping[str, Any], root: str) -> dict[str, Any]:
