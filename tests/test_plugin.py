@@ -147,6 +147,25 @@ def test_diff_reads_only_what_it_plans_with_but_all_of_an_imported_job() -> None
     assert plugin._planned_state(imported) is imported
 
 
+def test_check_marks_environment_variables_secret_though_the_program_did_not() -> None:
+    # The generated SDKs pass nested values as plain data: without this the state would hold them in clear.
+    provider = plugin.ModelArtsProvider()
+    algorithm = {"engine": {"imageUrl": "org/img:1"}, "command": "train", "environments": {"T": "s"}}
+    task = {"role": "worker", "algorithm": {"environments": {"T": "s"}}}
+    news = plugin.property_map(inputs(algorithm=algorithm, tasks=[task, {"role": "ps"}]))
+    assert not news["algorithm"].value["environments"].is_secret
+    answer = run(provider.check(CheckRequest(URN, {}, news, b"")))
+    environments = answer.inputs["algorithm"].value["environments"]
+    assert environments.is_secret and environments.value["T"].value == "s"
+    assert not answer.inputs["algorithm"].is_secret
+    assert not answer.inputs["algorithm"].value["command"].is_secret
+    first, second = answer.inputs["tasks"].value
+    assert first.value["algorithm"].value["environments"].is_secret
+    assert not first.value["algorithm"].is_secret and not first.value["role"].is_secret
+    assert "algorithm" not in second.value
+    assert not answer.inputs["tasks"].is_secret
+
+
 def _state(declared: dict[str, Any]) -> dict[str, PropertyValue]:
     return plugin.property_map({"phase": "Running", "metadata": {"id": "j"}, "declaredInputs": declared})
 

@@ -569,7 +569,9 @@ def test_get_training_jobs_takes_phases_in_any_case_and_refuses_unknown_ones(
 ) -> None:
     from pulumi_modelarts import get_training_jobs
 
-    created = prov.create(checked(prov, job_inputs(wait_for="running", name_prefix="phased")))
+    # Running for 30 s (not the fixture's 0.2 s): still Running for both searches on a busy machine.
+    long_running = annotated({"emulator/running-seconds": "30"}, wait_for="running", name_prefix="phased")
+    created = prov.create(checked(prov, long_running))
     assert [j["metadata"]["id"] for j in get_training_jobs(phase="running")] == [created.id]
     assert [j["metadata"]["id"] for j in get_training_jobs(phase=["RUNNING", "failed"])] == [created.id]
     emu.reset_stats()
@@ -619,7 +621,8 @@ def test_create_wait_survives_a_closed_stderr(
 ) -> None:
     # Progress lines are only informative: when nobody reads them any more, the wait must go on and the job
     # must not be treated as failed (and terminated) - after a SIGKILLed `pulumi up` it is left for adoption.
-    inputs = checked(prov, job_inputs(wait_for="running"))
+    # Running for 30 s: with the fixture's 0.2 s a busy machine could see the job completed before the check.
+    inputs = checked(prov, annotated({"emulator/running-seconds": "30"}, wait_for="running"))
     monkeypatch.setattr("sys.stderr", _ClosedStderr())
     result = prov.create(inputs)
     assert result.outs is not None and result.outs["phase"] == "Running"

@@ -21,11 +21,15 @@ def _sandbox(tmp_path: Path) -> Path:
     root = tmp_path / "repo"
     shutil.copytree(REPO / "scripts", root / "scripts")
     shutil.copy(REPO / "pyproject.toml", root / "pyproject.toml")
+    shutil.copy(REPO / "constraints.txt", root / "constraints.txt")
     (root / "emulator").mkdir()
     shutil.copy(REPO / "emulator" / "pyproject.toml", root / "emulator" / "pyproject.toml")
     (root / ".venv").mkdir()
     (root / ".venv" / "bin").symlink_to(REPO / ".venv" / "bin")
-    stamped = (root / "pyproject.toml").read_bytes() + (root / "emulator" / "pyproject.toml").read_bytes()
+    stamped = b"".join(
+        (root / name).read_bytes()
+        for name in ("pyproject.toml", "emulator/pyproject.toml", "constraints.txt")
+    )
     digest = hashlib.sha256(stamped).hexdigest()
     (root / ".venv" / ".setup-stamp").write_text(digest + "\n")
     return root
@@ -72,8 +76,20 @@ def test_a_pulumi_of_another_version_is_not_used(tmp_path: Path) -> None:
         env={**os.environ, "PULUMI_SKIP_UPDATE_CHECK": "true"},
     )
     assert built.stdout.strip() == f"v{_pinned()}"
-    for name in ("pulumi-language-python", "pulumi-language-python-exec", "pulumi-resource-pulumi-python"):
+    for name in (
+        "pulumi-language-python",
+        "pulumi-language-python-exec",
+        "pulumi-resource-pulumi-python",
+        "pulumi-language-nodejs",
+        "pulumi-language-go",
+    ):
         assert os.access(root / ".tools" / "bin" / name, os.X_OK), name
+    assert "built pulumi-language-nodejs in " in result.stderr, result.stderr
+    assert "built pulumi-language-go in " in result.stderr, result.stderr
+    # A second run builds nothing.
+    again = _run_setup(root, [other])
+    assert "building" not in again.stderr and "built" not in again.stderr, again.stderr
+    assert ".tools/bin has pulumi-language-nodejs" in again.stderr, again.stderr
 
 
 def _pinned() -> str:

@@ -1,4 +1,5 @@
-// One custom-image training job through the native modelarts provider; exports its id and phase.
+// One custom-image training job through the native modelarts provider; exports its id and phase, and how many
+// jobs of the project are running once it runs.
 import * as pulumi from "@pulumi/pulumi";
 import * as modelarts from "@pulumi-modelarts/modelarts";
 
@@ -15,4 +16,6 @@ const job = new modelarts.TrainingJob("train", {
 
 export const id = job.id;
 export const phase = job.phase;
-export const running = modelarts.getTrainingJobsOutput({ phases: ["Running"] }).jobs.apply(jobs => jobs.length);
+// The lookup waits for the job (dependsOn), which the create waited for until Running: the count includes it.
+export const running = modelarts.getTrainingJobsOutput({ phases: ["Running"] }, { dependsOn: [job] })
+    .jobs.apply(jobs => jobs.length);

@@ -62,7 +62,7 @@ from pulumi.provider.experimental.provider import (
 from pulumi.runtime import rpc
 
 from . import schema_names
-from .fields import SECRET_OUTPUTS, SETTINGS_FIELDS
+from .fields import SECRET_INPUTS, SECRET_OUTPUTS, SETTINGS_FIELDS
 from .progress import engine_address, engine_reachable
 from .settings import CONFIG_NAMESPACE, SOURCES, near_miss_keys
 
@@ -149,6 +149,36 @@ def _kept(
         else:
             kept[key] = to_property(value, sent.get(key))
     return kept
+
+
+def with_secret_inputs(inputs: Mapping[str, PropertyValue]) -> dict[str, PropertyValue]:
+    """inputs with every secret input (``fields.SECRET_INPUTS``) marked secret, whatever the program passed.
+
+    The schema declares them secret, but the generated SDKs mark no nested property so: the checked inputs the
+    engine records in the state must, or environment variables would be stored there in plain text.
+    """
+    marked = dict(inputs)
+    for path in SECRET_INPUTS:
+        # "tasks[].algorithm.environments": in schema names, one segment per property, "[]" for each item.
+        segments = schema_path(path.replace("[]", "[0]")).replace("[0]", ".[]").split(".")
+        top, *rest = segments
+        if top in marked:
+            marked[top] = _secret_at(marked[top], rest)
+    return marked
+
+
+def _secret_at(value: PropertyValue, rest: Sequence[str]) -> PropertyValue:
+    if not rest:
+        return value if value.is_secret else value.with_secret(True)
+    head, *tail = rest
+    inner = value.value
+    if head == "[]" and isinstance(inner, Sequence) and not isinstance(inner, str):
+        items = [_secret_at(item, tail) for item in inner]
+        return PropertyValue(items, is_secret=value.is_secret, dependencies=value.dependencies)
+    if isinstance(inner, Mapping) and head in inner:
+        fields = {**inner, head: _secret_at(inner[head], tail)}
+        return PropertyValue(fields, is_secret=value.is_secret, dependencies=value.dependencies)
+    return value  # absent, unknown (Computed) or not the shape the schema gives: nothing to mark
 
 
 def outputs_map(outputs: Mapping[str, Any], inputs: Mapping[str, PropertyValue]) -> dict[str, PropertyValue]:
@@ -536,7 +566,8 @@ class ModelArtsProvider(Provider):
             path, reason = schema_failure(warning.path, warning.reason)
             self._log.log(request.urn, f"{path}: {reason}" if path else reason, warning=True)
         inputs = to_schema(checked.inputs, schema_names.INPUTS)
-        return CheckResponse(inputs=_kept(inputs, request.new_inputs, given), failures=failures)
+        answer = with_secret_inputs(_kept(inputs, request.new_inputs, given))
+        return CheckResponse(inputs=answer, failures=failures)
 
     async def diff(self, request: DiffRequest) -> DiffResponse:
         from . import core, diffing

@@ -7,7 +7,9 @@ imports the generated SDK, ``pulumi_modelarts_native``, whose ``TrainingJob`` ta
 the engine at the plugin installed beside the Python interpreter, as docs/native-provider.md says).
 
 Tests take a ``front_end`` parameter from ``FRONT_ENDS`` (ids ``dynamic`` and ``native``); a case that cannot
-apply to one front-end is skipped for it with its reason, through ``front_ends(skip={...})``.
+apply to one front-end is skipped for it with its reason, through ``front_ends(skip={...})``. Tests built on
+the story project (story.py) take it from ``STORY_FRONT_ENDS``, which adds the native plugin driven from
+TypeScript and Go programs (ids ``typescript`` and ``go``; their programs are in languages.py).
 """
 
 from __future__ import annotations
@@ -29,13 +31,16 @@ NATIVE_IMPORT = "from pulumi_modelarts_native import "
 class FrontEnd:
     name: str
     type_token: str  # the TrainingJob resource type in the state
+    language: str = "python"  # the project's runtime: python, nodejs (TypeScript) or go
 
     @property
     def native(self) -> bool:
-        return self.name == "native"
+        """Through the native plugin (every language but the dynamic provider's Python)."""
+        return self.name != "dynamic"
 
     def program(self, source: str) -> str:
-        """The program for this front-end, from one written for the dynamic one."""
+        """The Python program for this front-end, from one written for the dynamic one."""
+        assert self.language == "python", f"{self.name}: not a Python program"
         if not self.native:
             return source
         assert DYNAMIC_IMPORT in source, "a CLI test program imports TrainingJob from pulumi_modelarts"
@@ -74,7 +79,15 @@ class FrontEnd:
 
 DYNAMIC = FrontEnd("dynamic", "pulumi-python:dynamic/modelarts:TrainingJob")
 NATIVE = FrontEnd("native", "modelarts:index:TrainingJob")
+# The native plugin from programs in the other languages its SDKs serve (the story's programs: languages.py).
+TYPESCRIPT = FrontEnd("typescript", "modelarts:index:TrainingJob", "nodejs")
+GO = FrontEnd("go", "modelarts:index:TrainingJob", "go")
 FRONT_ENDS = [pytest.param(DYNAMIC, id="dynamic"), pytest.param(NATIVE, id="native")]
+# Tests built on the story project (story.py) run for every language too; those cases are marked `languages`
+# (select or leave them out with -m).
+OTHER_LANGUAGES = [pytest.param(fe, id=fe.name, marks=pytest.mark.languages) for fe in (TYPESCRIPT, GO)]
+STORY_FRONT_ENDS = [*FRONT_ENDS, *OTHER_LANGUAGES]
+NATIVE_LANGUAGES = [pytest.param(NATIVE, id="native"), *OTHER_LANGUAGES]
 
 
 def front_ends(*, skip: dict[str, str]) -> list[Any]:

@@ -2,7 +2,8 @@
 
 A test writes jobs.json, runs the real `pulumi` CLI, rewrites jobs.json (the "pull request"), runs it again,
 and looks at the emulator (through the client or the raw API) and at the state (`pulumi stack export`).
-The same project serves either front-end (`new_story(..., front_end=...)`, see front_ends.py).
+The same project serves every front-end (`new_story(..., front_end=...)`, see front_ends.py), the TypeScript
+and Go ones with their own program (languages.py) reading the same jobs.json.
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ from pulumi_modelarts.client import ModelArtsClient
 from pulumi_modelarts.models import TrainingJob as WireJob
 
 from ..support import emulator_env, poll
+from . import languages
 from .front_ends import DYNAMIC, FrontEnd
-from .pulumi_cli import Stack, new_stack
+from .pulumi_cli import Stack, new_stack, pulumi_env
 
 # Every job in jobs.json becomes a TrainingJob exporting {id, name, phase}; every entry of "existing" is
 # looked up read-only with TrainingJob.get and exported the same way.
@@ -90,8 +92,14 @@ class StoryStack:
     front_end: FrontEnd = DYNAMIC
 
     def declare(self, jobs: Mapping[str, Any], existing: Mapping[str, str] | None = None) -> None:
-        payload = {"jobs": dict(jobs), "existing": dict(existing or {})}
+        """Write jobs.json (jobs given with the wire names; TypeScript and Go take the schema's names)."""
+        declared = dict(jobs)
+        if self.front_end.language != "python":
+            declared = {name: languages.schema_args(args) for name, args in jobs.items()}
+        payload = {"jobs": declared, "existing": dict(existing or {})}
         (self.workdir / "jobs.json").write_text(json.dumps(payload, indent=2))
+        if self.front_end.language == "go":  # the program is the declaration
+            (self.workdir / "main.go").write_text(languages.go_program(declared, payload["existing"]))
 
     def jobs_in_state(self, *, show_secrets: bool = False) -> dict[str, dict[str, Any]]:
         """TrainingJob resources in the state, by resource name."""
@@ -114,15 +122,29 @@ def new_story(
     """The story's project for the given front-end (its program, and for the native one the plugins block)."""
     workdir = tmp_path / "project"
     extra = {**POLL_ENV, **(emulator_env(emu) if credentials_in_env else {})}
-    stack = new_stack(
-        workdir,
-        tmp_path / "state",
-        name,
-        front_end.program(PROGRAM),
-        extra,
-        project_yaml=front_end.project_yaml(),
-    )
-    return StoryStack(stack, workdir, front_end)
+    if front_end.language == "python":
+        stack = new_stack(
+            workdir,
+            tmp_path / "state",
+            name,
+            front_end.program(PROGRAM),
+            extra,
+            project_yaml=front_end.project_yaml(),
+        )
+    else:
+        workdir.mkdir(parents=True)
+        (workdir / "Pulumi.yaml").write_text(
+            f"name: {name}\nruntime: {front_end.language}\n{front_end.project_yaml()}"
+        )
+        if front_end.language == "nodejs":
+            languages.write_typescript_project(workdir, languages.node_modules(languages.session_cache()))
+        else:
+            languages.write_go_project(workdir, languages.go_module(languages.session_cache()))
+            extra.update(languages.GO_ENV)
+        stack = Stack(workdir, tmp_path / "state", env=pulumi_env(tmp_path / "state", extra)).init()
+    story = StoryStack(stack, workdir, front_end)
+    story.declare({})
+    return story
 
 
 def wait_until(

@@ -8,6 +8,7 @@ Nothing else changes."""
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from collections.abc import Callable
@@ -20,7 +21,8 @@ from modelarts_emulator.testing import EmulatorProcess
 from pulumi_modelarts.client import ModelArtsClient
 
 from ..support import emulator_env
-from .front_ends import FRONT_ENDS, FrontEnd
+from . import languages
+from .front_ends import FRONT_ENDS, NATIVE, PLUGIN_DIR, FrontEnd
 from .pulumi_cli import REPO, Stack, pulumi_env
 from .story import LIVE_PHASES, POLL_ENV, all_jobs, assert_no_traceback, emulator_client
 
@@ -66,6 +68,7 @@ def _check_custom_image(client: ModelArtsClient, outputs: dict[str, Any], state:
     assert wire["algorithm"]["environments"]
     [resource] = state.values()
     assert "ciphertext" in resource["outputs"]["environments"]
+    assert "ciphertext" in resource["inputs"]["algorithm"]["environments"]  # what the program declared, too
     assert "NCCL_DEBUG" not in str(resource["outputs"]["algorithm"])
 
 
@@ -114,13 +117,13 @@ CHECKS: dict[str, Callable[[ModelArtsClient, dict[str, Any], dict[str, Any]], No
 }
 
 
-# Native-provider programs in languages whose Pulumi language host is not built here: `scripts/sdk --check`
-# compiles them (tests/test_sdk.py checks it says so).
-COMPILED_ONLY = ("native-typescript", "native-go")
+# Native-provider programs in TypeScript and Go (`scripts/sdk --check` compiles them too): they run through
+# the Node.js and Go language hosts set-up builds, against the repository's sdk/.
+OTHER_LANGUAGES = ("native-typescript", "native-go")
 
 
 def test_every_example_is_exercised() -> None:
-    assert sorted(p.name for p in EXAMPLES.iterdir() if p.is_dir()) == sorted([*CHECKS, *COMPILED_ONLY])
+    assert sorted(p.name for p in EXAMPLES.iterdir() if p.is_dir()) == sorted([*CHECKS, *OTHER_LANGUAGES])
     for name in CHECKS:
         program = (EXAMPLES / name / "__main__.py").read_text()
         assert program.startswith('"""'), f"{name}: the program starts with a docstring"
@@ -161,3 +164,64 @@ def test_example_up_preview_destroy(
         assert_no_traceback(destroy.stdout, destroy.stderr)
         assert not [job.name for job in all_jobs(client) if job.phase in LIVE_PHASES]
     assert stack.resources(front_end.type_token) == []
+
+
+def _copy_other_language_example(name: str, dest: Path) -> None:
+    """The example as a user has it once its dependencies are in place: the plugins block and the SDK link
+    point at this checkout (the virtualenv's plugin; sdk/go through go.mod's replace, the compiled sdk/nodejs
+    in the session's node_modules, see languages.py)."""
+    # Without what a user's own installs left there (node_modules, package-lock.json: git ignores them).
+    shutil.copytree(EXAMPLES / name, dest, ignore=shutil.ignore_patterns("node_modules", "package-lock.json"))
+    project = dest / "Pulumi.yaml"
+    relative_plugin_dir = "path: ../../.venv/bin"
+    assert relative_plugin_dir in project.read_text()
+    project.write_text(project.read_text().replace(relative_plugin_dir, f"path: {PLUGIN_DIR}"))
+    if name == "native-go":
+        go_mod = dest / "go.mod"
+        relative_sdk = f"replace {languages.go_sdk_module()} => ../../sdk/go"
+        assert relative_sdk in go_mod.read_text()
+        go_mod.write_text(
+            go_mod.read_text().replace(
+                relative_sdk, f"replace {languages.go_sdk_module()} => {languages.SDK_GO}"
+            )
+        )
+    else:
+        # The SDK as `npm install` puts it there (the package built from sdk/nodejs, docs/examples.md).
+        sdk_package = json.loads((languages.SDK_NODEJS / "package.json").read_text())["name"]
+        dependencies = json.loads((dest / "package.json").read_text())["dependencies"]
+        assert dependencies[sdk_package] == "file:../../sdk/nodejs/bin", dependencies
+        (dest / "node_modules").symlink_to(languages.node_modules(languages.session_cache()))
+
+
+@pytest.mark.languages
+@pytest.mark.parametrize("name", OTHER_LANGUAGES)
+def test_other_language_example_up_preview_destroy(
+    tmp_path: Path, emulator_factory: Callable[..., EmulatorProcess], name: str
+) -> None:
+    # Jobs run until terminated, so that what the examples export about running jobs can be checked.
+    emulator = emulator_factory(running_seconds=600)
+    workdir = tmp_path / "project"
+    _copy_other_language_example(name, workdir)
+    env = pulumi_env(tmp_path / "state", {**POLL_ENV, **emulator_env(emulator), **languages.GO_ENV})
+    stack = Stack(workdir, tmp_path / "state", env=env).init()
+
+    stack.up()
+    outputs = stack.outputs()
+    [resource] = stack.resources(NATIVE.type_token)
+    with emulator_client(emulator) as client:
+        job = client.get_job(outputs["id"])
+        assert job.phase == "Running" and outputs["phase"] == "Running"  # wait_for: running
+        assert job.name == resource["outputs"]["name"] and resource["id"] == outputs["id"]
+        assert job.algorithm is not None and job.algorithm.engine is not None
+        assert job.algorithm.engine.image_url == "org/train:1.0"
+        if name == "native-typescript":
+            # Looked up once the job was running: it counts itself, the one running job of the project.
+            assert outputs["running"] == 1
+            assert [j.job_id for j in all_jobs(client) if j.phase == "Running"] == [outputs["id"]]
+
+        stack.preview("--expect-no-changes")
+
+        destroy = stack.destroy()
+        assert client.get_job(outputs["id"]).phase == "Terminated", destroy.stdout
+        assert not [j.name for j in all_jobs(client) if j.phase in LIVE_PHASES]
+    assert stack.resources(NATIVE.type_token) == []

@@ -4,7 +4,8 @@ The native-only behaviour: what the user-facing story shares with the dynamic fr
 test_story.py, test_bad_input.py, test_faults.py, test_interrupts.py, test_scale.py and test_examples.py. The
 project is the shared story's (tests/cli/story.py) for the native front-end: the program uses the generated
 Python SDK (`pulumi_modelarts_native`) and Pulumi.yaml points the engine at the plugin installed beside the
-Python interpreter (`plugins: providers`), as docs/native-provider.md says.
+Python interpreter (`plugins: providers`), as docs/native-provider.md says. The import and a failed job's
+report run from TypeScript and Go programs too (languages.py).
 """
 
 from __future__ import annotations
@@ -18,11 +19,12 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
 
 from .cli_helpers import all_jobs, live, popen
-from .front_ends import NATIVE
+from .front_ends import NATIVE, NATIVE_LANGUAGES, FrontEnd
 from .pulumi_cli import Stack
 from .story import job_args, new_story
 
@@ -66,7 +68,10 @@ def test_many_jobs_wait_for_running_at_once(
     stack.destroy()
 
 
-def test_import_adopts_a_job_and_the_next_preview_is_empty(tmp_path: Path, emulator: EmulatorProcess) -> None:
+@pytest.mark.parametrize("front_end", NATIVE_LANGUAGES)
+def test_import_adopts_a_job_and_the_next_preview_is_empty(
+    tmp_path: Path, emulator: EmulatorProcess, front_end: FrontEnd
+) -> None:
     args = job_args(wait_for="running")
     with httpx.Client(auth=emulator.auth(), timeout=10) as http:
         body = {k: v for k, v in args.items() if k != "wait_for"}
@@ -75,11 +80,13 @@ def test_import_adopts_a_job_and_the_next_preview_is_empty(tmp_path: Path, emula
         answer = http.post(emulator.api_url("/training-jobs"), json=body)
         answer.raise_for_status()
         job_id = answer.json()["metadata"]["id"]
-    stack = native_stack(tmp_path, emulator, {})
+    story = new_story(tmp_path, emulator, front_end=front_end)
+    stack = story.stack
     stack.run("import", NATIVE_TYPE, "adopted", job_id, "--generate-code=false", "--protect=false", "--yes")
     [resource] = native_resources(stack)
     assert resource["id"] == job_id
-    write_jobs(stack.workdir, {"adopted": {**args, "metadata": {**args["metadata"], "name": "adopted-job"}}})
+    # The program now declares the job as it is: nothing to change.
+    story.declare({"adopted": {**args, "metadata": {**args["metadata"], "name": "adopted-job"}}})
     preview = stack.preview("--diff")
     assert " to " not in changes(preview.stdout), preview.stdout
     stack.destroy()
@@ -236,8 +243,9 @@ def test_names_are_the_same_in_previews_and_up_and_a_destroyed_name_is_not_reuse
     assert live(all_jobs(emulator)) == []
 
 
+@pytest.mark.parametrize("front_end", NATIVE_LANGUAGES)
 def test_a_failed_job_explains_itself_through_the_native_provider(
-    tmp_path: Path, emulator: EmulatorProcess
+    tmp_path: Path, emulator: EmulatorProcess, front_end: FrontEnd
 ) -> None:
     args = job_args(
         annotations={
@@ -248,8 +256,9 @@ def test_a_failed_job_explains_itself_through_the_native_provider(
         },
         wait_for="completed",
     )
-    stack = native_stack(tmp_path, emulator, {"trainer": args})
-    up = stack.up(check=False)
+    story = new_story(tmp_path, emulator, front_end=front_end)
+    story.declare({"trainer": args})
+    up = story.stack.up(check=False)
     text = up.stdout + up.stderr
     assert up.returncode != 0, text
     assert "ended Failed." in text and "exit code 137" in text, text

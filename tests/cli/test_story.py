@@ -2,8 +2,9 @@
 
 Each test runs `pulumi` commands on a stack in a private local backend, with the jobs declared in a jobs.json
 file the test rewrites between runs, and checks the effects on the emulator (client or raw API) and in the
-state (`pulumi stack export`). Every test runs for both front-ends (`front_end`: dynamic, native); where they
-show the user different things, a front-end-specific assertion sits beside the shared one.
+state (`pulumi stack export`). Every test runs for every front-end (`front_end`: dynamic, native, and the
+native plugin from TypeScript and Go programs); where they show the user different things, a
+front-end-specific assertion sits beside the shared one.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
 
-from .front_ends import FRONT_ENDS, FrontEnd
+from .front_ends import STORY_FRONT_ENDS, FrontEnd
 from .story import (
     LIVE_PHASES,
     all_jobs,
@@ -37,7 +38,7 @@ def _outputs_by_id(outputs: dict[str, Any]) -> dict[str, str]:
     return {name: value["id"] for name, value in outputs.items()}
 
 
-@pytest.mark.parametrize("front_end", FRONT_ENDS)
+@pytest.mark.parametrize("front_end", STORY_FRONT_ENDS)
 def test_up_creates_the_declared_jobs_then_preview_and_refresh_find_nothing_to_do(
     tmp_path: Path, emulator: EmulatorProcess, front_end: FrontEnd
 ) -> None:
@@ -77,9 +78,9 @@ def test_up_creates_the_declared_jobs_then_preview_and_refresh_find_nothing_to_d
     # What was declared is recorded (secret) in the state, next to what the service returned. The native
     # state holds the schema's names (camelCase), the dynamic one the wire's.
     native = front_end.native
-    node_count, declared = ("nodeCount", "declaredInputs") if native else ("node_count", "declared_inputs")
+    node_count, recorded = ("nodeCount", "declaredInputs") if native else ("node_count", "declared_inputs")
     assert state["train"]["outputs"]["spec"]["resource"][node_count] == 2
-    assert state["train"]["outputs"][declared]["ciphertext"]
+    assert state["train"]["outputs"][recorded]["ciphertext"]
 
     # Right after up: nothing to change, and not a single API call (diff is judged on the state alone).
     before = emulator.stats()
@@ -94,7 +95,7 @@ def test_up_creates_the_declared_jobs_then_preview_and_refresh_find_nothing_to_d
     story.stack.preview("--expect-no-changes")
 
 
-@pytest.mark.parametrize("front_end", FRONT_ENDS)
+@pytest.mark.parametrize("front_end", STORY_FRONT_ENDS)
 def test_pull_request_description_updates_in_place_spec_changes_replace(
     tmp_path: Path, emulator: EmulatorProcess, front_end: FrontEnd
 ) -> None:
@@ -154,7 +155,7 @@ def test_pull_request_description_updates_in_place_spec_changes_replace(
     story.stack.preview("--expect-no-changes")
 
 
-@pytest.mark.parametrize("front_end", FRONT_ENDS)
+@pytest.mark.parametrize("front_end", STORY_FRONT_ENDS)
 def test_refresh_records_out_of_band_terminate_and_drops_deleted_jobs(
     tmp_path: Path, emulator: EmulatorProcess, front_end: FrontEnd
 ) -> None:
@@ -181,7 +182,7 @@ def test_refresh_records_out_of_band_terminate_and_drops_deleted_jobs(
     assert state["kept"]["outputs"]["phase"] == "Running"
 
 
-@pytest.mark.parametrize("front_end", FRONT_ENDS)
+@pytest.mark.parametrize("front_end", STORY_FRONT_ENDS)
 def test_a_job_failing_during_the_wait_fails_up_with_its_reason_and_is_not_left_running(
     tmp_path: Path, emulator: EmulatorProcess, front_end: FrontEnd
 ) -> None:
@@ -217,7 +218,7 @@ def test_a_job_failing_during_the_wait_fails_up_with_its_reason_and_is_not_left_
     assert story.jobs_in_state() == {}
 
 
-@pytest.mark.parametrize("front_end", FRONT_ENDS)
+@pytest.mark.parametrize("front_end", STORY_FRONT_ENDS)
 def test_destroy_stops_running_jobs_and_tolerates_completed_terminated_and_vanished_ones(
     tmp_path: Path, emulator: EmulatorProcess, front_end: FrontEnd
 ) -> None:
@@ -260,7 +261,7 @@ def _paths_containing(value: Any, needle: str, path: str = "") -> list[str]:
     return [path] if isinstance(value, str) and needle in value else []
 
 
-@pytest.mark.parametrize("front_end", FRONT_ENDS)
+@pytest.mark.parametrize("front_end", STORY_FRONT_ENDS)
 @pytest.mark.parametrize("source", ["stack-config", "environment"])
 def test_credentials_never_reach_state_or_outputs(
     tmp_path: Path, emulator_factory: Any, source: str, front_end: FrontEnd
@@ -327,7 +328,7 @@ def test_credentials_never_reach_state_or_outputs(
         assert client.get_job(outputs["train"]["id"]).phase == "Terminated"
 
 
-@pytest.mark.parametrize("front_end", FRONT_ENDS)
+@pytest.mark.parametrize("front_end", STORY_FRONT_ENDS)
 def test_get_reads_an_existing_job_without_owning_it(
     tmp_path: Path, emulator: EmulatorProcess, front_end: FrontEnd
 ) -> None:
@@ -371,7 +372,7 @@ def _changes(preview: str) -> str:
     return found.group(1) if found else preview
 
 
-@pytest.mark.parametrize("front_end", FRONT_ENDS)
+@pytest.mark.parametrize("front_end", STORY_FRONT_ENDS)
 def test_one_job_from_up_through_edits_to_destroy(
     tmp_path: Path, emulator: EmulatorProcess, front_end: FrontEnd
 ) -> None:

@@ -1,0 +1,330 @@
+"""The story's program in TypeScript and Go, against the repository's generated SDKs (sdk/nodejs, sdk/go).
+
+Both programs declare what a jobs.json file declares (story.py), with the schema's property names: the test
+side writes jobs with the wire names and ``schema_args`` renames their keys through the generated name map
+(pulumi_modelarts.schema_names, what the plugin translates with).
+
+* TypeScript: one ``index.ts`` reads jobs.json and passes each job's arguments to ``new TrainingJob`` as they
+  are, the way a program passes configuration it loads. Its ``node_modules`` is a link to one directory per
+  test session: the pinned toolchain scripts/sdk installs (scripts/pulumi-build/nodejs, with
+  ``@pulumi/pulumi``) plus the SDK compiled from sdk/nodejs by that toolchain's ``tsc``, so nothing is
+  installed per stack and the program and the SDK share one ``@pulumi/pulumi``.
+* Go: ``main.go`` is generated from the jobs as typed ``TrainingJobArgs{...}`` literals, the code users write,
+  so the compiler checks every field name and type the schema gives the Go SDK. Its go.mod requires the SDK's
+  module with a ``replace`` to sdk/go; go.mod and go.sum are resolved once per session (offline when the
+  module cache has everything) and copied into each stack; Go's build cache serves every compile after the
+  first.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from pulumi_modelarts import schema_names
+from pulumi_modelarts.plugin import to_schema
+
+REPO = Path(__file__).resolve().parents[2]
+SCHEMA_FILE = REPO / "provider" / "pulumi_modelarts" / "schema.json"
+NODE_TOOLCHAIN = REPO / "scripts" / "pulumi-build" / "nodejs"
+SDK_NODEJS = REPO / "sdk" / "nodejs"
+SDK_GO = REPO / "sdk" / "go"
+JOB_TOKEN = "modelarts:index:TrainingJob"
+
+# The Go language host runs `go build` in the program's directory with the user's environment: with the flags
+# scripts/sdk compiles sdk/go with, the Go build cache serves the Pulumi Go SDK's packages from that build.
+GO_ENV = {"GOTOOLCHAIN": "local", "GOFLAGS": "-trimpath"}
+
+_session_cache: list[Path] = []
+
+
+def use_session_cache(directory: Path) -> None:
+    """Where this test session keeps its node_modules and Go module (tests/cli/conftest.py sets it)."""
+    _session_cache[:] = [directory]
+
+
+def session_cache() -> Path:
+    assert _session_cache, "tests/cli/conftest.py sets the session's cache directory"
+    return _session_cache[0]
+
+
+# Resource options a jobs.json entry may carry next to the job's arguments (the Python program's names).
+OPTION_KEYS = {"custom_timeouts": "customTimeouts"}
+
+
+@cache
+def schema() -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads(SCHEMA_FILE.read_text())
+    return loaded
+
+
+def _object_type(spec: Mapping[str, Any]) -> dict[str, Any] | None:
+    ref = spec.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/types/"):
+        found: dict[str, Any] = schema()["types"][ref.removeprefix("#/types/")]
+        return found
+    return None
+
+
+def schema_args(job: Mapping[str, Any]) -> dict[str, Any]:
+    """A jobs.json entry with the schema's property names (imageUrl), renamed from the wire names
+    (image_url) through the generated name map the plugin translates with, and the resource options'
+    TypeScript/Go names."""
+    options = {OPTION_KEYS[k]: v for k, v in job.items() if k in OPTION_KEYS}
+    args = to_schema({k: v for k, v in job.items() if k not in OPTION_KEYS}, schema_names.INPUTS)
+    return {**args, **options}
+
+
+# --- TypeScript -------------------------------------------------------------------------------------------
+
+TS_PROGRAM = """\
+// Jobs declared in jobs.json (the CLI tests rewrite it between runs), exported as {id, name, phase}.
+import * as fs from "fs";
+import * as path from "path";
+import * as pulumi from "@pulumi/pulumi";
+import * as modelarts from "@pulumi-modelarts/modelarts";
+
+interface Declared {
+    jobs?: Record<string, modelarts.TrainingJobArgs & { customTimeouts?: pulumi.CustomTimeouts }>;
+    existing?: Record<string, string>;
+}
+
+const declared: Declared = JSON.parse(fs.readFileSync(path.join(__dirname, "jobs.json"), "utf8"));
+
+function summary(job: modelarts.TrainingJob) {
+    return pulumi.output({ id: job.id, name: job.name, phase: job.phase });
+}
+
+const outputs: Record<string, pulumi.Output<unknown>> = {};
+for (const [name, { customTimeouts, ...args }] of Object.entries(declared.jobs ?? {})) {
+    outputs[name] = summary(new modelarts.TrainingJob(name, args, customTimeouts ? { customTimeouts } : {}));
+}
+for (const [name, id] of Object.entries(declared.existing ?? {})) {
+    outputs[name] = summary(modelarts.TrainingJob.get(name, id));
+}
+export = outputs;
+"""
+
+# As examples/native-typescript: @pulumi/pulumi compiles with the project's `typescript` if it finds one (here
+# the toolchain's 4.9.5), else with its vendored TypeScript 3.8, which knows targets up to ES2020.
+TS_CONFIG = {
+    "compilerOptions": {
+        "strict": True,
+        "target": "ES2020",
+        "module": "commonjs",
+        "moduleResolution": "node",
+        "skipLibCheck": True,
+    },
+    "files": ["index.ts"],
+}
+
+
+def _run(cmd: list[str], cwd: Path, env: Mapping[str, str] | None = None) -> None:
+    result = subprocess.run(
+        cmd, cwd=cwd, env={**os.environ, **(env or {})}, capture_output=True, text=True, timeout=600
+    )
+    if result.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} failed in {cwd}:\n{result.stdout}\n{result.stderr}")
+
+
+def node_modules(cache_dir: Path) -> Path:
+    """One node_modules for every TypeScript program of the session: the pinned toolchain's packages (links)
+    and the SDK compiled from sdk/nodejs, as its package would be published (package.json beside the .js)."""
+    target = cache_dir / "node_modules"
+    if target.is_dir():
+        return target
+    # What scripts/sdk installs for its compile check (scripts/test runs it first), the same way; one process
+    # at a time (pytest-xdist workers share the checkout).
+    checkout = hashlib.sha256(bytes(NODE_TOOLCHAIN)).hexdigest()[:16]
+    lock_file = Path(tempfile.gettempdir()) / f"pulumi-modelarts-npm-ci-{checkout}.lock"
+    with open(lock_file, "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (NODE_TOOLCHAIN / "node_modules" / "@pulumi" / "pulumi").is_dir():
+            npm_ci = ["npm", "ci", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"]
+            _run(npm_ci, NODE_TOOLCHAIN)
+    staging = cache_dir / "node_modules.partial"
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    for entry in (NODE_TOOLCHAIN / "node_modules").iterdir():
+        if not entry.name.startswith("."):
+            (staging / entry.name).symlink_to(entry)
+    package = json.loads((SDK_NODEJS / "package.json").read_text())
+    sdk_out = staging.joinpath(*package["name"].split("/"))
+    # Compiled as scripts/sdk checks it: a copy of the sources beside the toolchain's node_modules.
+    sources = cache_dir / "sdk-nodejs"
+    shutil.rmtree(sources, ignore_errors=True)
+    shutil.copytree(SDK_NODEJS, sources)
+    (sources / "node_modules").symlink_to(NODE_TOOLCHAIN / "node_modules")
+    _run(
+        [str(NODE_TOOLCHAIN / "node_modules" / ".bin" / "tsc"), "-p", ".", "--outDir", str(sdk_out)], sources
+    )
+    shutil.copy(SDK_NODEJS / "package.json", sdk_out / "package.json")
+    staging.rename(target)
+    return target
+
+
+def write_typescript_project(workdir: Path, modules: Path) -> None:
+    (workdir / "index.ts").write_text(TS_PROGRAM)
+    (workdir / "tsconfig.json").write_text(json.dumps(TS_CONFIG, indent=4))
+    (workdir / "package.json").write_text(json.dumps({"name": workdir.name, "main": "index.ts"}))
+    (workdir / "node_modules").symlink_to(modules)
+
+
+# --- Go ---------------------------------------------------------------------------------------------------
+
+
+def go_sdk_module() -> str:
+    found = re.search(r"^module (\S+)$", (SDK_GO / "go.mod").read_text(), re.MULTILINE)
+    assert found, "sdk/go/go.mod names its module"
+    return found.group(1)
+
+
+def go_module(cache_dir: Path) -> Path:
+    """A directory with the go.mod and go.sum of a program using the SDK in sdk/go (resolved once)."""
+    target = cache_dir / "go-module"
+    if (target / "go.sum").is_file():
+        return target
+    staging = cache_dir / "go-module.partial"
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    sdk_mod = (SDK_GO / "go.mod").read_text()
+    go_version = re.search(r"^go (\S+)$", sdk_mod, re.MULTILINE)
+    pulumi_version = re.search(r"github\.com/pulumi/pulumi/sdk/v3 (v\S+)", sdk_mod)
+    assert go_version and pulumi_version, sdk_mod
+    module = go_sdk_module()
+    (staging / "go.mod").write_text(
+        f"module example.invalid/story\n\ngo {go_version.group(1)}\n\n"
+        f"require (\n\t{module} v0.0.0\n\tgithub.com/pulumi/pulumi/sdk/v3 {pulumi_version.group(1)}\n)\n\n"
+        f"replace {module} => {SDK_GO}\n"
+    )
+    shutil.copy(SDK_GO / "go.sum", staging / "go.sum")
+    (staging / "main.go").write_text(go_program({}, {}))
+    env = {"GOTOOLCHAIN": "local", "GOFLAGS": "-mod=mod"}
+    try:
+        _run(["go", "mod", "tidy"], staging, {**env, "GOPROXY": "off"})
+    except RuntimeError:  # a module the cache lacks: from the module proxy
+        _run(["go", "mod", "tidy"], staging, env)
+    # Warm the build cache with the SDK and the Pulumi Go SDK, once, as the language host will build.
+    _run(["go", "build", "-o", os.devnull, "."], staging, GO_ENV)
+    (staging / "main.go").unlink()
+    staging.rename(target)
+    return target
+
+
+def _go_title(name: str) -> str:
+    return name[:1].upper() + name[1:]
+
+
+def _go_type_name(ref_spec: Mapping[str, Any]) -> str:
+    name = str(ref_spec["$ref"]).rsplit(":", 1)[-1]
+    # Pulumi's Go generator keeps the Input/Output/Args suffixes for its own types: a schema type named so
+    # becomes <name>Type.
+    return f"{name}Type" if name.endswith(("Input", "Output", "Args")) else name
+
+
+_GO_SCALARS = {"string": "String", "integer": "Int", "number": "Float64", "boolean": "Bool"}
+
+
+def _go_value(value: Any, spec: Mapping[str, Any], indent: str) -> str:
+    """A Go expression of the SDK's input type for a value of this schema type."""
+    target = _object_type(spec)
+    if target is not None:
+        return f"&modelarts.{_go_type_name(spec)}Args" + _go_fields(
+            value, target.get("properties", {}), indent
+        )
+    kind = spec.get("type")
+    if kind in _GO_SCALARS:
+        literal = json.dumps(value) if kind != "number" else repr(float(value))
+        return f"pulumi.{_GO_SCALARS[kind]}({literal})"
+    inner = indent + "\t"
+    if kind == "array":
+        items = spec.get("items", {})
+        elements = "".join(f"{inner}{_go_value(item, items, inner)},\n" for item in value)
+        return f"{_go_collection(items, 'Array')}{{\n{elements}{indent}}}"
+    if kind == "object":
+        items = spec.get("additionalProperties", {"type": "string"})
+        entries = "".join(
+            f"{inner}{json.dumps(k)}: {_go_value(v, items, inner)},\n" for k, v in value.items()
+        )
+        return f"{_go_collection(items, 'Map')}{{\n{entries}{indent}}}"
+    raise ValueError(f"no Go literal for a value of schema type {dict(spec)!r}")
+
+
+def _go_collection(items: Mapping[str, Any], suffix: str) -> str:
+    if _object_type(items) is not None:
+        return f"modelarts.{_go_type_name(items)}{suffix}"
+    return f"pulumi.{_GO_SCALARS[str(items.get('type'))]}{suffix}"
+
+
+def _go_fields(value: Mapping[str, Any], properties: Mapping[str, Any], indent: str) -> str:
+    inner = indent + "\t"
+    fields = "".join(
+        f"{inner}{_go_title(name)}: {_go_value(item, properties[name], inner)},\n"
+        for name, item in value.items()
+    )
+    return f"{{\n{fields}{indent}}}"
+
+
+def go_program(jobs: Mapping[str, Any], existing: Mapping[str, str]) -> str:
+    """main.go declaring these jobs (schema names, see schema_args) and reading the existing ones."""
+    properties = schema()["resources"][JOB_TOKEN]["inputProperties"]
+    body = ""
+    for name, declared in jobs.items():
+        args = {k: v for k, v in declared.items() if k != "customTimeouts"}
+        options = ""
+        if timeouts := declared.get("customTimeouts"):
+            fields = ", ".join(f"{_go_title(k)}: {json.dumps(v)}" for k, v in timeouts.items())
+            options = f", pulumi.Timeouts(&pulumi.CustomTimeouts{{{fields}}})"
+        body += (
+            f"\t\tif err := export({json.dumps(name)}, func() (*modelarts.TrainingJob, error) {{\n"
+            f"\t\t\treturn modelarts.NewTrainingJob(ctx, {json.dumps(name)}, &modelarts.TrainingJobArgs"
+            f"{_go_fields(args, properties, chr(9) * 3)}{options})\n"
+            "\t\t}); err != nil {\n\t\t\treturn err\n\t\t}\n"
+        )
+    for name, job_id in existing.items():
+        body += (
+            f"\t\tif err := export({json.dumps(name)}, func() (*modelarts.TrainingJob, error) {{\n"
+            f"\t\t\treturn modelarts.GetTrainingJob(ctx, {json.dumps(name)}, "
+            f"pulumi.ID({json.dumps(job_id)}), nil)\n"
+            "\t\t}); err != nil {\n\t\t\treturn err\n\t\t}\n"
+        )
+    return f"""\
+// Jobs declared in jobs.json (generated from it), exported as {{id, name, phase}}.
+package main
+
+import (
+\t"{go_sdk_module()}/modelarts"
+\t"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+)
+
+func main() {{
+\tpulumi.Run(func(ctx *pulumi.Context) error {{
+\t\texport := func(name string, declare func() (*modelarts.TrainingJob, error)) error {{
+\t\t\tjob, err := declare()
+\t\t\tif err != nil {{
+\t\t\t\treturn err
+\t\t\t}}
+\t\t\tctx.Export(name, pulumi.Map{{"id": job.ID(), "name": job.Name, "phase": job.Phase}})
+\t\t\treturn nil
+\t\t}}
+\t\t_ = export
+{body}\t\treturn nil
+\t}})
+}}
+"""
+
+
+def write_go_project(workdir: Path, module: Path) -> None:
+    for name in ("go.mod", "go.sum"):
+        shutil.copy(module / name, workdir / name)
+    (workdir / "main.go").write_text(go_program({}, {}))
