@@ -52,8 +52,10 @@ TARGETS: dict[str, dict[str, float | None]] = {
         "preview_overhead_ratio": 1.10,
         "up_overhead_ratio": 1.15,
     },
-    "native": {"wait_concurrency_ratio": 1.3, "preview_overhead_ratio": 1.10, "up_overhead_ratio": 1.15},
+    "native": {"wait_concurrency_ratio": 1.3, "preview_overhead_ratio": 1.05, "up_overhead_ratio": 1.10},
 }
+# The same targets hold at every size of the sweep (the figures above are its main size).
+TARGETS["dynamic"].update(preview_overhead_ratio=1.05, up_overhead_ratio=1.10)
 CLIENT_TARGET = 1.0  # reported; it stays below 1
 ALGORITHM_ID = "3f5d6706-7b67-408d-8ba0-ec08048c45ed"
 FREE_FLAVOR = "modelarts.p3.large.public.free"
@@ -314,6 +316,27 @@ def measure_wait_concurrency(bench: Bench, sizes: list[int], reps: int) -> dict[
                 say(f"wait_for=running, {n} jobs, run {rep + 1}: up and destroy (both front-ends)")
                 emu.reset()  # an empty service for every up (see measure_engine)
                 for fe in FRONT_ENDS:
+                    times[fe][n].append(bench.up(fe, n, emu=emu, BENCH_WAIT_FOR="running"))
+                    bench.destroy(fe, n, emu=emu, BENCH_WAIT_FOR="running")
+    return times
+
+
+# The throttled wait: a tenth of all API calls refused with ModelArts' own throttling code, which the client
+# answers with a pause of at least MODELARTS_THROTTLED_MIN_PAUSE (2 s), as Huawei advises.
+THROTTLE = {"throttle_rate": 0.1, "throttle_code": "ModelArts.2799", "seed": 23}
+
+
+def measure_throttled_wait(bench: Bench, sizes: list[int], reps: int) -> dict[str, dict[int, list[float]]]:
+    """`pulumi up` of n jobs with wait_for="running" against a service that throttles 10% of calls."""
+    times: dict[str, dict[int, list[float]]] = {fe: {n: [] for n in sizes} for fe in FRONT_ENDS}
+    with start_emulator(
+        **CONCURRENCY_PHASES, running_seconds=600, terminating_seconds=0.2, **THROTTLE
+    ) as emu:
+        for rep in range(reps):
+            for n in sizes:
+                say(f"throttled wait_for=running, {n} jobs, run {rep + 1}: up and destroy (both front-ends)")
+                for fe in FRONT_ENDS:
+                    emu.reset()  # an empty service and the fault seed restarted: both see the same faults
                     times[fe][n].append(bench.up(fe, n, emu=emu, BENCH_WAIT_FOR="running"))
                     bench.destroy(fe, n, emu=emu, BENCH_WAIT_FOR="running")
     return times
@@ -651,12 +674,13 @@ def _dynamic_check_diff(iterations: int, reps: int) -> list[float]:
     news = large_inputs()
     checked = provider.check({}, news)
     assert not checked.failures, checked.failures
+    # As the engine calls them: check with the inputs it accepted last time, diff with the stored outputs.
     olds = {"declared_inputs": checked.inputs, "phase": "Running", "name": "big-job"}
     samples: list[float] = []
     for _ in range(reps):
         started = time.process_time()
         for _ in range(iterations):
-            result = provider.check(olds, news)
+            result = provider.check(checked.inputs, news)
             decision = provider.diff("id", olds, result.inputs)
         samples.append((time.process_time() - started) / iterations * 1e6)
         assert not decision.changes, decision
@@ -721,9 +745,11 @@ def front_end_figures(
     ours, floor = times[fe][main_size], times[FLOOR[fe]][main_size]
     concurrency = measured["wait_concurrency"][fe]
     many, one = max(concurrency), min(concurrency)
+    throttled = measured["throttled_wait"][fe]
+    t_many, t_one = max(throttled), min(throttled)
     rtt_median = statistics.median(rtt)
     in_flight = min(main_size, CONCURRENCY[fe])
-    api_seconds = math.ceil(main_size / CONCURRENCY[fe]) * rtt_median
+    api_seconds = api_time(fe, main_size, rtt_median)
     up_floor = [t + api_seconds for t in floor["up"]]
     wait_for = measured["wait_for"][fe]
     targets = TARGETS[fe]
@@ -765,6 +791,19 @@ def front_end_figures(
             ),
             "create_round_trip_ms": summary([r * 1000 for r in rtt], 2),
         },
+        "throttled_wait_ratio": {
+            **with_target(ratio_summary(throttled[t_many], throttled[t_one]), None),
+            "jobs": t_many,
+            f"up_{t_many}_s": summary(throttled[t_many], 3),
+            f"up_{t_one}_s": summary(throttled[t_one], 3),
+            "method": (
+                f"pulumi up --parallel {PARALLEL} of {t_many} jobs with wait_for=running / the same of "
+                f"{t_one}, "
+                f"the emulator throttling {THROTTLE['throttle_rate']:.0%} of calls with "
+                f"{THROTTLE['throttle_code']} (seed {THROTTLE['seed']}; the client pauses >= 2 s on it)"
+            ),
+        },
+        "sweep": {str(n): sweep_entry(fe, times, n, rtt_median) for n in sorted(times[fe])},
         "preview_api_calls": max(calls["preview"]),
         "refresh_api_calls_per_job": calls["refresh_per_job"],
         "up_api_calls_per_job": {w: entry["up_calls_per_job"] for w, entry in wait_for.items()},
@@ -780,6 +819,33 @@ def front_end_figures(
     return found
 
 
+def api_time(fe: str, jobs: int, rtt_median: float) -> float:
+    """The API's own time for `jobs` creates with the front-end's calls in flight."""
+    return math.ceil(jobs / CONCURRENCY[fe]) * rtt_median
+
+
+def sweep_entry(
+    fe: str, times: dict[str, dict[int, dict[str, list[float]]]], jobs: int, rtt_median: float
+) -> dict[str, Any]:
+    """At one size: up and preview against the floor, and what is left per job beyond floor + API time."""
+    ours, floor = times[fe][jobs], times[FLOOR[fe]][jobs]
+    api_seconds = api_time(fe, jobs, rtt_median)
+    up_floor = [t + api_seconds for t in floor["up"]]
+    beyond_up = statistics.median(ours["up"]) - statistics.median(up_floor)
+    beyond_preview = statistics.median(ours["preview"]) - statistics.median(floor["preview"])
+    return {
+        "up_overhead_ratio": with_target(
+            ratio_summary(ours["up"], up_floor), TARGETS[fe]["up_overhead_ratio"]
+        ),
+        "preview_overhead_ratio": with_target(
+            ratio_summary(ours["preview"], floor["preview"]), TARGETS[fe]["preview_overhead_ratio"]
+        ),
+        "api_s": round(api_seconds, 4),
+        "up_beyond_floor_ms_per_job": round(beyond_up / jobs * 1000, 2),
+        "preview_beyond_floor_ms_per_job": round(beyond_preview / jobs * 1000, 2),
+    }
+
+
 def scaling(measured: dict[str, Any], sizes: list[int]) -> dict[str, Any]:
     times = measured["engine"]["times"]
     found: dict[str, Any] = {
@@ -788,6 +854,10 @@ def scaling(measured: dict[str, Any], sizes: list[int]) -> dict[str, Any]:
     }
     found["wait_concurrency"] = {
         fe: {str(n): summary(samples, 3) for n, samples in measured["wait_concurrency"][fe].items()}
+        for fe in FRONT_ENDS
+    }
+    found["throttled_wait"] = {
+        fe: {str(n): summary(samples, 3) for n, samples in measured["throttled_wait"][fe].items()}
         for fe in FRONT_ENDS
     }
     return found
@@ -802,7 +872,13 @@ LABELS = {
 STYLES = {"dynamic": "o-C0", "dynamic_floor": "s--C0", "native": "o-C1", "native_floor": "s--C1"}
 
 
-def chart(scale: dict[str, Any], sizes: list[int], concurrency_sizes: list[int], path: Path) -> None:
+def chart(
+    scale: dict[str, Any],
+    sizes: list[int],
+    concurrency_sizes: list[int],
+    throttled_sizes: list[int],
+    path: Path,
+) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -812,7 +888,7 @@ def chart(scale: dict[str, Any], sizes: list[int], concurrency_sizes: list[int],
         ax.plot(xs, [e["median"] for e in entries], style, label=label)
         ax.fill_between(xs, [e["min"] for e in entries], [e["max"] for e in entries], alpha=0.15)
 
-    fig, axes = plt.subplots(1, 3, figsize=(13.5, 3.9))
+    fig, axes = plt.subplots(1, 4, figsize=(18, 3.9))
     for ax, op in zip(axes[:2], ("preview", "up"), strict=True):
         for kind in KINDS:
             band(ax, sizes, [scale[kind][str(n)][op] for n in sizes], STYLES[kind], LABELS[kind])
@@ -830,6 +906,12 @@ def chart(scale: dict[str, Any], sizes: list[int], concurrency_sizes: list[int],
         label="one job alone (native)",
     )
     ax.set_title(f"pulumi up --parallel {PARALLEL}, wait_for=running")
+    ax.set_xlabel("jobs in the stack")
+    ax = axes[3]
+    for fe in FRONT_ENDS:
+        entries = [scale["throttled_wait"][fe][str(n)] for n in throttled_sizes]
+        band(ax, throttled_sizes, entries, STYLES[fe], LABELS[fe])
+    ax.set_title(f"wait_for=running, {THROTTLE['throttle_rate']:.0%} of calls {THROTTLE['throttle_code']}")
     ax.set_xlabel("jobs in the stack")
     for ax in axes:
         ax.set_ylabel("seconds (median; band = min-max)")
@@ -854,8 +936,22 @@ def table(result: dict[str, Any]) -> str:
         g = f[fe]
         rows += [
             (f"{fe}: {name}", mm(g[name]), target(g[name]))
-            for name in ("wait_concurrency_ratio", "preview_overhead_ratio", "up_overhead_ratio")
+            for name in (
+                "wait_concurrency_ratio",
+                "throttled_wait_ratio",
+                "preview_overhead_ratio",
+                "up_overhead_ratio",
+            )
         ]
+        for n, entry in g["sweep"].items():
+            rows.append(
+                (
+                    f"{fe}: {n} jobs up | preview ratio",
+                    f"{mm(entry['up_overhead_ratio'])} | {mm(entry['preview_overhead_ratio'])}",
+                    f"beyond floor ms/job: up {entry['up_beyond_floor_ms_per_job']}, "
+                    f"preview {entry['preview_beyond_floor_ms_per_job']}",
+                )
+            )
         rows += [
             (f"{fe}: preview_api_calls", str(g["preview_api_calls"]), "must be 0"),
             (f"{fe}: refresh_api_calls_per_job", str(g["refresh_api_calls_per_job"]), "must be 1"),
@@ -949,18 +1045,35 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="a small, fast version (CI keeps it working)")
     parser.add_argument("--out-dir", type=Path, default=REPO / "bench" / "results")
     parser.add_argument("--keep", action="store_true", help="keep the temporary Pulumi projects and state")
+    parser.add_argument(
+        "--sizes",
+        help="comma-separated sweep sizes instead of the full run's (the first size >= 20 is the main one)",
+    )
+    parser.add_argument("--reps", type=int, help="runs per size (the main size too) instead of 3 and 5")
+    parser.add_argument(
+        "--name",
+        default="latest",
+        help="results file stem (default %(default)s); a run on a busy machine: e.g. DATE-loaded",
+    )
     args = parser.parse_args(argv)
 
     if args.quick:
         main_size, sizes, reps, main_reps = 2, [2], 1, 1
         concurrency_sizes, concurrency_reps = [1, 2], 1
+        throttled_sizes, throttled_reps = [1, 2], 1
         client_calls, client_rounds, import_reps, check_iters, wait_jobs, rtt_samples = 10, 1, 2, 20, 1, 8
         start_reps = 1
     else:
-        main_size, sizes, reps, main_reps = 20, [1, 10, 20, 50], 3, 5
+        main_size, sizes, reps, main_reps = 20, [1, 20, 50, 100, 200], 3, 5
         concurrency_sizes, concurrency_reps = [1, 5, 10, 20], 3
+        throttled_sizes, throttled_reps = [1, 100], 2
         client_calls, client_rounds, import_reps, check_iters, wait_jobs, rtt_samples = 200, 5, 7, 200, 2, 40
         start_reps = 5
+    if args.sizes:
+        sizes = sorted({int(n) for n in args.sizes.split(",")})
+        main_size = next((n for n in sizes if n >= 20), sizes[-1])
+    if args.reps:
+        reps = main_reps = args.reps
     find_pulumi()
     started = time.perf_counter()
     compile_packages()
@@ -989,6 +1102,7 @@ def main(argv: list[str] | None = None) -> int:
         bench = Bench(root, emu)
         measured["engine"] = measure_engine(bench, sizes, main_size, reps, main_reps)
         measured["wait_concurrency"] = measure_wait_concurrency(bench, concurrency_sizes, concurrency_reps)
+        measured["throttled_wait"] = measure_throttled_wait(bench, throttled_sizes, throttled_reps)
         measured["wait_for"] = measure_wait_for(bench, wait_jobs)
 
     result: dict[str, Any] = {
@@ -1011,6 +1125,9 @@ def main(argv: list[str] | None = None) -> int:
             "runs_at_main_size": main_reps,
             "wait_concurrency_sizes": concurrency_sizes,
             "wait_concurrency_runs": concurrency_reps,
+            "throttled_wait_sizes": throttled_sizes,
+            "throttled_wait_runs": throttled_reps,
+            "throttle": THROTTLE,
             "parallel": PARALLEL,
             "emulator_latency_ms": LATENCY_MS,
             "poll_seconds": float(POLL_SECONDS),
@@ -1025,10 +1142,12 @@ def main(argv: list[str] | None = None) -> int:
         },
     }
     args.out_dir.mkdir(parents=True, exist_ok=True)
-    (args.out_dir / "latest.json").write_text(json.dumps(result, indent=2, sort_keys=False) + "\n")
-    chart(result["scaling"], sizes, concurrency_sizes, args.out_dir / "scaling.png")
+    json_path = args.out_dir / f"{args.name}.json"
+    png_path = args.out_dir / ("scaling.png" if args.name == "latest" else f"{args.name}-scaling.png")
+    json_path.write_text(json.dumps(result, indent=2, sort_keys=False) + "\n")
+    chart(result["scaling"], sizes, concurrency_sizes, throttled_sizes, png_path)
     print(table(result))
-    print(f"\nwritten: {args.out_dir / 'latest.json'}, {args.out_dir / 'scaling.png'}")
+    print(f"\nwritten: {json_path}, {png_path}")
     return 0
 
 

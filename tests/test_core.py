@@ -516,3 +516,21 @@ def test_a_log_read_that_fails_or_hangs_never_fails_or_slows_the_wait(
     if trouble == "throttled":
         # After each refusal the pause doubles: far fewer reads than polls.
         assert len(calls) <= 3, calls
+
+
+def test_outputs_carry_what_the_service_sent_not_empty_defaults() -> None:
+    from pulumi_modelarts.models import TrainingJob as WireJob
+
+    sent: dict[str, Any] = {
+        "kind": "job",
+        "metadata": {"id": "j-1", "name": "lean"},
+        "status": {"phase": "Running", "task_statuses": []},
+        "algorithm": {"id": "a-1", "parameters": [{"name": "p", "value": "v"}]},
+        "spec": {"resource": {"flavor_id": "f", "node_count": 1}},
+    }
+    outputs = core.job_outputs(WireJob.model_validate(sent), {"kind": "job"})
+    # Every output is there (the schema requires each); inside them, only what was sent.
+    assert outputs["algorithm"] == sent["algorithm"]
+    assert outputs["spec"] == sent["spec"] and outputs["metadata"] == sent["metadata"]
+    assert outputs["status"] == sent["status"]  # an empty list the service did send stays
+    assert outputs["tasks"] == [] and outputs["endpoints"] == {} and outputs["environments"] == {}

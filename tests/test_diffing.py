@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import types
 from typing import Any
 
 import pytest
@@ -56,6 +57,23 @@ def test_normalise_unwraps_rpc_secrets_and_keeps_unknowns() -> None:
     )
     assert out["algorithm"] == {"environments": {"K": "v"}}
     assert out["spec"] is unknown
+
+
+def test_normalise_is_unwrap_then_clean_for_every_kind_of_value() -> None:
+    # normalise_inputs walks once, testing exact types first; its answer is the two-walk one's.
+    unknown = Unknown()
+    props: dict[str, Any] = {
+        "a": rpc.wrap_rpc_secret(None),
+        "b": rpc.wrap_rpc_secret([1.0, rpc.wrap_rpc_secret({"x": 2.0, "y": None})]),
+        "c": ({"d": 3.0}, None, 4.5, True, float("inf")),
+        "e": types.MappingProxyType({"f": None, 1: "one"}),
+        "g": {"h": unknown, "i": rpc.UNKNOWN, "j": 0, "k": False},
+        "kind": "job",
+    }
+    assert d.normalise_inputs(props) == d._clean(d.unwrap_secrets(props))
+    out = d.normalise_inputs(props)
+    assert out["b"] == [1, {"x": 2}] and isinstance(out["b"][0], int)
+    assert "a" not in out and out["e"] == {"1": "one"} and out["g"]["h"] is unknown
 
 
 def test_no_change() -> None:

@@ -125,6 +125,28 @@ def test_check_keeps_secrets_where_the_inputs_had_them() -> None:
     assert not answer.inputs["algorithm"].is_secret
 
 
+def test_check_answers_unchanged_inputs_with_the_values_the_engine_sent() -> None:
+    # Each top-level input check leaves as it is comes back as the very value sent (nothing rebuilt); one it
+    # fills in (metadata: the generated name) is built anew, keeping the secrets the inputs had.
+    provider = plugin.ModelArtsProvider()
+    news = plugin.property_map(inputs(waitFor="none"))
+    news["metadata"] = PropertyValue({"description": PropertyValue("nightly", is_secret=True)})
+    answer = run(provider.check(CheckRequest(URN, {}, news, b"")))
+    assert answer.failures == []
+    assert answer.inputs["algorithm"] is news["algorithm"] and answer.inputs["spec"] is news["spec"]
+    assert answer.inputs["waitFor"] is news["waitFor"]
+    assert answer.inputs["metadata"] is not news["metadata"]
+    assert answer.inputs["metadata"].value["description"].is_secret
+    assert plugin.to_plain(answer.inputs["metadata"])["name"].startswith("train-")
+
+
+def test_diff_reads_only_what_it_plans_with_but_all_of_an_imported_job() -> None:
+    state = {**_state(inputs()), "algorithm": pv({"parameters": [{"name": "p", "value": "v"}]})}
+    assert set(plugin._planned_state(state)) == {"phase", "declaredInputs"}
+    imported = {k: v for k, v in state.items() if k != "declaredInputs"}
+    assert plugin._planned_state(imported) is imported
+
+
 def test_check_marks_environment_variables_secret_though_the_program_did_not() -> None:
     # The generated SDKs pass nested values as plain data: without this the state would hold them in clear.
     provider = plugin.ModelArtsProvider()
@@ -271,3 +293,36 @@ def test_create_read_invoke_and_delete_against_the_emulator(
     gone = run(provider.read(ReadRequest(URN, created.resource_id, created.properties, checked.inputs)))
     # The service keeps a stopped job: delete ended it, and read shows it stopped.
     assert gone.resource_id == created.resource_id and gone.properties["phase"].value == "Terminated"
+
+
+def test_warm_up_builds_the_validators_and_says_when_done() -> None:
+    import threading
+
+    from pulumi_modelarts import models
+
+    done = threading.Event()
+    plugin.warm_up(done)
+    assert done.is_set()
+    for model in (models.CreateTrainingJobRequest, models.ProviderSettings, models.TrainingJob):
+        assert model.__pydantic_complete__, model
+
+
+def test_inputs_and_state_are_read_and_renamed_in_one_walk_as_in_two() -> None:
+    # wire_inputs/wire_state rename while converting; the answer is to_wire(plain_map(...))'s, map keys and
+    # values not of their type's kind included.
+    odd = {
+        "algorithm": {"parameters": "not a list", "environments": {"A_B": "x"}, "imageUrl": None},
+        "spec": [1.0, {"nodeCount": 2.0}],
+        "not_a_property": {"x_y": 1},
+        "metadata": {"name": "n", "annotations": {"k_1": "v"}},
+    }
+    for given in (inputs(), odd):
+        values = plugin.property_map(given)
+        assert plugin.wire_inputs(values) == plugin.to_wire(plugin.plain_map(values), "TrainingJob:inputs")
+        state = plugin.property_map(
+            {**given, "declaredInputs": given, "tasks": [{"role": "w", "algorithm": {"codeDir": "/c"}}]}
+        )
+        assert plugin.wire_state(state) == plugin.to_wire(plugin.plain_map(state), "TrainingJob:outputs")
+    wire = plugin.wire_inputs(plugin.property_map(odd))
+    assert wire["algorithm"]["environments"] == {"A_B": "x"} and wire["spec"] == [1, {"nodeCount": 2}]
+    assert wire["metadata"]["annotations"] == {"k_1": "v"} and wire["not_a_property"] == {"x_y": 1}

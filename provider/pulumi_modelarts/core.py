@@ -1060,9 +1060,11 @@ def job_outputs(
 
 
 def public_job(job: TrainingJob) -> dict[str, Any]:
-    """The job as JSON without what must stay secret: environment variables (the algorithm's and every
-    task's) and the endpoints' access tokens."""
-    wire = job.model_dump(mode="json", exclude_none=True)
+    """The job as JSON (the fields the service sent, nulls left out) without what must stay secret:
+    environment variables (the algorithm's and every task's) and the endpoints' access tokens."""
+    # What the service sent (exclude_unset): a field it left out is not an empty list or map in the state,
+    # where every byte is written again at each of the engine's checkpoints.
+    wire = job.model_dump(mode="json", exclude_none=True, exclude_unset=True)
     wire.pop("endpoints", None)
     for holder in [wire, *(t for t in wire.get("tasks") or [] if isinstance(t, dict))]:
         algorithm = holder.get("algorithm")

@@ -55,6 +55,13 @@ def is_unknown(value: object) -> bool:
 
 
 def contains_unknown(value: object) -> bool:
+    kind = type(value)
+    if kind is dict:
+        return any(contains_unknown(v) for v in value.values())  # type: ignore[attr-defined]
+    if kind is list:
+        return any(contains_unknown(v) for v in value)  # type: ignore[attr-defined]
+    if kind is bool or kind is int or kind is float or value is None:
+        return False
     if is_unknown(value):
         return True
     if isinstance(value, Mapping):
@@ -127,12 +134,36 @@ def _clean(value: Any) -> Any:
     return value
 
 
+def _normalised(value: Any) -> Any:
+    """unwrap_secrets then _clean in one walk (the same result), testing the exact types plain data has
+    first: check and diff normalise every job's inputs several times, and the ABC checks dominated."""
+    kind = type(value)
+    if kind is str or kind is bool or kind is int or value is None:
+        return value
+    if kind is dict and value.get(_SECRET_SIG_KEY) == _SECRET_SIG:
+        return _normalised(value["value"])
+    if kind is dict or isinstance(value, Mapping):
+        out = {}
+        for key, item in value.items():
+            item = _normalised(item)
+            if item is not None:
+                out[key if type(key) is str else str(key)] = item
+        return out
+    if kind is list or kind is tuple:
+        return [_normalised(v) for v in value]
+    return _clean(value)
+
+
+_SECRET_SIG_KEY = "4dabf18193072939515e22adb298388d"  # rpc's marker of a wrapped secret (is_rpc_secret)
+_SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270"
+
+
 def normalise_inputs(props: Mapping[str, Any]) -> dict[str, Any]:
     """Declared inputs without the serialized provider or unset values, with kind defaulted to "job".
 
     Unknown values (preview) are kept as they are.
     """
-    cleaned = _clean(unwrap_secrets({k: v for k, v in props.items() if k != PROVIDER_KEY}))
+    cleaned = _normalised({k: v for k, v in props.items() if k != PROVIDER_KEY})
     assert isinstance(cleaned, dict)
     if cleaned.get("kind") is None:
         cleaned["kind"] = DEFAULT_KIND
@@ -146,6 +177,9 @@ def job_body(inputs: Mapping[str, Any]) -> dict[str, Any]:
 
 def canonical(value: Any) -> Any:
     """A form for comparing declarations: unset (None) and empty maps/lists count as absent."""
+    kind = type(value)
+    if kind is str or kind is bool or kind is int or value is None:
+        return value
     if isinstance(value, Mapping):
         out = {}
         for k, v in value.items():
@@ -162,6 +196,8 @@ def canonical(value: Any) -> Any:
 def _same(old: Any, new: Any) -> bool:
     if contains_unknown(new):
         return False
+    if old == new:  # the usual answer, without building both canonical forms
+        return True
     a, b = canonical(old), canonical(new)
     empty: tuple[Any, ...] = (None, {}, [])
     if a in empty and b in empty:

@@ -32,6 +32,7 @@ import sys
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from types import MappingProxyType
 from typing import Any, TypeVar
 
 from pulumi.provider.experimental.property_value import Computed, PropertyValue
@@ -82,12 +83,18 @@ T = TypeVar("T")
 def to_plain(value: PropertyValue) -> Any:
     """Plain data from a PropertyValue: secrets opened, whole floats as ints, unknowns as the marker."""
     inner = value.value
-    if isinstance(inner, Computed):
-        return rpc.UNKNOWN
-    if isinstance(inner, bool) or inner is None or isinstance(inner, str):
+    # The exact types a PropertyValue holds first (str, float, a mapping proxy, a tuple): the ABC checks
+    # below cost more than the rest of the walk, for every value of every request.
+    if isinstance(inner, str) or inner is None or isinstance(inner, bool):
         return inner
     if isinstance(inner, float):
         return int(inner) if inner.is_integer() else inner
+    if isinstance(inner, MappingProxyType):
+        return {str(k): to_plain(v) for k, v in inner.items() if isinstance(v, PropertyValue)}
+    if isinstance(inner, tuple):
+        return [to_plain(v) for v in inner if isinstance(v, PropertyValue)]
+    if isinstance(inner, Computed):
+        return rpc.UNKNOWN
     if isinstance(inner, Mapping):
         return {str(k): to_plain(v) for k, v in inner.items() if isinstance(v, PropertyValue)}
     if isinstance(inner, Sequence):
@@ -127,6 +134,21 @@ def property_map(
 ) -> dict[str, PropertyValue]:
     like = like or {}
     return {k: to_property(v, like.get(k), secret=k in secret) for k, v in values.items()}
+
+
+def _kept(
+    values: Mapping[str, Any], sent: Mapping[str, PropertyValue], sent_plain: Mapping[str, Any]
+) -> dict[str, PropertyValue]:
+    """values as PropertyValues, each top-level one the engine sent unchanged (its plain form equal, as check
+    leaves most) answered with the very PropertyValue it sent: its secrets and dependencies are kept as they
+    came, and nothing is built again."""
+    kept: dict[str, PropertyValue] = {}
+    for key, value in values.items():
+        if key in sent and key in sent_plain and sent_plain[key] == value:
+            kept[key] = sent[key]
+        else:
+            kept[key] = to_property(value, sent.get(key))
+    return kept
 
 
 def with_secret_inputs(inputs: Mapping[str, PropertyValue]) -> dict[str, PropertyValue]:
@@ -217,12 +239,47 @@ def _rename(value: Any, shape: str, table: Mapping[str, Mapping[str, tuple[str, 
 
 def wire_inputs(values: Mapping[str, PropertyValue]) -> dict[str, Any]:
     """A request's inputs (schema names) as the plain data core takes (wire names)."""
-    return to_wire(plain_map(values), schema_names.INPUTS)
+    return _wire_map(values, schema_names.INPUTS, _wire_table())
 
 
 def wire_state(values: Mapping[str, PropertyValue]) -> dict[str, Any]:
     """A request's stored outputs (schema names) as the plain data core takes (wire names)."""
-    return to_wire(plain_map(values), schema_names.OUTPUTS)
+    return _wire_map(values, schema_names.OUTPUTS, _wire_table())
+
+
+def _wire_map(
+    values: Mapping[str, PropertyValue], shape: str, table: Mapping[str, Mapping[str, tuple[str, str]]]
+) -> dict[str, Any]:
+    """to_wire(plain_map(values), shape) in one walk: every value is read once, and renamed as it is read."""
+    props = table.get(shape)
+    if props is None:
+        return plain_map(values)
+    renamed: dict[str, Any] = {}
+    for key, item in values.items():
+        if key in props:
+            name, inner = props[key]
+            renamed[name] = _wire_value(item, inner, table) if inner else to_plain(item)
+        else:
+            renamed.setdefault(key, to_plain(item))
+    return renamed
+
+
+def _wire_value(value: PropertyValue, shape: str, table: Mapping[str, Mapping[str, tuple[str, str]]]) -> Any:
+    # As _rename walks plain data; a value not of the shape's kind is converted as it is.
+    inner = value.value
+    if shape.startswith("[]"):
+        if shape[2:] and isinstance(inner, tuple):
+            return [_wire_value(v, shape[2:], table) for v in inner if isinstance(v, PropertyValue)]
+        return to_plain(value)
+    if not isinstance(inner, MappingProxyType):
+        return to_plain(value)
+    if shape.startswith("{}"):
+        if shape[2:]:
+            of = shape[2:]
+            items = inner.items()
+            return {str(k): _wire_value(v, of, table) for k, v in items if isinstance(v, PropertyValue)}
+        return to_plain(value)
+    return _wire_map({k: v for k, v in inner.items() if isinstance(v, PropertyValue)}, shape, table)
 
 
 def to_wire(value: Mapping[str, Any], root: str) -> dict[str, Any]:
@@ -490,9 +547,11 @@ class ModelArtsProvider(Provider):
         return ConfigureResponse(accept_secrets=True, supports_preview=False)
 
     async def check(self, request: CheckRequest) -> CheckResponse:
+        _warmed()
         from . import core, diffing
 
-        news = wire_inputs(request.new_inputs)
+        given = plain_map(request.new_inputs)
+        news = to_wire(given, schema_names.INPUTS)
         if news.get("name_prefix") is None:
             news["name_prefix"] = request.name  # as the dynamic resource does: the resource name
         # The stack's identity, which generated names hash (the dynamic resource passes it from the program).
@@ -516,13 +575,13 @@ class ModelArtsProvider(Provider):
             path, reason = schema_failure(warning.path, warning.reason)
             self._log.log(request.urn, f"{path}: {reason}" if path else reason, warning=True)
         inputs = to_schema(checked.inputs, schema_names.INPUTS)
-        answer = with_secret_inputs(property_map(inputs, request.new_inputs))
+        answer = with_secret_inputs(_kept(inputs, request.new_inputs, given))
         return CheckResponse(inputs=answer, failures=failures)
 
     async def diff(self, request: DiffRequest) -> DiffResponse:
         from . import core, diffing
 
-        olds = wire_state(request.old_state)
+        olds = wire_state(_planned_state(request.old_state))
         news = diffing.normalise_inputs(wire_inputs(request.new_inputs))
         declared = olds.get(core.DECLARED_INPUTS)
         if not isinstance(declared, Mapping):
@@ -558,6 +617,7 @@ class ModelArtsProvider(Provider):
         limit = _limit(request.timeout)
 
         def call() -> core.JobState:
+            _warmed()
             with core.open_client(self.config(), progress) as client:
                 return core.create(inputs, client, progress, limit=limit, stop=self._stop)
 
@@ -680,6 +740,20 @@ def _with_tags_found(inputs: Mapping[str, PropertyValue], declared: object) -> M
     return {**inputs, "tags": to_property(found, inputs["tags"])}
 
 
+# What diff reads of the stored outputs (core.plan): the declared inputs, the last phases and the name. A job
+# adopted by `pulumi import` has no declared inputs; diff then compares with the whole job as found.
+_PLANNED = ("declared_inputs", "phase", "secondary_phase", "name")
+
+
+def _planned_state(state: Mapping[str, PropertyValue]) -> Mapping[str, PropertyValue]:
+    """The stored outputs diff needs (schema names), without converting the ~90 the job itself carries."""
+    names = schema_names.TYPES[schema_names.OUTPUTS]
+    planned = {names[wire][0] for wire in _PLANNED}
+    if names["declared_inputs"][0] not in state:
+        return state
+    return {key: value for key, value in state.items() if key in planned}
+
+
 def _limit(timeout: float | None) -> float | None:
     """The seconds a request's customTimeouts allow (the engine sends 0 when none is set)."""
     return timeout if timeout and timeout > 0 else None
@@ -698,6 +772,35 @@ _KINDS = {
     ("delete", False): PropertyDiffKind.DELETE,
     ("delete", True): PropertyDiffKind.DELETE_REPLACE,
 }
+
+
+def warm_up(done: threading.Event | None = None) -> None:
+    """Load what the first check and create need (core, the client, the wire models) and build the models'
+    validators, which pydantic otherwise builds inside the first call that validates (about 0.1 s of CPU);
+    then set done."""
+    try:
+        from . import client, core, models  # noqa: F401  (imported for their cost)
+
+        for model in (
+            models.CreateTrainingJobRequest,
+            models.ProviderSettings,
+            models.TrainingJob,
+            models.ResourceOutputs,
+        ):
+            model.model_rebuild()
+    finally:
+        if done is not None:
+            done.set()
+
+
+# Set by main while warm_up runs: an operation arriving meanwhile waits for it rather than building the same
+# validators a second time on its own thread (the GIL makes two builds cost twice as long).
+_WARMING: threading.Event | None = None
+
+
+def _warmed() -> None:
+    if _WARMING is not None:
+        _WARMING.wait(timeout=60)
 
 
 def _version() -> str:
@@ -769,6 +872,11 @@ def main() -> None:
         await server.start()
         sys.stdout.write(f"{port}\n")
         sys.stdout.flush()
+        # While the engine hands the plugin its first cheap calls (plugin info, schema, configuration),
+        # the first Check's loading is done on a thread of its own rather than on the gRPC path.
+        global _WARMING
+        _WARMING = threading.Event()
+        threading.Thread(target=warm_up, args=(_WARMING,), name="modelarts-warm-up", daemon=True).start()
         await server.wait_for_termination()
 
     with contextlib.suppress(KeyboardInterrupt):  # the engine stops its plugins; nothing to report

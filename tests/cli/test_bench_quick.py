@@ -15,7 +15,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 
 FRONT_ENDS = ("dynamic", "native")
-RATIOS = ("wait_concurrency_ratio", "preview_overhead_ratio", "up_overhead_ratio")
+RATIOS = ("wait_concurrency_ratio", "throttled_wait_ratio", "preview_overhead_ratio", "up_overhead_ratio")
 TIMINGS = ("provider_start_ms", "check_diff_us")
 WAIT_FORS = ("none", "pending", "running", "completed")
 OPERATIONS = ("create", "get", "terminate", "search")
@@ -62,6 +62,13 @@ def test_bench_quick_writes_every_figure(tmp_path: Path) -> None:
         for name in ("preview_overhead_ratio", "up_overhead_ratio"):
             assert found[name]["target"] > 0, (fe, name)
         assert found["up_overhead_ratio"]["api_s"] > 0
+        # The sweep: both ratios at every size, against the same targets as the main figures.
+        assert sorted(found["sweep"], key=int) == [str(n) for n in result["config"]["scaling_sizes"]], fe
+        for size, entry in found["sweep"].items():
+            for name in ("preview_overhead_ratio", "up_overhead_ratio"):
+                assert _is_spread(entry[name]), (fe, size, name, entry)
+                assert entry[name]["target"] == found[name]["target"], (fe, size, name)
+            assert entry["api_s"] > 0, (fe, size, entry)
         assert "in flight" in found["up_overhead_ratio"]["api_method"], found["up_overhead_ratio"]
 
         # Correctness figures: exact.
@@ -86,6 +93,8 @@ def test_bench_quick_writes_every_figure(tmp_path: Path) -> None:
     for fe in FRONT_ENDS:
         for size in result["config"]["wait_concurrency_sizes"]:
             assert _is_spread(scaling["wait_concurrency"][fe][str(size)]), (fe, size)
+        for size in result["config"]["throttled_wait_sizes"]:
+            assert _is_spread(scaling["throttled_wait"][fe][str(size)]), (fe, size)
     chart = (tmp_path / "scaling.png").read_bytes()
     assert chart.startswith(b"\x89PNG\r\n\x1a\n") and len(chart) > 1000
     assert "preview_overhead_ratio" in proc.stdout and "wait_concurrency_ratio" in proc.stdout
