@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
-from pulumi_modelarts import core, fields
+from pulumi_modelarts import core, fields, reports
 from pulumi_modelarts.auth import AkSkAuth
 from pulumi_modelarts.client import ModelArtsClient
 from pulumi_modelarts.errors import InvalidInputsError, ProvisioningError
@@ -392,7 +392,7 @@ def test_a_failed_job_reports_its_log_tail_and_error_events(
     logged = lines[start + 1 : start + 21]
     assert logged[0] == "    | epoch 12" and logged[-3] == "    | epoch 29"
     assert logged[-2] == "    | key=*** token=***"
-    assert logged[-1].startswith("    | xxx") and len(logged[-1]) <= 6 + core.REPORT_LINE_CHARS
+    assert logged[-1].startswith("    | xxx") and len(logged[-1]) <= 6 + reports.REPORT_LINE_CHARS
     events = lines.index("  recent error events (2):")
     assert "Job: Training job failed: CUDA out of memory" in lines[events + 1]
     assert "Task: Task worker-0 exited with code 137: CUDA out of memory" in lines[events + 2]

@@ -23,7 +23,6 @@ from . import diffing, ownership
 from . import lifecycle as lc
 from .checking import Checked, Failure, check
 from .errors import (
-    APIError,
     BadRequestError,
     DuplicateNameError,
     InvalidInputsError,
@@ -40,10 +39,10 @@ from .errors import (
     WaitCancelled,
     WaitFailed,
     WaitTimedOut,
-    redact,
 )
-from .phases import Phase, SecondaryPhase, is_failure, is_stopped, is_terminable
+from .phases import Phase, SecondaryPhase, is_stopped, is_terminable
 from .progress import Progress
+from .reports import brief, give_up, job_label
 from .settings import resolve_settings
 from .wait import Condition, until
 
@@ -75,13 +74,6 @@ CLIENT_MAX_ATTEMPTS = 10
 # How long delete waits for a terminated job to leave Terminating (real time, whatever the poll knob says).
 DELETE_WAIT_SECONDS = 300.0
 DECLARED_INPUTS = "declared_inputs"
-# The failure report of a job that ended Failed or Abnormal: the last lines of the failing task's log and the
-# newest error events, each line shortened, so the error stays readable. Fetched with few attempts: the
-# report is a courtesy and must not hold up (or fail) the error it belongs to.
-REPORT_LOG_LINES = 20
-REPORT_EVENTS = 5
-REPORT_LINE_CHARS = 200
-REPORT_ATTEMPTS = 2
 # How often create asks about a name that is held but whose holder the search cannot find (yet).
 HOLDER_LOOKUPS = 3
 
@@ -203,11 +195,11 @@ def _tag_new_job(
         client.add_tags(job_id, tags)
     except ModelArtsError as exc:
         progress.say(
-            f"warning: {_label(job, job_id)} was created but its tags were not applied ({_brief(exc)}); "
+            f"warning: {job_label(job, job_id)} was created but its tags were not applied ({brief(exc)}); "
             "the job is kept, and the next `pulumi up` applies them"
         )
         return {}
-    progress.say(f"{_label(job, job_id)}: {len(tags)} tag{'s' if len(tags) != 1 else ''} applied")
+    progress.say(f"{job_label(job, job_id)}: {len(tags)} tag{'s' if len(tags) != 1 else ''} applied")
     return dict(tags)
 
 
@@ -307,7 +299,7 @@ def _post(inputs: Mapping[str, Any], client: ModelArtsClient, progress: Progress
         except DuplicateNameError:
             pass
         else:
-            progress.say(f"{_label(job)} created, phase {job.phase or 'unknown'}")
+            progress.say(f"{job_label(job)} created, phase {job.phase or 'unknown'}")
             return job
         holder, judgment = _holder(client, request, name, since_ms)
         if holder is None:
@@ -319,7 +311,7 @@ def _post(inputs: Mapping[str, Any], client: ModelArtsClient, progress: Progress
                 )
             time.sleep(1.0)  # the search may not list a job created a moment ago
             continue
-        label = _label(holder)
+        label = job_label(holder)
         if judgment.holding is ownership.Holding.ADOPT:
             return _adopt(client, holder, "the name", request, progress)
         where = ", ".join(judgment.differences) or "its phase"
@@ -362,7 +354,7 @@ def _adopt(
 ) -> TrainingJob:
     """The job holding a name (held: which one, for the message) taken as this create's own."""
     progress.say(
-        f"{_label(job)} ({job.phase or 'unknown'}) already holds {held} and matches this declaration: "
+        f"{job_label(job)} ({job.phase or 'unknown'}) already holds {held} and matches this declaration: "
         "adopting it (an earlier attempt of this create started it)"
     )
     return _with_description(client, job, request.metadata.description, progress)
@@ -375,7 +367,7 @@ def _with_description(
     if (job.metadata.description or "") == (description or "") or not job.job_id:
         return job
     client.update_description(job.job_id, description or "")
-    progress.say(f"{_label(job)}: description updated")
+    progress.say(f"{job_label(job)}: description updated")
     return client.get_job(job.job_id)
 
 
@@ -445,9 +437,9 @@ def _later_generation(
                 return generation, name, job
             if judgment.holding is ownership.Holding.MISMATCH:
                 raise ProvisioningError(
-                    f"the generated name {name!r} is held by the running {_label(job)}, which is not the job "
-                    f"declared here (it differs at {', '.join(judgment.differences) or 'its phase'}); set "
-                    "metadata.name or triggers"
+                    f"the generated name {name!r} is held by the running {job_label(job)}, which is not the "
+                    f"job declared here (it differs at {', '.join(judgment.differences) or 'its phase'}); "
+                    "set metadata.name or triggers"
                 )
     raise ProvisioningError(
         f"{diffing.MAX_NAME_GENERATIONS} generated names for this job are all held by stopped jobs; delete "
@@ -463,7 +455,7 @@ def _renamed(inputs: Mapping[str, Any], name: str) -> dict[str, Any]:
 def _delete_record(client: ModelArtsClient, job: TrainingJob, progress: Progress, bound: _Bound) -> None:
     """Delete a stopped job's record and wait until the service no longer knows it (its name is then free)."""
     job_id = job.job_id or ""
-    label = _label(job, job_id)
+    label = job_label(job, job_id)
     if job.phase == Phase.TERMINATING:
         stopped = _wait_stopped(client, job, job_id, label, bound)
         if stopped is None:
@@ -554,26 +546,26 @@ def _wait_created(
             reason = f"ended {ended.phase}"
             if ended.secondary_phase == SecondaryPhase.CREATE_FAILED:
                 reason += " (creation failed)"
-        raise _give_up(client, ended, job_id, reason, wait_for, progress) from None
+        raise give_up(client, ended, job_id, reason, wait_for, progress) from None
     except WaitTimedOut as exc:
         reason = (
             f"did not reach {wait_for} within {lc.format_elapsed(bound.seconds)} "
             f"({bound.source}); it was still {exc.job.phase or 'unknown'}"
         )
-        raise _give_up(client, exc.job, job_id, reason, wait_for, progress) from None
+        raise give_up(client, exc.job, job_id, reason, wait_for, progress) from None
     except WaitCancelled as exc:
         reason = (
             f"was still {exc.job.phase or 'unknown'} when the deployment was cancelled, before it reached "
             f"{wait_for}"
         )
-        raise _give_up(client, exc.job, job_id, reason, wait_for, progress) from None
+        raise give_up(client, exc.job, job_id, reason, wait_for, progress) from None
     except JobVanished:
         raise ProvisioningError(
             f"{lc.describe_job(name, job_id)} disappeared while waiting for it to reach "
             f"{wait_for}; nothing is left running."
         ) from None
     except ModelArtsError as exc:
-        raise _give_up(
+        raise give_up(
             client, last, job_id, f"could not be watched any more ({exc})", wait_for, progress
         ) from None
     except Exception as exc:
@@ -582,116 +574,10 @@ def _wait_created(
         # credential it might echo.
         detail = client.scrub(f"{type(exc).__name__}: {exc}")
         reason = f"could not be watched any more ({detail})"
-        raise _give_up(client, last, job_id, reason, wait_for, progress) from None
+        raise give_up(client, last, job_id, reason, wait_for, progress) from None
     finally:
         if follow is not None:
             follow.close()  # a read still in flight shows nothing more
-
-
-def _give_up(
-    client: ModelArtsClient,
-    job: TrainingJob,
-    job_id: str,
-    reason: str,
-    wait_for: lc.WaitFor,
-    progress: Progress,
-) -> ProvisioningError:
-    """Terminate the job if it still runs, and build the error create raises (no id reaches the state).
-
-    A job is terminated only while the engine listens. Once the engine is gone (`pulumi up` was killed) the
-    job belongs to the recovery procedure: modelarts-orphans adopts or stops it, and stopping it here could
-    end a job the user is keeping.
-    """
-    terminated: bool | None = False
-    label = _label(job, job_id)
-    if is_terminable(job.phase):
-        if not progress.engine_listening():
-            terminated = None
-        else:
-            progress.say(f"{label} {reason}; terminating it")
-            try:
-                client.terminate_job(job_id)
-                terminated = True
-                progress.say(f"{label} terminated")
-            except NotFoundError:
-                terminated = False
-            except ModelArtsError as exc:
-                terminated = None
-                progress.say(f"terminating {label} failed: {exc}")
-    status = job.status.model_dump(mode="json", exclude_none=True)
-    text = lc.describe_failure(
-        name=job.name,
-        job_id=job_id,
-        status=status,
-        reason=reason,
-        terminated=terminated,
-        wait_for=wait_for,
-    )
-    if is_failure(job.phase, job.secondary_phase):
-        text += "\n" + "\n".join(_failure_report(client, job, job_id))
-    return ProvisioningError(text)
-
-
-def _failure_report(client: ModelArtsClient, job: TrainingJob, job_id: str) -> list[str]:
-    """Why the job failed, as far as the service can tell: its failing task's log tail and error events.
-
-    Never raises: a log not generated yet or already cleared (ModelArts.2776/2777/2818/2819, HTTP 204), a
-    timeout or any other trouble turns into a line saying what was not available.
-    """
-    from .models import environments_map
-
-    # The log is the job's own output: it may print a credential or an environment variable's value.
-    environments = environments_map(job.algorithm.environments) if job.algorithm is not None else {}
-    hidden = [*environments.values()]
-
-    def clean(line: str) -> str:
-        # Indentation stays (a traceback reads by it); only the length is bounded.
-        text = client.scrub(redact(line, hidden)).rstrip().replace("\t", "    ")
-        return text if len(text) <= REPORT_LINE_CHARS else text[: REPORT_LINE_CHARS - 1] + "…"
-
-    lines: list[str] = []
-    task = _failing_task(job)
-    if task is None:
-        lines.append("  the job's log was not available (the service named no task)")
-    else:
-        try:
-            preview = client.get_log_preview(job_id, task, attempts=REPORT_ATTEMPTS)
-            content = preview.content if preview is not None else None
-            tail = [line for line in (content or "").splitlines() if line.strip()][-REPORT_LOG_LINES:]
-            if tail:
-                lines.append(f"  last {len(tail)} log lines of task {task}:")
-                lines.extend(f"    | {clean(line)}" for line in tail)
-            else:
-                lines.append(f"  the log of task {task} was not available (the service has none yet)")
-        except Exception as exc:  # the report must never replace the failure it explains
-            lines.append(f"  the log of task {task} was not available ({clean(_brief(exc))})")
-    try:
-        events = client.list_events(job_id, level="Error", limit=REPORT_EVENTS, attempts=REPORT_ATTEMPTS)
-        shown = events.events[:REPORT_EVENTS]
-        if shown:
-            lines.append(f"  recent error events ({len(shown)}):")
-            for event in shown:
-                where = " ".join(part for part in (event.time, event.source) if part)
-                message = event.message or "(no message)"
-                lines.append(f"    {clean(f'{where}: {message}' if where else message)}")
-    except Exception as exc:  # as above
-        lines.append(f"  the job's events were not available ({clean(_brief(exc))})")
-    return lines
-
-
-def _failing_task(job: TrainingJob) -> str | None:
-    """The task whose log explains the failure: the first with a non-zero exit code, else the first task."""
-    for entry in job.status.task_statuses:
-        if entry.task and entry.exit_code not in (None, 0):
-            return entry.task
-    named = [t for t in job.status.tasks if t] or [e.task for e in job.status.task_statuses if e.task]
-    return named[0] if named else None
-
-
-def _brief(exc: BaseException) -> str:
-    if isinstance(exc, APIError) and exc.error_code:
-        return f"{exc.error_code}: {exc.error_msg or exc.describe_kind()}"
-    return str(exc) or type(exc).__name__
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -829,7 +715,7 @@ def _stop(job_id: str, client: ModelArtsClient, progress: Progress, bound: _Boun
     except NotFoundError:
         progress.say(f"training job {job_id} is already gone")
         return None
-    label = _label(job, job_id)
+    label = job_label(job, job_id)
     if is_terminable(job.phase):
         try:
             job = client.terminate_job(job_id)
@@ -979,7 +865,3 @@ def list_jobs(
 def _declared(outputs: Mapping[str, Any]) -> Mapping[str, Any] | None:
     declared = outputs.get(DECLARED_INPUTS)
     return declared if isinstance(declared, Mapping) else None
-
-
-def _label(job: TrainingJob, fallback_id: str | None = None) -> str:
-    return lc.describe_job(job.name, job.job_id or fallback_id)
