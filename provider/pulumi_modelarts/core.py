@@ -42,8 +42,9 @@ from .errors import (
 )
 from .phases import Phase, SecondaryPhase, is_stopped, is_terminable
 from .progress import Progress
-from .reports import brief, give_up, job_label
+from .reports import give_up, job_label
 from .settings import resolve_settings
+from .tagging import TAGS_FIELD, change_tags, tag_map, tag_new_job, tags_of
 from .wait import Condition, until
 
 if TYPE_CHECKING:
@@ -156,7 +157,7 @@ def create(
     job_id = job.job_id or ""
     tags = tag_map(inputs.get(TAGS_FIELD))
     if tags:
-        applied = _tag_new_job(client, job, job_id, tags, progress)
+        applied = tag_new_job(client, job, job_id, tags, progress)
         if applied != tags:
             # What the state records as declared is what the job carries: the next `up` sees the difference.
             inputs = {**inputs, TAGS_FIELD: applied}
@@ -164,57 +165,6 @@ def create(
         follow = _log_follower(client, job, inputs, progress) if wait_for == "completed" else None
         job = _wait_created(client, job, job_id, wait_for, bound, progress, stop, follow)
     return JobState(job_id, job_outputs(job, inputs, tags=tags_of(inputs)))
-
-
-TAGS_FIELD = "tags"
-
-
-def tag_map(value: object) -> dict[str, str] | None:
-    """Declared tags as a plain map, or None when tags are not declared (then they are not managed)."""
-    if not isinstance(value, Mapping):
-        return None
-    return {str(k): str(v) for k, v in value.items() if v is not None}
-
-
-def tags_of(inputs: Mapping[str, Any] | None) -> dict[str, str] | None:
-    """The tags the declared inputs manage (None: tags are not managed)."""
-    return tag_map(inputs.get(TAGS_FIELD)) if inputs is not None else None
-
-
-def _tag_new_job(
-    client: ModelArtsClient, job: TrainingJob, job_id: str, tags: Mapping[str, str], progress: Progress
-) -> dict[str, str]:
-    """Tag a job just created (the client retries throttling, 5xx and lost connections: the call is
-    idempotent). The tags applied: all of them, or none when the service refused them.
-
-    A refusal does not undo the create: the job runs on untagged, lands in the state with no tags recorded
-    as declared, and the next `pulumi up` shows and applies the difference. Stopping a job over its
-    labels would cost the user the job; leaving it out of the state would orphan it.
-    """
-    try:
-        client.add_tags(job_id, tags)
-    except ModelArtsError as exc:
-        progress.say(
-            f"warning: {job_label(job, job_id)} was created but its tags were not applied ({brief(exc)}); "
-            "the job is kept, and the next `pulumi up` applies them"
-        )
-        return {}
-    progress.say(f"{job_label(job, job_id)}: {len(tags)} tag{'s' if len(tags) != 1 else ''} applied")
-    return dict(tags)
-
-
-def _change_tags(
-    client: ModelArtsClient, job_id: str, have: Mapping[str, str], want: Mapping[str, str], progress: Progress
-) -> None:
-    """Move the job's tags from have to want, sending only the difference: the keys removed or whose value
-    changes are deleted (with the value they have), the keys added or changed are created."""
-    removed = {k: v for k, v in have.items() if want.get(k) != v}
-    added = {k: v for k, v in want.items() if have.get(k) != v}
-    client.remove_tags(job_id, removed)
-    client.add_tags(job_id, added)
-    if removed or added:
-        changed = sorted({*removed, *added})
-        progress.say(f"training job {job_id}: tags updated ({', '.join(changed)})")
 
 
 def _log_follower(
@@ -656,7 +606,7 @@ def update(
                 target = (
                     want if want is not None else {k: v for k, v in have.items() if k not in (before or {})}
                 )
-                _change_tags(client, job_id, have, target, progress)
+                change_tags(client, job_id, have, target, progress)
     except NotFoundError:
         raise ProvisioningError(
             f"training job {job_id} no longer exists; run `pulumi refresh` to drop it from the state "

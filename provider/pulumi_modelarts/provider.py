@@ -230,6 +230,7 @@ class TrainingJobProvider(ResourceProvider):
     @_reported
     def read(self, id_: str, props: dict[str, Any]) -> ReadResult:
         from . import core
+        from .tagging import tags_of
 
         said = stderr_progress()
         # A refresh sends the outputs stored last time (a phase among them); TrainingJob.get sends only what
@@ -249,7 +250,7 @@ class TrainingJobProvider(ResourceProvider):
             _READ_TAKES_INPUTS
             and isinstance(before, dict)
             and isinstance(after, dict)
-            and core.tags_of(before) != core.tags_of(after)
+            and tags_of(before) != tags_of(after)
         ):
             return ReadResult(found.id, found.outputs, _secret_inputs(after))
         return ReadResult(found.id, found.outputs)
