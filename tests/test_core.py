@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
-from pulumi_modelarts import core, fields, reports
+from pulumi_modelarts import core, fields, job_state, reports
 from pulumi_modelarts.auth import AkSkAuth
 from pulumi_modelarts.client import ModelArtsClient
 from pulumi_modelarts.errors import InvalidInputsError, ProvisioningError
@@ -445,12 +445,12 @@ def test_outputs_and_listings_keep_every_environment_variable_and_token_out_of_p
             "endpoints": {"jupyter_lab": {"url": "https://x", "token": "endpoint-token"}},
         }
     )
-    outputs = core.job_outputs(job, None)
+    outputs = job_state.job_outputs(job, None)
     plain = {k: v for k, v in outputs.items() if k not in fields.SECRET_OUTPUTS}
     for secret in ("top-level-secret", "task-secret", "endpoint-token"):
         assert secret not in str(plain), secret
     assert outputs["endpoints"]["jupyter_lab"]["token"] == "endpoint-token"  # kept, in the secret output
-    listed = core.public_job(job)
+    listed = job_state.public_job(job)
     for secret in ("top-level-secret", "task-secret", "endpoint-token"):
         assert secret not in str(listed), secret
     assert listed["tasks"][0]["algorithm"]["code_dir"] == "/c"
@@ -528,7 +528,7 @@ def test_outputs_carry_what_the_service_sent_not_empty_defaults() -> None:
         "algorithm": {"id": "a-1", "parameters": [{"name": "p", "value": "v"}]},
         "spec": {"resource": {"flavor_id": "f", "node_count": 1}},
     }
-    outputs = core.job_outputs(WireJob.model_validate(sent), {"kind": "job"})
+    outputs = job_state.job_outputs(WireJob.model_validate(sent), {"kind": "job"})
     # Every output is there (the schema requires each); inside them, only what was sent.
     assert outputs["algorithm"] == sent["algorithm"]
     assert outputs["spec"] == sent["spec"] and outputs["metadata"] == sent["metadata"]

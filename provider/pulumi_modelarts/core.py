@@ -16,7 +16,6 @@ import os
 import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from . import diffing, ownership
@@ -40,6 +39,7 @@ from .errors import (
     WaitFailed,
     WaitTimedOut,
 )
+from .job_state import JobState, declared_inputs, job_outputs, public_job
 from .phases import Phase, SecondaryPhase, is_stopped, is_terminable
 from .progress import Progress
 from .reports import give_up, job_label
@@ -61,10 +61,11 @@ __all__ = [
     "check",
     "create",
     "delete",
-    "job_outputs",
+    "list_jobs",
     "open_client",
     "plan",
     "read",
+    "search_filters",
     "update",
 ]
 
@@ -74,17 +75,8 @@ __all__ = [
 CLIENT_MAX_ATTEMPTS = 10
 # How long delete waits for a terminated job to leave Terminating (real time, whatever the poll knob says).
 DELETE_WAIT_SECONDS = 300.0
-DECLARED_INPUTS = "declared_inputs"
 # How often create asks about a name that is held but whose holder the search cannot find (yet).
 HOLDER_LOOKUPS = 3
-
-
-@dataclass(frozen=True)
-class JobState:
-    """A job as the state records it: its id and the resource's outputs."""
-
-    id: str
-    outputs: dict[str, Any]
 
 
 def open_client(
@@ -118,7 +110,7 @@ def plan(
     the values that force it (for a front-end whose diff can only name top-level properties).
     """
     decision = diffing.decide(
-        _declared(old_outputs),
+        declared_inputs(old_outputs),
         news,
         last_phase=old_outputs.get("phase"),
         last_secondary_phase=old_outputs.get("secondary_phase"),
@@ -559,7 +551,7 @@ def read(
             ) from None
         progress.say(f"training job {job_id} no longer exists")
         return None
-    declared = _declared(old_outputs)
+    declared = declared_inputs(old_outputs)
     tags: dict[str, str] | None = None
     if must_exist or tags_of(declared) is not None:
         try:
@@ -589,7 +581,7 @@ def update(
     calls: a service that keeps refusing them (throttling, 5xx) fails the update once it is spent.
     """
     inputs = diffing.normalise_inputs(news)
-    decision = diffing.decide(_declared(old_outputs), inputs)
+    decision = diffing.decide(declared_inputs(old_outputs), inputs)
     bounded = limit is not None and 0 < limit < client.max_retry_seconds
     try:
         with _retry_budget(client, limit):
@@ -599,7 +591,7 @@ def update(
                 client.update_description(job_id, description or "")
                 progress.say(f"training job {job_id}: description updated")
             job: TrainingJob = client.get_job(job_id)
-            want, before = tags_of(inputs), tags_of(_declared(old_outputs))
+            want, before = tags_of(inputs), tags_of(declared_inputs(old_outputs))
             if TAGS_FIELD in decision.settings_changed:  # declared (or found by refresh) against the new
                 have = client.get_tags(job_id)
                 # Without tags declared now, the ones declared before are removed; others stay unmanaged.
@@ -638,7 +630,7 @@ def delete(
     limit (seconds, a front-end's own timeout such as Pulumi's customTimeouts) caps each wait below the
     built-in one, and the retries of the calls too.
     """
-    declared = _declared(outputs or {}) or {}
+    declared = declared_inputs(outputs or {}) or {}
     bound = _delete_bound(limit)
     with _retry_budget(client, limit):
         job = _stop(job_id, client, progress, bound)
@@ -721,58 +713,6 @@ def _stopped(job: TrainingJob) -> bool:
 # outputs
 
 
-def job_outputs(
-    job: TrainingJob, declared: Mapping[str, Any] | None, *, tags: Mapping[str, str] | None = None
-) -> dict[str, Any]:
-    """The resource's outputs (``models.ResourceOutputs``): the job as the service returns it (JSON-ready),
-    its tags (as last read or applied; empty when not managed) plus ``declared_inputs``, left out when
-    declared is None.
-
-    Environment variables appear only in ``environments`` (a secret output); they are removed from the
-    ``algorithm`` output, which is not secret.
-    """
-    from .models import ResourceOutputs, environments_map
-
-    wire = public_job(job)
-    environments = environments_map(job.algorithm.environments) if job.algorithm is not None else {}
-    if not environments and declared:
-        declared_algorithm = declared.get("algorithm")
-        if isinstance(declared_algorithm, Mapping):
-            declared_env = declared_algorithm.get("environments")
-            if isinstance(declared_env, Mapping):
-                environments = {str(k): str(v) for k, v in declared_env.items()}
-    outputs = ResourceOutputs(
-        kind=wire.get("kind") or "job",
-        metadata=wire.get("metadata") or {},
-        name=job.name or "",
-        status=wire.get("status") or {},
-        phase=job.phase or "",
-        secondary_phase=job.secondary_phase or "",
-        algorithm=wire.get("algorithm") or {},
-        spec=wire.get("spec") or {},
-        tasks=wire.get("tasks") or [],
-        endpoints=job.endpoints.model_dump(mode="json", exclude_none=True) if job.endpoints else {},
-        environments=environments,
-        tags=dict(tags or {}),
-        declared_inputs=dict(declared or {}),
-    )
-    return outputs.model_dump(exclude={DECLARED_INPUTS} if declared is None else None)
-
-
-def public_job(job: TrainingJob) -> dict[str, Any]:
-    """The job as JSON (the fields the service sent, nulls left out) without what must stay secret:
-    environment variables (the algorithm's and every task's) and the endpoints' access tokens."""
-    # What the service sent (exclude_unset): a field it left out is not an empty list or map in the state,
-    # where every byte is written again at each of the engine's checkpoints.
-    wire = job.model_dump(mode="json", exclude_none=True, exclude_unset=True)
-    wire.pop("endpoints", None)
-    for holder in [wire, *(t for t in wire.get("tasks") or [] if isinstance(t, dict))]:
-        algorithm = holder.get("algorithm")
-        if isinstance(algorithm, dict):
-            algorithm.pop("environments", None)
-    return wire
-
-
 def search_filters(
     *,
     name: str | None = None,
@@ -810,8 +750,3 @@ def list_jobs(
     value), without secrets (``public_job``)."""
     found = client.iter_jobs(filters, sort_by=sort_by, order=order, tags=tags)
     return [public_job(job) for job in found]
-
-
-def _declared(outputs: Mapping[str, Any]) -> Mapping[str, Any] | None:
-    declared = outputs.get(DECLARED_INPUTS)
-    return declared if isinstance(declared, Mapping) else None

@@ -580,11 +580,12 @@ class ModelArtsProvider(Provider):
 
     async def diff(self, request: DiffRequest) -> DiffResponse:
         from . import core, diffing
+        from .job_state import DECLARED_INPUTS
         from .tagging import TAGS_FIELD
 
         olds = wire_state(_planned_state(request.old_state))
         news = diffing.normalise_inputs(wire_inputs(request.new_inputs))
-        declared = olds.get(core.DECLARED_INPUTS)
+        declared = olds.get(DECLARED_INPUTS)
         if not isinstance(declared, Mapping):
             # Adopted by `pulumi import`: compare what the program declares with the job as it was found.
             found = declared_from_job(olds)
@@ -592,7 +593,7 @@ class ModelArtsProvider(Provider):
             # Settings are the program's (only stored); tags are judged against those the job was found with.
             adopted.update({k: news[k] for k in SETTINGS_FIELDS if k in news and k != TAGS_FIELD})
             declared = diffing.normalise_inputs(adopted)
-            olds = {**olds, core.DECLARED_INPUTS: declared}
+            olds = {**olds, DECLARED_INPUTS: declared}
         progress = self._log.progress(request.urn)
         decision = core.plan(request.resource_id, olds, news, progress)
         # Each changed value at its own path (spec.resource.nodeCount, algorithm.parameters[1].value), in
@@ -627,6 +628,7 @@ class ModelArtsProvider(Provider):
 
     async def read(self, request: ReadRequest) -> ReadResponse:
         from . import core
+        from .job_state import DECLARED_INPUTS
 
         olds = wire_state(request.properties)
         progress = self._log.progress(request.urn)
@@ -648,7 +650,7 @@ class ModelArtsProvider(Provider):
                 property_map(to_schema(declared_from_job(found.outputs), schema_names.INPUTS))
             )
         else:
-            inputs = _with_tags_found(inputs, found.outputs.get(core.DECLARED_INPUTS))
+            inputs = _with_tags_found(inputs, found.outputs.get(DECLARED_INPUTS))
         return ReadResponse(
             resource_id=found.id, properties=outputs_map(found.outputs, inputs), inputs=dict(inputs)
         )
