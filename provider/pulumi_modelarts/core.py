@@ -11,12 +11,11 @@ Importing this module is cheap: pydantic, httpx and the wire models load on the 
 
 from __future__ import annotations
 
-import contextlib
 import os
 import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from . import diffing, ownership
 from . import lifecycle as lc
@@ -27,7 +26,6 @@ from .errors import (
     InvalidInputsError,
     JobNotFoundError,
     JobVanished,
-    ModelArtsError,
     NotFoundError,
     NotTerminableError,
     ProvisioningError,
@@ -35,21 +33,19 @@ from .errors import (
     ServerError,
     ThrottledError,
     TransportError,
-    WaitCancelled,
-    WaitFailed,
     WaitTimedOut,
 )
 from .job_state import JobState, declared_inputs, job_outputs, public_job
-from .phases import Phase, SecondaryPhase, is_stopped, is_terminable
+from .phases import Phase, is_terminable
 from .progress import Progress
-from .reports import give_up, job_label
+from .reports import job_label
 from .settings import resolve_settings
 from .tagging import TAGS_FIELD, change_tags, tag_map, tag_new_job, tags_of
 from .wait import Condition, until
+from .waiting import CUSTOM_TIMEOUTS, Bound, log_follower, named, retry_budget, wait_created, wait_settings
 
 if TYPE_CHECKING:
     from .client import ModelArtsClient
-    from .logtail import LogFollower
     from .models import CreateTrainingJobRequest, SearchFilter, TrainingJob
 
 __all__ = [
@@ -141,10 +137,10 @@ def create(
     anything is left running), or the client's errors when the create itself fails.
     """
     inputs = diffing.normalise_inputs(inputs)
-    wait_for, timeout = _wait_settings(inputs)
-    bound = _Bound(timeout, "wait_timeout")
+    wait_for, timeout = wait_settings(inputs)
+    bound = Bound(timeout, "wait_timeout")
     if limit is not None and 0 < limit < timeout:
-        bound = _Bound(limit, "customTimeouts")
+        bound = Bound(limit, CUSTOM_TIMEOUTS)
     job: TrainingJob = _post(inputs, client, progress)
     job_id = job.job_id or ""
     tags = tag_map(inputs.get(TAGS_FIELD))
@@ -154,70 +150,16 @@ def create(
             # What the state records as declared is what the job carries: the next `up` sees the difference.
             inputs = {**inputs, TAGS_FIELD: applied}
     if wait_for != "none":
-        follow = _log_follower(client, job, inputs, progress) if wait_for == "completed" else None
-        job = _wait_created(client, job, job_id, wait_for, bound, progress, stop, follow)
+        follow = log_follower(client, job, inputs, progress) if wait_for == "completed" else None
+        job = wait_created(client, job, job_id, wait_for, bound, progress, stop, follow)
     return JobState(job_id, job_outputs(job, inputs, tags=tags_of(inputs)))
 
 
-def _log_follower(
-    client: ModelArtsClient, job: TrainingJob, inputs: Mapping[str, Any], progress: Progress
-) -> LogFollower | None:
-    """What shows the newest log line on the job's row while the wait goes on past Running (``logtail``);
-    None when show_logs is off. Hidden: every environment value declared (the service may not echo them)."""
-    from .fields import SETTING_DEFAULTS
-    from .logtail import LogFollower
-
-    wanted = inputs.get("show_logs")
-    if not (SETTING_DEFAULTS["show_logs"] if wanted is None else wanted is True):
-        return None
-    hidden: list[str] = []
-    for holder in [inputs, *(t for t in inputs.get("tasks") or [] if isinstance(t, Mapping))]:
-        algorithm = holder.get("algorithm")
-        environments = algorithm.get("environments") if isinstance(algorithm, Mapping) else None
-        if isinstance(environments, Mapping):
-            hidden.extend(str(v) for v in environments.values() if v is not None)
-    job_id, name = job.job_id or "", job.name or job.job_id or "the job"
-
-    def read(task: str) -> Any:
-        return client.get_log_preview(job_id, task, attempts=1)  # a refusal waits for the next turn
-
-    def show(line: str) -> None:
-        progress.status(f"{name} {line}")
-
-    return LogFollower(read, show, client.scrub, hidden=hidden)
-
-
-class _Bound(NamedTuple):
-    """How long a wait may take and which setting said so (named when the wait times out)."""
-
-    seconds: float
-    source: str
-
-
-CUSTOM_TIMEOUTS = "customTimeouts"
-
-
-def _delete_bound(limit: float | None) -> _Bound:
+def _delete_bound(limit: float | None) -> Bound:
     """delete's bound: the front-end's own timeout (customTimeouts) when shorter than the built-in one."""
     if limit is not None and 0 < limit < DELETE_WAIT_SECONDS:
-        return _Bound(limit, CUSTOM_TIMEOUTS)
-    return _Bound(DELETE_WAIT_SECONDS, "")  # the built-in bound: no setting to name
-
-
-def _named(bound: _Bound) -> str:
-    return f" ({bound.source})" if bound.source else ""
-
-
-@contextlib.contextmanager
-def _retry_budget(client: ModelArtsClient, limit: float | None) -> Iterator[None]:
-    """The client's retries (throttling, 5xx, lost connections) end within limit seconds for these calls."""
-    before = client.max_retry_seconds
-    if limit is not None and 0 < limit < before:
-        client.max_retry_seconds = limit
-    try:
-        yield
-    finally:
-        client.max_retry_seconds = before
+        return Bound(limit, CUSTOM_TIMEOUTS)
+    return Bound(DELETE_WAIT_SECONDS, "")  # the built-in bound: no setting to name
 
 
 def _post(inputs: Mapping[str, Any], client: ModelArtsClient, progress: Progress) -> TrainingJob:
@@ -394,7 +336,7 @@ def _renamed(inputs: Mapping[str, Any], name: str) -> dict[str, Any]:
     return {**inputs, "metadata": {**(metadata if isinstance(metadata, Mapping) else {}), "name": name}}
 
 
-def _delete_record(client: ModelArtsClient, job: TrainingJob, progress: Progress, bound: _Bound) -> None:
+def _delete_record(client: ModelArtsClient, job: TrainingJob, progress: Progress, bound: Bound) -> None:
     """Delete a stopped job's record and wait until the service no longer knows it (its name is then free)."""
     job_id = job.job_id or ""
     label = job_label(job, job_id)
@@ -417,7 +359,7 @@ def _delete_record(client: ModelArtsClient, job: TrainingJob, progress: Progress
     except WaitTimedOut:
         raise ProvisioningError(
             f"{label}'s record was deleted but the service still lists it after "
-            f"{lc.format_elapsed(bound.seconds)}{_named(bound)}; run the command again"
+            f"{lc.format_elapsed(bound.seconds)}{named(bound)}; run the command again"
         ) from None
 
 
@@ -430,96 +372,6 @@ def _create_request(inputs: Mapping[str, Any]) -> CreateTrainingJobRequest:
         return validate_create_request(diffing.job_body(inputs), require_name=True)
     except pydantic.ValidationError as exc:
         raise InvalidInputsError(problems(exc)) from None
-
-
-def _wait_settings(inputs: Mapping[str, Any]) -> tuple[lc.WaitFor, float]:
-    wait_for = inputs.get("wait_for")
-    timeout = inputs.get("wait_timeout")
-    return (
-        lc.parse_wait_for(wait_for) if wait_for is not None else lc.DEFAULT_WAIT_FOR,
-        lc.parse_duration(timeout) if timeout is not None else lc.DEFAULT_WAIT_TIMEOUT_SECONDS,
-    )
-
-
-def _wait_created(
-    client: ModelArtsClient,
-    job: TrainingJob,
-    job_id: str,
-    wait_for: lc.WaitFor,
-    bound: _Bound,
-    progress: Progress,
-    stop: threading.Event | None,
-    follow: LogFollower | None = None,
-) -> TrainingJob:
-    name = job.name
-    last = job  # the job as last fetched: what a lost watch reports and decides on
-
-    def fetch() -> TrainingJob:
-        nonlocal last
-        last = client.get_job(job_id)
-        if follow is not None:
-            follow.poll(last)  # returns at once: the log is read beside the wait, never in its way
-        return last
-
-    def reached(j: TrainingJob) -> bool:
-        return lc.classify(j.phase, wait_for, j.secondary_phase) is lc.Verdict.DONE
-
-    def lost(j: TrainingJob) -> bool:
-        return lc.classify(j.phase, wait_for, j.secondary_phase) is lc.Verdict.FAILED
-
-    def changed(j: TrainingJob, elapsed: float) -> None:
-        progress.say(f"{name} (id {job_id}) {j.phase or 'unknown'} after {lc.format_elapsed(elapsed)}")
-
-    try:
-        return until(
-            job,
-            fetch,
-            done=[Condition(wait_for, reached)],
-            fail=[Condition(f"can no longer reach {wait_for}", lost)],
-            timeout=bound.seconds,
-            on_change=changed,
-            stop=stop,
-        )
-    except WaitFailed as exc:
-        ended = exc.job
-        if is_stopped(ended.phase):
-            reason = f"was stopped (phase {ended.phase}) before it reached {wait_for}"
-        else:
-            reason = f"ended {ended.phase}"
-            if ended.secondary_phase == SecondaryPhase.CREATE_FAILED:
-                reason += " (creation failed)"
-        raise give_up(client, ended, job_id, reason, wait_for, progress) from None
-    except WaitTimedOut as exc:
-        reason = (
-            f"did not reach {wait_for} within {lc.format_elapsed(bound.seconds)} "
-            f"({bound.source}); it was still {exc.job.phase or 'unknown'}"
-        )
-        raise give_up(client, exc.job, job_id, reason, wait_for, progress) from None
-    except WaitCancelled as exc:
-        reason = (
-            f"was still {exc.job.phase or 'unknown'} when the deployment was cancelled, before it reached "
-            f"{wait_for}"
-        )
-        raise give_up(client, exc.job, job_id, reason, wait_for, progress) from None
-    except JobVanished:
-        raise ProvisioningError(
-            f"{lc.describe_job(name, job_id)} disappeared while waiting for it to reach "
-            f"{wait_for}; nothing is left running."
-        ) from None
-    except ModelArtsError as exc:
-        raise give_up(
-            client, last, job_id, f"could not be watched any more ({exc})", wait_for, progress
-        ) from None
-    except Exception as exc:
-        # Anything else (a bug, an untranslated library error) would leave a job Pulumi never learns about
-        # running and billing: stop it first, as for every other failed wait. Its text is not ours: scrub any
-        # credential it might echo.
-        detail = client.scrub(f"{type(exc).__name__}: {exc}")
-        reason = f"could not be watched any more ({detail})"
-        raise give_up(client, last, job_id, reason, wait_for, progress) from None
-    finally:
-        if follow is not None:
-            follow.close()  # a read still in flight shows nothing more
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -584,7 +436,7 @@ def update(
     decision = diffing.decide(declared_inputs(old_outputs), inputs)
     bounded = limit is not None and 0 < limit < client.max_retry_seconds
     try:
-        with _retry_budget(client, limit):
+        with retry_budget(client, limit):
             if decision.description_changed:
                 metadata = inputs.get("metadata")
                 description = metadata.get("description") if isinstance(metadata, Mapping) else None
@@ -632,25 +484,25 @@ def delete(
     """
     declared = declared_inputs(outputs or {}) or {}
     bound = _delete_bound(limit)
-    with _retry_budget(client, limit):
+    with retry_budget(client, limit):
         job = _stop(job_id, client, progress, bound)
         if declared.get("keep_record") is False and job is not None:
             _delete_record(client, job, progress, bound)
 
 
-def _still_stopping(label: str, exc: WaitTimedOut, bound: _Bound) -> ProvisioningError:
+def _still_stopping(label: str, exc: WaitTimedOut, bound: Bound) -> ProvisioningError:
     more = (
         ", or allow the delete more time in the resource's customTimeouts"
         if bound.source == CUSTOM_TIMEOUTS
         else ""
     )
     return ProvisioningError(
-        f"{label} is still {exc.job.phase} after {lc.format_elapsed(exc.elapsed)}{_named(bound)}; "
+        f"{label} is still {exc.job.phase} after {lc.format_elapsed(exc.elapsed)}{named(bound)}; "
         f"run `pulumi destroy` (or `pulumi up`) again to finish deleting it{more}"
     )
 
 
-def _stop(job_id: str, client: ModelArtsClient, progress: Progress, bound: _Bound) -> TrainingJob | None:
+def _stop(job_id: str, client: ModelArtsClient, progress: Progress, bound: Bound) -> TrainingJob | None:
     """Terminate the job if it still runs and wait until it has stopped: the job then, or None when gone."""
     try:
         job: TrainingJob = client.get_job(job_id)
@@ -686,7 +538,7 @@ def _stop(job_id: str, client: ModelArtsClient, progress: Progress, bound: _Boun
 
 
 def _wait_stopped(
-    client: ModelArtsClient, job: TrainingJob, job_id: str, label: str, bound: _Bound
+    client: ModelArtsClient, job: TrainingJob, job_id: str, label: str, bound: Bound
 ) -> TrainingJob | None:
     """Wait until the job has stopped (neither terminable nor Terminating): the job then, or None once gone.
 
