@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
-from pulumi_modelarts import core, fields, job_state, reports
+from pulumi_modelarts import core, fields, job_state, reports, stopping
 from pulumi_modelarts.auth import AkSkAuth
 from pulumi_modelarts.client import ModelArtsClient
 from pulumi_modelarts.errors import InvalidInputsError, ProvisioningError
@@ -303,7 +303,7 @@ def test_delete_terminates_and_waits_until_the_job_stopped(
 
 
 def test_delete_gives_up_on_a_job_stuck_terminating(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(core, "DELETE_WAIT_SECONDS", 0.2)
+    monkeypatch.setattr(stopping, "DELETE_WAIT_SECONDS", 0.2)
 
     def job(phase: str) -> dict[str, Any]:
         return {"metadata": {"id": JOB_ID, "name": "core-job"}, "status": {"phase": phase}}

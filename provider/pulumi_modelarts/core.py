@@ -21,28 +21,23 @@ from . import diffing, ownership
 from . import lifecycle as lc
 from .checking import Checked, Failure, check
 from .errors import (
-    BadRequestError,
     DuplicateNameError,
     InvalidInputsError,
     JobNotFoundError,
-    JobVanished,
     NotFoundError,
-    NotTerminableError,
     ProvisioningError,
     SearchRejectedError,
     ServerError,
     ThrottledError,
     TransportError,
-    WaitTimedOut,
 )
 from .job_state import JobState, declared_inputs, job_outputs, public_job
-from .phases import Phase, is_terminable
 from .progress import Progress
 from .reports import job_label
 from .settings import resolve_settings
+from .stopping import delete_bound, delete_record, stop_job
 from .tagging import TAGS_FIELD, change_tags, tag_map, tag_new_job, tags_of
-from .wait import Condition, until
-from .waiting import CUSTOM_TIMEOUTS, Bound, log_follower, named, retry_budget, wait_created, wait_settings
+from .waiting import CUSTOM_TIMEOUTS, Bound, log_follower, retry_budget, wait_created, wait_settings
 
 if TYPE_CHECKING:
     from .client import ModelArtsClient
@@ -50,7 +45,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CLIENT_MAX_ATTEMPTS",
-    "DELETE_WAIT_SECONDS",
     "Checked",
     "Failure",
     "JobState",
@@ -69,8 +63,6 @@ __all__ = [
 # A deployment makes many calls; with the client's default five attempts a throttled or flaky service (a third
 # of calls refused) fails roughly one call in 300, i.e. often one resource per `pulumi up`.
 CLIENT_MAX_ATTEMPTS = 10
-# How long delete waits for a terminated job to leave Terminating (real time, whatever the poll knob says).
-DELETE_WAIT_SECONDS = 300.0
 # How often create asks about a name that is held but whose holder the search cannot find (yet).
 HOLDER_LOOKUPS = 3
 
@@ -155,13 +147,6 @@ def create(
     return JobState(job_id, job_outputs(job, inputs, tags=tags_of(inputs)))
 
 
-def _delete_bound(limit: float | None) -> Bound:
-    """delete's bound: the front-end's own timeout (customTimeouts) when shorter than the built-in one."""
-    if limit is not None and 0 < limit < DELETE_WAIT_SECONDS:
-        return Bound(limit, CUSTOM_TIMEOUTS)
-    return Bound(DELETE_WAIT_SECONDS, "")  # the built-in bound: no setting to name
-
-
 def _post(inputs: Mapping[str, Any], client: ModelArtsClient, progress: Progress) -> TrainingJob:
     """Post the create; a name already held (ModelArts.2751) is the service telling who has it.
 
@@ -226,7 +211,7 @@ def _post(inputs: Mapping[str, Any], client: ModelArtsClient, progress: Progress
             f"the name {name} is held by the {holder.phase or 'stopped'} {label}; "
             "deleting that job's record to free the name"
         )
-        _delete_record(client, holder, progress, _delete_bound(None))
+        delete_record(client, holder, progress, delete_bound(None))
 
 
 def _adopt(
@@ -334,33 +319,6 @@ def _later_generation(
 def _renamed(inputs: Mapping[str, Any], name: str) -> dict[str, Any]:
     metadata = inputs.get("metadata")
     return {**inputs, "metadata": {**(metadata if isinstance(metadata, Mapping) else {}), "name": name}}
-
-
-def _delete_record(client: ModelArtsClient, job: TrainingJob, progress: Progress, bound: Bound) -> None:
-    """Delete a stopped job's record and wait until the service no longer knows it (its name is then free)."""
-    job_id = job.job_id or ""
-    label = job_label(job, job_id)
-    if job.phase == Phase.TERMINATING:
-        stopped = _wait_stopped(client, job, job_id, label, bound)
-        if stopped is None:
-            return
-        job = stopped
-    if is_terminable(job.phase):
-        raise ProvisioningError(f"{label} is {job.phase}; a running job's record is never deleted")
-    try:
-        client.delete_job(job_id)
-    except NotFoundError:
-        return
-    try:
-        until(job, lambda: client.get_job(job_id), done=[], timeout=bound.seconds)
-    except JobVanished:
-        progress.say(f"{label}: record deleted")
-        return
-    except WaitTimedOut:
-        raise ProvisioningError(
-            f"{label}'s record was deleted but the service still lists it after "
-            f"{lc.format_elapsed(bound.seconds)}{named(bound)}; run the command again"
-        ) from None
 
 
 def _create_request(inputs: Mapping[str, Any]) -> CreateTrainingJobRequest:
@@ -483,82 +441,11 @@ def delete(
     built-in one, and the retries of the calls too.
     """
     declared = declared_inputs(outputs or {}) or {}
-    bound = _delete_bound(limit)
+    bound = delete_bound(limit)
     with retry_budget(client, limit):
-        job = _stop(job_id, client, progress, bound)
+        job = stop_job(job_id, client, progress, bound)
         if declared.get("keep_record") is False and job is not None:
-            _delete_record(client, job, progress, bound)
-
-
-def _still_stopping(label: str, exc: WaitTimedOut, bound: Bound) -> ProvisioningError:
-    more = (
-        ", or allow the delete more time in the resource's customTimeouts"
-        if bound.source == CUSTOM_TIMEOUTS
-        else ""
-    )
-    return ProvisioningError(
-        f"{label} is still {exc.job.phase} after {lc.format_elapsed(exc.elapsed)}{named(bound)}; "
-        f"run `pulumi destroy` (or `pulumi up`) again to finish deleting it{more}"
-    )
-
-
-def _stop(job_id: str, client: ModelArtsClient, progress: Progress, bound: Bound) -> TrainingJob | None:
-    """Terminate the job if it still runs and wait until it has stopped: the job then, or None when gone."""
-    try:
-        job: TrainingJob = client.get_job(job_id)
-    except NotFoundError:
-        progress.say(f"training job {job_id} is already gone")
-        return None
-    label = job_label(job, job_id)
-    if is_terminable(job.phase):
-        try:
-            job = client.terminate_job(job_id)
-            progress.say(f"{label} terminating")
-        except NotFoundError:
-            return None
-        except BadRequestError as exc:
-            # It may have finished, been stopped or gone between the two calls (409 ModelArts.2796 says it is
-            # no longer terminable): look again; the wait below sees it as it is now.
-            try:
-                job = client.get_job(job_id)
-            except NotFoundError:
-                progress.say(f"{label} is already gone")
-                return None
-            if is_terminable(job.phase) and not isinstance(exc, NotTerminableError):
-                raise
-    elif job.phase != Phase.TERMINATING:
-        return job  # it has already ended (completed, failed, terminated): nothing to stop or wait for
-    start = time.monotonic()
-    # Right after terminate the service may still report the old phase; Terminating comes next.
-    stopped = _wait_stopped(client, job, job_id, label, bound)
-    if stopped is not None:
-        elapsed = lc.format_elapsed(time.monotonic() - start)
-        progress.say(f"{label} {stopped.phase or 'stopped'} after {elapsed}")
-    return stopped
-
-
-def _wait_stopped(
-    client: ModelArtsClient, job: TrainingJob, job_id: str, label: str, bound: Bound
-) -> TrainingJob | None:
-    """Wait until the job has stopped (neither terminable nor Terminating): the job then, or None once gone.
-
-    Raises ProvisioningError when it is still stopping after bound.
-    """
-    try:
-        return until(
-            job,
-            lambda: client.get_job(job_id),
-            done=[Condition("stopped", _stopped)],
-            timeout=bound.seconds,
-        )
-    except JobVanished:
-        return None
-    except WaitTimedOut as exc:
-        raise _still_stopping(label, exc, bound) from None
-
-
-def _stopped(job: TrainingJob) -> bool:
-    return not (is_terminable(job.phase) or job.phase == Phase.TERMINATING)
+            delete_record(client, job, progress, bound)
 
 
 # ---------------------------------------------------------------------------------------------------------
