@@ -4,7 +4,14 @@ They take plain data (the inputs as declared, the outputs stored last time) plus
 and return plain results or raise the typed errors of ``errors``. Nothing here knows which front-end
 (``pulumi.dynamic`` or a provider plugin) called it. The rules they apply are pure functions elsewhere:
 ``diffing`` (inputs, names, update versus replace), ``lifecycle`` (wait targets, durations, failure texts),
-``wait`` (the polling loop).
+``wait`` (the polling loop). The steps are in modules named by their job:
+
+- ``checking``: check (validation, failures, warnings); re-exported here;
+- ``held_names``: the create call, and what happens when the name is already held;
+- ``waiting``: a create's wait for wait_for, wait bounds, the retry budget;
+- ``reports``: giving up on a job and the failure report;
+- ``stopping``: terminating a job and deleting a stopped job's record;
+- ``tagging``: tags; ``job_state``: the outputs the state records (``JobState`` is re-exported here).
 
 Importing this module is cheap: pydantic, httpx and the wire models load on the first validation or call.
 """
@@ -258,7 +265,7 @@ def delete(
 
 
 # ---------------------------------------------------------------------------------------------------------
-# outputs
+# list
 
 
 def search_filters(

@@ -28,10 +28,12 @@ REPORT_ATTEMPTS = 2
 
 
 def job_label(job: TrainingJob, fallback_id: str | None = None) -> str:
+    """How progress lines and errors name a job: "training job NAME (id ID)" (``lifecycle.describe_job``)."""
     return lc.describe_job(job.name, job.job_id or fallback_id)
 
 
 def brief(exc: BaseException) -> str:
+    """An error in one line: the service's code and message for an API error, else its text."""
     if isinstance(exc, APIError) and exc.error_code:
         return f"{exc.error_code}: {exc.error_msg or exc.describe_kind()}"
     return str(exc) or type(exc).__name__
