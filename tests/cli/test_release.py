@@ -49,9 +49,6 @@ from .story import POLL_ENV, PROGRAM, StoryStack, job_args
 
 pytestmark = [
     pytest.mark.cli,
-    # One worker takes the whole file under scripts/test's --dist loadgroup: the release files and the
-    # environments are module fixtures, built once.
-    pytest.mark.xdist_group("release"),
     pytest.mark.skipif(
         shutil.which("npm") is None, reason="scripts/release needs npm to pack the Node.js SDK"
     ),
