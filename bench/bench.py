@@ -692,7 +692,7 @@ def _native_check_diff(iterations: int, reps: int) -> list[float]:
     from pulumi.provider.experimental.provider import CheckRequest, DiffRequest
 
     from pulumi_modelarts import schema_names
-    from pulumi_modelarts.core import DECLARED_INPUTS
+    from pulumi_modelarts.job_state import DECLARED_INPUTS
     from pulumi_modelarts.plugin import (
         ModelArtsProvider,
         outputs_map,

@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
-from pulumi_modelarts import core, fields
+from pulumi_modelarts import core, fields, job_state, reports, stopping
 from pulumi_modelarts.auth import AkSkAuth
 from pulumi_modelarts.client import ModelArtsClient
 from pulumi_modelarts.errors import InvalidInputsError, ProvisioningError
@@ -303,7 +303,7 @@ def test_delete_terminates_and_waits_until_the_job_stopped(
 
 
 def test_delete_gives_up_on_a_job_stuck_terminating(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(core, "DELETE_WAIT_SECONDS", 0.2)
+    monkeypatch.setattr(stopping, "DELETE_WAIT_SECONDS", 0.2)
 
     def job(phase: str) -> dict[str, Any]:
         return {"metadata": {"id": JOB_ID, "name": "core-job"}, "status": {"phase": phase}}
@@ -392,7 +392,7 @@ def test_a_failed_job_reports_its_log_tail_and_error_events(
     logged = lines[start + 1 : start + 21]
     assert logged[0] == "    | epoch 12" and logged[-3] == "    | epoch 29"
     assert logged[-2] == "    | key=*** token=***"
-    assert logged[-1].startswith("    | xxx") and len(logged[-1]) <= 6 + core.REPORT_LINE_CHARS
+    assert logged[-1].startswith("    | xxx") and len(logged[-1]) <= 6 + reports.REPORT_LINE_CHARS
     events = lines.index("  recent error events (2):")
     assert "Job: Training job failed: CUDA out of memory" in lines[events + 1]
     assert "Task: Task worker-0 exited with code 137: CUDA out of memory" in lines[events + 2]
@@ -445,12 +445,12 @@ def test_outputs_and_listings_keep_every_environment_variable_and_token_out_of_p
             "endpoints": {"jupyter_lab": {"url": "https://x", "token": "endpoint-token"}},
         }
     )
-    outputs = core.job_outputs(job, None)
+    outputs = job_state.job_outputs(job, None)
     plain = {k: v for k, v in outputs.items() if k not in fields.SECRET_OUTPUTS}
     for secret in ("top-level-secret", "task-secret", "endpoint-token"):
         assert secret not in str(plain), secret
     assert outputs["endpoints"]["jupyter_lab"]["token"] == "endpoint-token"  # kept, in the secret output
-    listed = core.public_job(job)
+    listed = job_state.public_job(job)
     for secret in ("top-level-secret", "task-secret", "endpoint-token"):
         assert secret not in str(listed), secret
     assert listed["tasks"][0]["algorithm"]["code_dir"] == "/c"
@@ -528,7 +528,7 @@ def test_outputs_carry_what_the_service_sent_not_empty_defaults() -> None:
         "algorithm": {"id": "a-1", "parameters": [{"name": "p", "value": "v"}]},
         "spec": {"resource": {"flavor_id": "f", "node_count": 1}},
     }
-    outputs = core.job_outputs(WireJob.model_validate(sent), {"kind": "job"})
+    outputs = job_state.job_outputs(WireJob.model_validate(sent), {"kind": "job"})
     # Every output is there (the schema requires each); inside them, only what was sent.
     assert outputs["algorithm"] == sent["algorithm"]
     assert outputs["spec"] == sent["spec"] and outputs["metadata"] == sent["metadata"]

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from pulumi_modelarts import diffing, fields, lifecycle, models, schema_names
-from pulumi_modelarts.core import job_outputs
+from pulumi_modelarts.job_state import job_outputs
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "generate"

@@ -1,69 +1,64 @@
-"""The training-job operations every front-end calls: check, plan, create, read, update, delete.
+"""The training-job operations every front-end calls: check, plan, create, read, update, delete, list.
 
 They take plain data (the inputs as declared, the outputs stored last time) plus a client and a ``Progress``,
 and return plain results or raise the typed errors of ``errors``. Nothing here knows which front-end
 (``pulumi.dynamic`` or a provider plugin) called it. The rules they apply are pure functions elsewhere:
 ``diffing`` (inputs, names, update versus replace), ``lifecycle`` (wait targets, durations, failure texts),
-``wait`` (the polling loop).
+``wait`` (the polling loop). The steps are in modules named by their job:
+
+- ``checking``: check (validation, failures, warnings); re-exported here;
+- ``held_names``: the create call, and what happens when the name is already held;
+- ``waiting``: a create's wait for wait_for, wait bounds, the retry budget;
+- ``reports``: giving up on a job and the failure report;
+- ``stopping``: terminating a job and deleting a stopped job's record;
+- ``tagging``: tags; ``job_state``: the outputs the state records (``JobState`` is re-exported here).
 
 Importing this module is cheap: pydantic, httpx and the wire models load on the first validation or call.
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
 import threading
-import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NamedTuple
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
-from . import diffing, ownership
+from . import diffing
 from . import lifecycle as lc
+from .checking import Checked, Failure, check
 from .errors import (
-    APIError,
-    BadRequestError,
-    DuplicateNameError,
-    InvalidInputsError,
     JobNotFoundError,
-    JobVanished,
-    ModelArtsError,
     NotFoundError,
-    NotTerminableError,
     ProvisioningError,
-    SearchRejectedError,
     ServerError,
     ThrottledError,
     TransportError,
-    WaitCancelled,
-    WaitFailed,
-    WaitTimedOut,
-    redact,
 )
-from .phases import Phase, SecondaryPhase, is_failure, is_stopped, is_terminable
+from .held_names import post_create
+from .job_state import JobState, declared_inputs, job_outputs, public_job
 from .progress import Progress
-from .settings import resolve_settings, settings_problem
-from .wait import Condition, until
+from .settings import resolve_settings
+from .stopping import delete_bound, delete_record, stop_job
+from .tagging import TAGS_FIELD, change_tags, tag_map, tag_new_job, tags_of
+from .waiting import CUSTOM_TIMEOUTS, Bound, log_follower, retry_budget, wait_created, wait_settings
 
 if TYPE_CHECKING:
     from .client import ModelArtsClient
-    from .logtail import LogFollower
-    from .models import CreateTrainingJobRequest, SearchFilter, TrainingJob
+    from .models import SearchFilter, TrainingJob
 
 __all__ = [
     "CLIENT_MAX_ATTEMPTS",
-    "DELETE_WAIT_SECONDS",
     "Checked",
     "Failure",
     "JobState",
     "check",
     "create",
     "delete",
-    "job_outputs",
+    "list_jobs",
     "open_client",
     "plan",
     "read",
+    "search_filters",
     "update",
 ]
 
@@ -71,44 +66,6 @@ __all__ = [
 # A deployment makes many calls; with the client's default five attempts a throttled or flaky service (a third
 # of calls refused) fails roughly one call in 300, i.e. often one resource per `pulumi up`.
 CLIENT_MAX_ATTEMPTS = 10
-# How long delete waits for a terminated job to leave Terminating (real time, whatever the poll knob says).
-DELETE_WAIT_SECONDS = 300.0
-DECLARED_INPUTS = "declared_inputs"
-# The failure report of a job that ended Failed or Abnormal: the last lines of the failing task's log and the
-# newest error events, each line shortened, so the error stays readable. Fetched with few attempts: the
-# report is a courtesy and must not hold up (or fail) the error it belongs to.
-REPORT_LOG_LINES = 20
-REPORT_EVENTS = 5
-REPORT_LINE_CHARS = 200
-REPORT_ATTEMPTS = 2
-# How often create asks about a name that is held but whose holder the search cannot find (yet).
-HOLDER_LOOKUPS = 3
-
-
-class Failure(NamedTuple):
-    """One problem with the inputs: the path of the field ("spec.resource.node_count") and why."""
-
-    path: str
-    reason: str
-
-
-@dataclass(frozen=True)
-class Checked:
-    """The inputs as they will be stored (normalised, auto-named), what is wrong with them (failures refuse
-    the inputs) and what the API pages advise against that the service still accepts (warnings: the front-end
-    shows them on the job, the inputs pass; see docs/input-rules.md)."""
-
-    inputs: dict[str, Any]
-    failures: list[Failure] = field(default_factory=list)
-    warnings: list[Failure] = field(default_factory=list)
-
-
-@dataclass(frozen=True)
-class JobState:
-    """A job as the state records it: its id and the resource's outputs."""
-
-    id: str
-    outputs: dict[str, Any]
 
 
 def open_client(
@@ -122,125 +79,6 @@ def open_client(
 
     settings = resolve_settings(config, os.environ if environ is None else environ)
     return ModelArtsClient.from_settings(settings, max_attempts=CLIENT_MAX_ATTEMPTS, log=progress.say)
-
-
-# ---------------------------------------------------------------------------------------------------------
-# check
-
-
-def check(
-    olds: Mapping[str, Any] | None,
-    news: Mapping[str, Any],
-    *,
-    config: Mapping[str, str] | None = None,
-    environ: Mapping[str, str] | None = None,
-    misplaced: Iterable[str] = (),
-) -> Checked:
-    """Validate and normalise the new inputs (olds: the inputs accepted last time, if any). Never raises.
-
-    Values not known yet (preview) are accepted; problems they might resolve are not reported. With config
-    (the stack config the front-end was given; environ defaults to the process environment), the settings
-    are checked too, by the rules every call applies, and named near-miss config keys (``misplaced``) are
-    pointed out; no API call is made.
-    """
-    try:
-        checked = _check(olds if isinstance(olds, Mapping) else {}, news)
-    except Exception as exc:  # check must answer, never crash, whatever it is given
-        return Checked(dict(news), [Failure("", f"the inputs could not be checked: {exc}")])
-    if config is not None:
-        problem = settings_problem(config, os.environ if environ is None else environ, misplaced)
-        if problem is not None:
-            checked.failures.append(Failure("", problem))
-    return checked
-
-
-def _check(olds: Mapping[str, Any], news: Mapping[str, Any]) -> Checked:
-    inputs = diffing.normalise_inputs(news)
-    old_inputs = diffing.normalise_inputs(olds) if olds else {}
-    failures = _name_scope_failures(inputs.get(diffing.NAME_SCOPE_FIELD))
-    inputs = diffing.with_job_name(inputs, old_inputs)
-    if not failures and old_inputs and inputs == old_inputs:
-        # The very inputs a previous check accepted (the engine stores inputs only after a successful create
-        # or update): validating them again would only load the models, the dominant cost of a no-change
-        # preview. create validates again anyway before anything is sent.
-        return Checked(inputs, [])
-    failures.extend(_settings_failures(inputs))
-    body_failures, warnings = _body_problems(diffing.job_body(inputs))
-    failures.extend(body_failures)
-    return Checked(inputs, failures, warnings)
-
-
-def _body_problems(body: Mapping[str, Any]) -> tuple[list[Failure], list[Failure]]:
-    """The request's failures and, when it has none, its warnings."""
-    import pydantic
-
-    from .models import advice, problems, validate_create_request
-
-    unknowns: list[str] = []
-    plain = diffing.strip_unknowns(dict(body), "", unknowns)
-    try:
-        request = validate_create_request(plain, require_name=True)
-    except pydantic.ValidationError as exc:
-        # A problem an unknown value may resolve is skipped now; create validates again with everything known.
-        failures = [
-            Failure(path, reason)
-            for path, reason in problems(exc)
-            if not diffing.affected_by_unknown(path, unknowns)
-        ]
-        return failures, []
-    # Likewise for advice: a value not known yet may be the very one that makes it moot.
-    warnings = [
-        Failure(path, reason)
-        for path, reason in advice(request)
-        if not diffing.affected_by_unknown(path, unknowns)
-    ]
-    return [], warnings
-
-
-def _settings_failures(inputs: Mapping[str, Any]) -> list[Failure]:
-    """The inputs other than the job body, validated by ``models.ProviderSettings`` (values not known yet
-    are skipped); a key it does not know is an unknown property. name_scope is ``_name_scope_failures``'."""
-    import pydantic
-
-    from .models import ProviderSettings, problems
-
-    settings = {
-        key: value
-        for key, value in inputs.items()
-        if key not in diffing.JOB_FIELDS and key != diffing.NAME_SCOPE_FIELD and not diffing.is_unknown(value)
-    }
-    try:
-        ProviderSettings.model_validate(settings)
-    except pydantic.ValidationError as exc:
-        unknown = {str(e["loc"][0]) for e in exc.errors() if e["type"] == "extra_forbidden" and e["loc"]}
-        expected = f"unknown property; expected one of {', '.join(diffing.INPUT_FIELDS)}"
-        return [Failure(key, expected) for key in settings if key in unknown] + [
-            Failure(path, reason) for path, reason in problems(exc) if path not in unknown
-        ]
-    return []
-
-
-def _name_scope_failures(scope: object) -> list[Failure]:
-    """name_scope is set by the resource to "<project>/<stack>"; anything else was set by hand."""
-    if scope is None or diffing.is_unknown(scope):
-        return []
-    field_name = diffing.NAME_SCOPE_FIELD
-    if not isinstance(scope, str) or scope.count("/") != 1 or not all(scope.split("/")):
-        return [
-            Failure(field_name, 'is set by the TrainingJob resource to "<project>/<stack>"; do not set it')
-        ]
-    # The engine tells the provider host its project (not its stack): a scope naming another project was
-    # not filled in by this program.
-    project = os.environ.get("PULUMI_PROJECT")
-    if project and scope.split("/")[0] != project:
-        return [
-            Failure(
-                field_name,
-                f"names project {scope.split('/')[0]!r}, but this is project {project!r}; "
-                "it is set by the TrainingJob resource, do not set it",
-            )
-        ]
-    return []
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -261,7 +99,7 @@ def plan(
     the values that force it (for a front-end whose diff can only name top-level properties).
     """
     decision = diffing.decide(
-        _declared(old_outputs),
+        declared_inputs(old_outputs),
         news,
         last_phase=old_outputs.get("phase"),
         last_secondary_phase=old_outputs.get("secondary_phase"),
@@ -292,542 +130,22 @@ def create(
     anything is left running), or the client's errors when the create itself fails.
     """
     inputs = diffing.normalise_inputs(inputs)
-    wait_for, timeout = _wait_settings(inputs)
-    bound = _Bound(timeout, "wait_timeout")
+    wait_for, timeout = wait_settings(inputs)
+    bound = Bound(timeout, "wait_timeout")
     if limit is not None and 0 < limit < timeout:
-        bound = _Bound(limit, "customTimeouts")
-    job: TrainingJob = _post(inputs, client, progress)
+        bound = Bound(limit, CUSTOM_TIMEOUTS)
+    job: TrainingJob = post_create(inputs, client, progress)
     job_id = job.job_id or ""
     tags = tag_map(inputs.get(TAGS_FIELD))
     if tags:
-        applied = _tag_new_job(client, job, job_id, tags, progress)
+        applied = tag_new_job(client, job, job_id, tags, progress)
         if applied != tags:
             # What the state records as declared is what the job carries: the next `up` sees the difference.
             inputs = {**inputs, TAGS_FIELD: applied}
     if wait_for != "none":
-        follow = _log_follower(client, job, inputs, progress) if wait_for == "completed" else None
-        job = _wait_created(client, job, job_id, wait_for, bound, progress, stop, follow)
+        follow = log_follower(client, job, inputs, progress) if wait_for == "completed" else None
+        job = wait_created(client, job, job_id, wait_for, bound, progress, stop, follow)
     return JobState(job_id, job_outputs(job, inputs, tags=tags_of(inputs)))
-
-
-TAGS_FIELD = "tags"
-
-
-def tag_map(value: object) -> dict[str, str] | None:
-    """Declared tags as a plain map, or None when tags are not declared (then they are not managed)."""
-    if not isinstance(value, Mapping):
-        return None
-    return {str(k): str(v) for k, v in value.items() if v is not None}
-
-
-def tags_of(inputs: Mapping[str, Any] | None) -> dict[str, str] | None:
-    """The tags the declared inputs manage (None: tags are not managed)."""
-    return tag_map(inputs.get(TAGS_FIELD)) if inputs is not None else None
-
-
-def _tag_new_job(
-    client: ModelArtsClient, job: TrainingJob, job_id: str, tags: Mapping[str, str], progress: Progress
-) -> dict[str, str]:
-    """Tag a job just created (the client retries throttling, 5xx and lost connections: the call is
-    idempotent). The tags applied: all of them, or none when the service refused them.
-
-    A refusal does not undo the create: the job runs on untagged, lands in the state with no tags recorded
-    as declared, and the next `pulumi up` shows and applies the difference. Stopping a job over its
-    labels would cost the user the job; leaving it out of the state would orphan it.
-    """
-    try:
-        client.add_tags(job_id, tags)
-    except ModelArtsError as exc:
-        progress.say(
-            f"warning: {_label(job, job_id)} was created but its tags were not applied ({_brief(exc)}); "
-            "the job is kept, and the next `pulumi up` applies them"
-        )
-        return {}
-    progress.say(f"{_label(job, job_id)}: {len(tags)} tag{'s' if len(tags) != 1 else ''} applied")
-    return dict(tags)
-
-
-def _change_tags(
-    client: ModelArtsClient, job_id: str, have: Mapping[str, str], want: Mapping[str, str], progress: Progress
-) -> None:
-    """Move the job's tags from have to want, sending only the difference: the keys removed or whose value
-    changes are deleted (with the value they have), the keys added or changed are created."""
-    removed = {k: v for k, v in have.items() if want.get(k) != v}
-    added = {k: v for k, v in want.items() if have.get(k) != v}
-    client.remove_tags(job_id, removed)
-    client.add_tags(job_id, added)
-    if removed or added:
-        changed = sorted({*removed, *added})
-        progress.say(f"training job {job_id}: tags updated ({', '.join(changed)})")
-
-
-def _log_follower(
-    client: ModelArtsClient, job: TrainingJob, inputs: Mapping[str, Any], progress: Progress
-) -> LogFollower | None:
-    """What shows the newest log line on the job's row while the wait goes on past Running (``logtail``);
-    None when show_logs is off. Hidden: every environment value declared (the service may not echo them)."""
-    from .fields import SETTING_DEFAULTS
-    from .logtail import LogFollower
-
-    wanted = inputs.get("show_logs")
-    if not (SETTING_DEFAULTS["show_logs"] if wanted is None else wanted is True):
-        return None
-    hidden: list[str] = []
-    for holder in [inputs, *(t for t in inputs.get("tasks") or [] if isinstance(t, Mapping))]:
-        algorithm = holder.get("algorithm")
-        environments = algorithm.get("environments") if isinstance(algorithm, Mapping) else None
-        if isinstance(environments, Mapping):
-            hidden.extend(str(v) for v in environments.values() if v is not None)
-    job_id, name = job.job_id or "", job.name or job.job_id or "the job"
-
-    def read(task: str) -> Any:
-        return client.get_log_preview(job_id, task, attempts=1)  # a refusal waits for the next turn
-
-    def show(line: str) -> None:
-        progress.status(f"{name} {line}")
-
-    return LogFollower(read, show, client.scrub, hidden=hidden)
-
-
-class _Bound(NamedTuple):
-    """How long a wait may take and which setting said so (named when the wait times out)."""
-
-    seconds: float
-    source: str
-
-
-CUSTOM_TIMEOUTS = "customTimeouts"
-
-
-def _delete_bound(limit: float | None) -> _Bound:
-    """delete's bound: the front-end's own timeout (customTimeouts) when shorter than the built-in one."""
-    if limit is not None and 0 < limit < DELETE_WAIT_SECONDS:
-        return _Bound(limit, CUSTOM_TIMEOUTS)
-    return _Bound(DELETE_WAIT_SECONDS, "")  # the built-in bound: no setting to name
-
-
-def _named(bound: _Bound) -> str:
-    return f" ({bound.source})" if bound.source else ""
-
-
-@contextlib.contextmanager
-def _retry_budget(client: ModelArtsClient, limit: float | None) -> Iterator[None]:
-    """The client's retries (throttling, 5xx, lost connections) end within limit seconds for these calls."""
-    before = client.max_retry_seconds
-    if limit is not None and 0 < limit < before:
-        client.max_retry_seconds = limit
-    try:
-        yield
-    finally:
-        client.max_retry_seconds = before
-
-
-def _post(inputs: Mapping[str, Any], client: ModelArtsClient, progress: Progress) -> TrainingJob:
-    """Post the create; a name already held (ModelArts.2751) is the service telling who has it.
-
-    The name is the idempotency key: the holder is looked up and judged (``diffing.judge_holder``). The job
-    this create declared (an earlier attempt whose answer was lost, or a killed `pulumi up`) is adopted; a
-    running stranger is an error; a stopped or older finished job is stale: an auto-named job moves to the
-    next generation of its name, a pinned name is freed by deleting the stale job's record.
-    """
-    from .models import to_wire
-
-    since_ms = ownership.since_ms(time.time())
-    generation = diffing.auto_name_generation(inputs)
-    request = _create_request(inputs)
-    lookups = freed = 0
-    while True:
-        name = request.metadata.name or ""
-        try:
-            job: TrainingJob = client.create_job(request)
-        except DuplicateNameError:
-            pass
-        else:
-            progress.say(f"{_label(job)} created, phase {job.phase or 'unknown'}")
-            return job
-        holder, judgment = _holder(client, request, name, since_ms)
-        if holder is None:
-            lookups += 1
-            if lookups >= HOLDER_LOOKUPS:
-                raise ProvisioningError(
-                    f"the service refuses the name {name!r} as taken, but no job of that name can be found; "
-                    "try again later or choose another name"
-                )
-            time.sleep(1.0)  # the search may not list a job created a moment ago
-            continue
-        label = _label(holder)
-        if judgment.holding is ownership.Holding.ADOPT:
-            return _adopt(client, holder, "the name", request, progress)
-        where = ", ".join(judgment.differences) or "its phase"
-        if judgment.holding is ownership.Holding.MISMATCH:
-            raise ProvisioningError(
-                f"the name {name!r} is held by the running {label}, which is not the job declared here "
-                f"(it differs at {where}); choose another metadata.name, or stop and delete that job"
-            )
-        if generation is not None:
-            later, new_name, adopt = _later_generation(
-                client, inputs, to_wire(request), generation + 1, since_ms
-            )
-            skipped = later - generation - 1
-            progress.say(
-                f"the name {name} is held by the {holder.phase or 'stopped'} {label}; "
-                f"using the next generated name, {new_name}"
-                + (f" ({skipped} generated names in between are held by stopped jobs)" if skipped else "")
-            )
-            if adopt is not None:
-                return _adopt(client, adopt, new_name, request, progress)
-            generation = later
-            request = _create_request(_renamed(inputs, new_name))
-            continue
-        freed += 1
-        if freed > HOLDER_LOOKUPS:
-            raise ProvisioningError(f"the name {name!r} stays taken after deleting its stale holders")
-        progress.say(
-            f"the name {name} is held by the {holder.phase or 'stopped'} {label}; "
-            "deleting that job's record to free the name"
-        )
-        _delete_record(client, holder, progress, _delete_bound(None))
-
-
-def _adopt(
-    client: ModelArtsClient,
-    job: TrainingJob,
-    held: str,
-    request: CreateTrainingJobRequest,
-    progress: Progress,
-) -> TrainingJob:
-    """The job holding a name (held: which one, for the message) taken as this create's own."""
-    progress.say(
-        f"{_label(job)} ({job.phase or 'unknown'}) already holds {held} and matches this declaration: "
-        "adopting it (an earlier attempt of this create started it)"
-    )
-    return _with_description(client, job, request.metadata.description, progress)
-
-
-def _with_description(
-    client: ModelArtsClient, job: TrainingJob, description: str | None, progress: Progress
-) -> TrainingJob:
-    """An adopted job with the declared description (the one field that may differ: it changes in place)."""
-    if (job.metadata.description or "") == (description or "") or not job.job_id:
-        return job
-    client.update_description(job.job_id, description or "")
-    progress.say(f"{_label(job)}: description updated")
-    return client.get_job(job.job_id)
-
-
-def _holder(
-    client: ModelArtsClient, request: CreateTrainingJobRequest, name: str, since_ms: float
-) -> tuple[TrainingJob | None, ownership.Judgment]:
-    """The job holding name and its judgment (without unique names several may: the most favourable wins)."""
-    from .models import to_wire
-
-    found = _holders(client, {name: to_wire(request)}, since_ms, operator="like")
-    return found.get(name, (None, ownership.Judgment(ownership.Holding.STALE)))
-
-
-def _holders(
-    client: ModelArtsClient,
-    declared: Mapping[str, Mapping[str, Any]],
-    since_ms: float,
-    *,
-    operator: str,
-) -> dict[str, tuple[TrainingJob, ownership.Judgment]]:
-    """Each held name of declared (name -> the wire body declared under it) with its holder, in one search."""
-    from .models import SearchFilter
-
-    rank = {ownership.Holding.ADOPT: 0, ownership.Holding.MISMATCH: 1, ownership.Holding.STALE: 2}
-    best: dict[str, tuple[TrainingJob, ownership.Judgment]] = {}
-    for job in client.iter_jobs([SearchFilter(key="name", operator=operator, value=list(declared))]):
-        name = job.name or ""
-        if name not in declared or not job.job_id:
-            continue
-        judgment = diffing.judge_holder(
-            declared[name],
-            job.model_dump(mode="json", by_alias=True, exclude_none=True),
-            phase=job.phase,
-            created_ms=job.metadata.create_time,
-            since_ms=since_ms,
-        )
-        if name not in best or rank[judgment.holding] < rank[best[name][1].holding]:
-            best[name] = (job, judgment)
-    return best
-
-
-def _later_generation(
-    client: ModelArtsClient, inputs: Mapping[str, Any], body: Mapping[str, Any], start: int, since_ms: float
-) -> tuple[int, str, TrainingJob | None]:
-    """The first generation of the auto-name from start that is free, or held by the job declared (to adopt),
-    with its name; body is the create request as sent (on the wire), whose name each generation replaces.
-
-    Names are looked up as many at a time as a search filter takes values (ten), one search per batch, so a
-    job whose earlier names are held by stopped records (every destroy-then-up keeps one) costs the same few
-    calls however many there are. A service refusing that search gets start: the create then meets each held
-    name in turn.
-    """
-    from .models import SEARCH_FILTER_MAX_VALUES as batch
-
-    for first in range(start, diffing.MAX_NAME_GENERATIONS, batch):
-        generations = range(first, min(first + batch, diffing.MAX_NAME_GENERATIONS))
-        names = [diffing.auto_name(inputs, generation) or "" for generation in generations]
-        try:
-            held = _holders(client, {name: _renamed(body, name) for name in names}, since_ms, operator="in")
-        except SearchRejectedError:
-            return start, names[0], None
-        for generation, name in zip(generations, names, strict=True):
-            if name not in held:
-                return generation, name, None
-            job, judgment = held[name]
-            if judgment.holding is ownership.Holding.ADOPT:
-                return generation, name, job
-            if judgment.holding is ownership.Holding.MISMATCH:
-                raise ProvisioningError(
-                    f"the generated name {name!r} is held by the running {_label(job)}, which is not the job "
-                    f"declared here (it differs at {', '.join(judgment.differences) or 'its phase'}); set "
-                    "metadata.name or triggers"
-                )
-    raise ProvisioningError(
-        f"{diffing.MAX_NAME_GENERATIONS} generated names for this job are all held by stopped jobs; delete "
-        "old job records in ModelArts (or set keep_record to false), or set metadata.name or triggers"
-    )
-
-
-def _renamed(inputs: Mapping[str, Any], name: str) -> dict[str, Any]:
-    metadata = inputs.get("metadata")
-    return {**inputs, "metadata": {**(metadata if isinstance(metadata, Mapping) else {}), "name": name}}
-
-
-def _delete_record(client: ModelArtsClient, job: TrainingJob, progress: Progress, bound: _Bound) -> None:
-    """Delete a stopped job's record and wait until the service no longer knows it (its name is then free)."""
-    job_id = job.job_id or ""
-    label = _label(job, job_id)
-    if job.phase == Phase.TERMINATING:
-        stopped = _wait_stopped(client, job, job_id, label, bound)
-        if stopped is None:
-            return
-        job = stopped
-    if is_terminable(job.phase):
-        raise ProvisioningError(f"{label} is {job.phase}; a running job's record is never deleted")
-    try:
-        client.delete_job(job_id)
-    except NotFoundError:
-        return
-    try:
-        until(job, lambda: client.get_job(job_id), done=[], timeout=bound.seconds)
-    except JobVanished:
-        progress.say(f"{label}: record deleted")
-        return
-    except WaitTimedOut:
-        raise ProvisioningError(
-            f"{label}'s record was deleted but the service still lists it after "
-            f"{lc.format_elapsed(bound.seconds)}{_named(bound)}; run the command again"
-        ) from None
-
-
-def _create_request(inputs: Mapping[str, Any]) -> CreateTrainingJobRequest:
-    import pydantic
-
-    from .models import problems, validate_create_request
-
-    try:
-        return validate_create_request(diffing.job_body(inputs), require_name=True)
-    except pydantic.ValidationError as exc:
-        raise InvalidInputsError(problems(exc)) from None
-
-
-def _wait_settings(inputs: Mapping[str, Any]) -> tuple[lc.WaitFor, float]:
-    wait_for = inputs.get("wait_for")
-    timeout = inputs.get("wait_timeout")
-    return (
-        lc.parse_wait_for(wait_for) if wait_for is not None else lc.DEFAULT_WAIT_FOR,
-        lc.parse_duration(timeout) if timeout is not None else lc.DEFAULT_WAIT_TIMEOUT_SECONDS,
-    )
-
-
-def _wait_created(
-    client: ModelArtsClient,
-    job: TrainingJob,
-    job_id: str,
-    wait_for: lc.WaitFor,
-    bound: _Bound,
-    progress: Progress,
-    stop: threading.Event | None,
-    follow: LogFollower | None = None,
-) -> TrainingJob:
-    name = job.name
-    last = job  # the job as last fetched: what a lost watch reports and decides on
-
-    def fetch() -> TrainingJob:
-        nonlocal last
-        last = client.get_job(job_id)
-        if follow is not None:
-            follow.poll(last)  # returns at once: the log is read beside the wait, never in its way
-        return last
-
-    def reached(j: TrainingJob) -> bool:
-        return lc.classify(j.phase, wait_for, j.secondary_phase) is lc.Verdict.DONE
-
-    def lost(j: TrainingJob) -> bool:
-        return lc.classify(j.phase, wait_for, j.secondary_phase) is lc.Verdict.FAILED
-
-    def changed(j: TrainingJob, elapsed: float) -> None:
-        progress.say(f"{name} (id {job_id}) {j.phase or 'unknown'} after {lc.format_elapsed(elapsed)}")
-
-    try:
-        return until(
-            job,
-            fetch,
-            done=[Condition(wait_for, reached)],
-            fail=[Condition(f"can no longer reach {wait_for}", lost)],
-            timeout=bound.seconds,
-            on_change=changed,
-            stop=stop,
-        )
-    except WaitFailed as exc:
-        ended = exc.job
-        if is_stopped(ended.phase):
-            reason = f"was stopped (phase {ended.phase}) before it reached {wait_for}"
-        else:
-            reason = f"ended {ended.phase}"
-            if ended.secondary_phase == SecondaryPhase.CREATE_FAILED:
-                reason += " (creation failed)"
-        raise _give_up(client, ended, job_id, reason, wait_for, progress) from None
-    except WaitTimedOut as exc:
-        reason = (
-            f"did not reach {wait_for} within {lc.format_elapsed(bound.seconds)} "
-            f"({bound.source}); it was still {exc.job.phase or 'unknown'}"
-        )
-        raise _give_up(client, exc.job, job_id, reason, wait_for, progress) from None
-    except WaitCancelled as exc:
-        reason = (
-            f"was still {exc.job.phase or 'unknown'} when the deployment was cancelled, before it reached "
-            f"{wait_for}"
-        )
-        raise _give_up(client, exc.job, job_id, reason, wait_for, progress) from None
-    except JobVanished:
-        raise ProvisioningError(
-            f"{lc.describe_job(name, job_id)} disappeared while waiting for it to reach "
-            f"{wait_for}; nothing is left running."
-        ) from None
-    except ModelArtsError as exc:
-        raise _give_up(
-            client, last, job_id, f"could not be watched any more ({exc})", wait_for, progress
-        ) from None
-    except Exception as exc:
-        # Anything else (a bug, an untranslated library error) would leave a job Pulumi never learns about
-        # running and billing: stop it first, as for every other failed wait. Its text is not ours: scrub any
-        # credential it might echo.
-        detail = client.scrub(f"{type(exc).__name__}: {exc}")
-        reason = f"could not be watched any more ({detail})"
-        raise _give_up(client, last, job_id, reason, wait_for, progress) from None
-    finally:
-        if follow is not None:
-            follow.close()  # a read still in flight shows nothing more
-
-
-def _give_up(
-    client: ModelArtsClient,
-    job: TrainingJob,
-    job_id: str,
-    reason: str,
-    wait_for: lc.WaitFor,
-    progress: Progress,
-) -> ProvisioningError:
-    """Terminate the job if it still runs, and build the error create raises (no id reaches the state).
-
-    A job is terminated only while the engine listens. Once the engine is gone (`pulumi up` was killed) the
-    job belongs to the recovery procedure: modelarts-orphans adopts or stops it, and stopping it here could
-    end a job the user is keeping.
-    """
-    terminated: bool | None = False
-    label = _label(job, job_id)
-    if is_terminable(job.phase):
-        if not progress.engine_listening():
-            terminated = None
-        else:
-            progress.say(f"{label} {reason}; terminating it")
-            try:
-                client.terminate_job(job_id)
-                terminated = True
-                progress.say(f"{label} terminated")
-            except NotFoundError:
-                terminated = False
-            except ModelArtsError as exc:
-                terminated = None
-                progress.say(f"terminating {label} failed: {exc}")
-    status = job.status.model_dump(mode="json", exclude_none=True)
-    text = lc.describe_failure(
-        name=job.name,
-        job_id=job_id,
-        status=status,
-        reason=reason,
-        terminated=terminated,
-        wait_for=wait_for,
-    )
-    if is_failure(job.phase, job.secondary_phase):
-        text += "\n" + "\n".join(_failure_report(client, job, job_id))
-    return ProvisioningError(text)
-
-
-def _failure_report(client: ModelArtsClient, job: TrainingJob, job_id: str) -> list[str]:
-    """Why the job failed, as far as the service can tell: its failing task's log tail and error events.
-
-    Never raises: a log not generated yet or already cleared (ModelArts.2776/2777/2818/2819, HTTP 204), a
-    timeout or any other trouble turns into a line saying what was not available.
-    """
-    from .models import environments_map
-
-    # The log is the job's own output: it may print a credential or an environment variable's value.
-    environments = environments_map(job.algorithm.environments) if job.algorithm is not None else {}
-    hidden = [*environments.values()]
-
-    def clean(line: str) -> str:
-        # Indentation stays (a traceback reads by it); only the length is bounded.
-        text = client.scrub(redact(line, hidden)).rstrip().replace("\t", "    ")
-        return text if len(text) <= REPORT_LINE_CHARS else text[: REPORT_LINE_CHARS - 1] + "…"
-
-    lines: list[str] = []
-    task = _failing_task(job)
-    if task is None:
-        lines.append("  the job's log was not available (the service named no task)")
-    else:
-        try:
-            preview = client.get_log_preview(job_id, task, attempts=REPORT_ATTEMPTS)
-            content = preview.content if preview is not None else None
-            tail = [line for line in (content or "").splitlines() if line.strip()][-REPORT_LOG_LINES:]
-            if tail:
-                lines.append(f"  last {len(tail)} log lines of task {task}:")
-                lines.extend(f"    | {clean(line)}" for line in tail)
-            else:
-                lines.append(f"  the log of task {task} was not available (the service has none yet)")
-        except Exception as exc:  # the report must never replace the failure it explains
-            lines.append(f"  the log of task {task} was not available ({clean(_brief(exc))})")
-    try:
-        events = client.list_events(job_id, level="Error", limit=REPORT_EVENTS, attempts=REPORT_ATTEMPTS)
-        shown = events.events[:REPORT_EVENTS]
-        if shown:
-            lines.append(f"  recent error events ({len(shown)}):")
-            for event in shown:
-                where = " ".join(part for part in (event.time, event.source) if part)
-                message = event.message or "(no message)"
-                lines.append(f"    {clean(f'{where}: {message}' if where else message)}")
-    except Exception as exc:  # as above
-        lines.append(f"  the job's events were not available ({clean(_brief(exc))})")
-    return lines
-
-
-def _failing_task(job: TrainingJob) -> str | None:
-    """The task whose log explains the failure: the first with a non-zero exit code, else the first task."""
-    for entry in job.status.task_statuses:
-        if entry.task and entry.exit_code not in (None, 0):
-            return entry.task
-    named = [t for t in job.status.tasks if t] or [e.task for e in job.status.task_statuses if e.task]
-    return named[0] if named else None
-
-
-def _brief(exc: BaseException) -> str:
-    if isinstance(exc, APIError) and exc.error_code:
-        return f"{exc.error_code}: {exc.error_msg or exc.describe_kind()}"
-    return str(exc) or type(exc).__name__
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -859,7 +177,7 @@ def read(
             ) from None
         progress.say(f"training job {job_id} no longer exists")
         return None
-    declared = _declared(old_outputs)
+    declared = declared_inputs(old_outputs)
     tags: dict[str, str] | None = None
     if must_exist or tags_of(declared) is not None:
         try:
@@ -889,24 +207,24 @@ def update(
     calls: a service that keeps refusing them (throttling, 5xx) fails the update once it is spent.
     """
     inputs = diffing.normalise_inputs(news)
-    decision = diffing.decide(_declared(old_outputs), inputs)
+    decision = diffing.decide(declared_inputs(old_outputs), inputs)
     bounded = limit is not None and 0 < limit < client.max_retry_seconds
     try:
-        with _retry_budget(client, limit):
+        with retry_budget(client, limit):
             if decision.description_changed:
                 metadata = inputs.get("metadata")
                 description = metadata.get("description") if isinstance(metadata, Mapping) else None
                 client.update_description(job_id, description or "")
                 progress.say(f"training job {job_id}: description updated")
             job: TrainingJob = client.get_job(job_id)
-            want, before = tags_of(inputs), tags_of(_declared(old_outputs))
+            want, before = tags_of(inputs), tags_of(declared_inputs(old_outputs))
             if TAGS_FIELD in decision.settings_changed:  # declared (or found by refresh) against the new
                 have = client.get_tags(job_id)
                 # Without tags declared now, the ones declared before are removed; others stay unmanaged.
                 target = (
                     want if want is not None else {k: v for k, v in have.items() if k not in (before or {})}
                 )
-                _change_tags(client, job_id, have, target, progress)
+                change_tags(client, job_id, have, target, progress)
     except NotFoundError:
         raise ProvisioningError(
             f"training job {job_id} no longer exists; run `pulumi refresh` to drop it from the state "
@@ -938,139 +256,16 @@ def delete(
     limit (seconds, a front-end's own timeout such as Pulumi's customTimeouts) caps each wait below the
     built-in one, and the retries of the calls too.
     """
-    declared = _declared(outputs or {}) or {}
-    bound = _delete_bound(limit)
-    with _retry_budget(client, limit):
-        job = _stop(job_id, client, progress, bound)
+    declared = declared_inputs(outputs or {}) or {}
+    bound = delete_bound(limit)
+    with retry_budget(client, limit):
+        job = stop_job(job_id, client, progress, bound)
         if declared.get("keep_record") is False and job is not None:
-            _delete_record(client, job, progress, bound)
-
-
-def _still_stopping(label: str, exc: WaitTimedOut, bound: _Bound) -> ProvisioningError:
-    more = (
-        ", or allow the delete more time in the resource's customTimeouts"
-        if bound.source == CUSTOM_TIMEOUTS
-        else ""
-    )
-    return ProvisioningError(
-        f"{label} is still {exc.job.phase} after {lc.format_elapsed(exc.elapsed)}{_named(bound)}; "
-        f"run `pulumi destroy` (or `pulumi up`) again to finish deleting it{more}"
-    )
-
-
-def _stop(job_id: str, client: ModelArtsClient, progress: Progress, bound: _Bound) -> TrainingJob | None:
-    """Terminate the job if it still runs and wait until it has stopped: the job then, or None when gone."""
-    try:
-        job: TrainingJob = client.get_job(job_id)
-    except NotFoundError:
-        progress.say(f"training job {job_id} is already gone")
-        return None
-    label = _label(job, job_id)
-    if is_terminable(job.phase):
-        try:
-            job = client.terminate_job(job_id)
-            progress.say(f"{label} terminating")
-        except NotFoundError:
-            return None
-        except BadRequestError as exc:
-            # It may have finished, been stopped or gone between the two calls (409 ModelArts.2796 says it is
-            # no longer terminable): look again; the wait below sees it as it is now.
-            try:
-                job = client.get_job(job_id)
-            except NotFoundError:
-                progress.say(f"{label} is already gone")
-                return None
-            if is_terminable(job.phase) and not isinstance(exc, NotTerminableError):
-                raise
-    elif job.phase != Phase.TERMINATING:
-        return job  # it has already ended (completed, failed, terminated): nothing to stop or wait for
-    start = time.monotonic()
-    # Right after terminate the service may still report the old phase; Terminating comes next.
-    stopped = _wait_stopped(client, job, job_id, label, bound)
-    if stopped is not None:
-        elapsed = lc.format_elapsed(time.monotonic() - start)
-        progress.say(f"{label} {stopped.phase or 'stopped'} after {elapsed}")
-    return stopped
-
-
-def _wait_stopped(
-    client: ModelArtsClient, job: TrainingJob, job_id: str, label: str, bound: _Bound
-) -> TrainingJob | None:
-    """Wait until the job has stopped (neither terminable nor Terminating): the job then, or None once gone.
-
-    Raises ProvisioningError when it is still stopping after bound.
-    """
-    try:
-        return until(
-            job,
-            lambda: client.get_job(job_id),
-            done=[Condition("stopped", _stopped)],
-            timeout=bound.seconds,
-        )
-    except JobVanished:
-        return None
-    except WaitTimedOut as exc:
-        raise _still_stopping(label, exc, bound) from None
-
-
-def _stopped(job: TrainingJob) -> bool:
-    return not (is_terminable(job.phase) or job.phase == Phase.TERMINATING)
+            delete_record(client, job, progress, bound)
 
 
 # ---------------------------------------------------------------------------------------------------------
-# outputs
-
-
-def job_outputs(
-    job: TrainingJob, declared: Mapping[str, Any] | None, *, tags: Mapping[str, str] | None = None
-) -> dict[str, Any]:
-    """The resource's outputs (``models.ResourceOutputs``): the job as the service returns it (JSON-ready),
-    its tags (as last read or applied; empty when not managed) plus ``declared_inputs``, left out when
-    declared is None.
-
-    Environment variables appear only in ``environments`` (a secret output); they are removed from the
-    ``algorithm`` output, which is not secret.
-    """
-    from .models import ResourceOutputs, environments_map
-
-    wire = public_job(job)
-    environments = environments_map(job.algorithm.environments) if job.algorithm is not None else {}
-    if not environments and declared:
-        declared_algorithm = declared.get("algorithm")
-        if isinstance(declared_algorithm, Mapping):
-            declared_env = declared_algorithm.get("environments")
-            if isinstance(declared_env, Mapping):
-                environments = {str(k): str(v) for k, v in declared_env.items()}
-    outputs = ResourceOutputs(
-        kind=wire.get("kind") or "job",
-        metadata=wire.get("metadata") or {},
-        name=job.name or "",
-        status=wire.get("status") or {},
-        phase=job.phase or "",
-        secondary_phase=job.secondary_phase or "",
-        algorithm=wire.get("algorithm") or {},
-        spec=wire.get("spec") or {},
-        tasks=wire.get("tasks") or [],
-        endpoints=job.endpoints.model_dump(mode="json", exclude_none=True) if job.endpoints else {},
-        environments=environments,
-        tags=dict(tags or {}),
-        declared_inputs=dict(declared or {}),
-    )
-    return outputs.model_dump(exclude={DECLARED_INPUTS} if declared is None else None)
-
-
-def public_job(job: TrainingJob) -> dict[str, Any]:
-    """The job as JSON (the fields the service sent, nulls left out) without what must stay secret:
-    environment variables (the algorithm's and every task's) and the endpoints' access tokens."""
-    # What the service sent (exclude_unset): a field it left out is not an empty list or map in the state,
-    # where every byte is written again at each of the engine's checkpoints.
-    wire = job.model_dump(mode="json", exclude_none=True, exclude_unset=True)
-    wire.pop("endpoints", None)
-    for holder in [wire, *(t for t in wire.get("tasks") or [] if isinstance(t, dict))]:
-        algorithm = holder.get("algorithm")
-        if isinstance(algorithm, dict):
-            algorithm.pop("environments", None)
-    return wire
+# list
 
 
 def search_filters(
@@ -1110,12 +305,3 @@ def list_jobs(
     value), without secrets (``public_job``)."""
     found = client.iter_jobs(filters, sort_by=sort_by, order=order, tags=tags)
     return [public_job(job) for job in found]
-
-
-def _declared(outputs: Mapping[str, Any]) -> Mapping[str, Any] | None:
-    declared = outputs.get(DECLARED_INPUTS)
-    return declared if isinstance(declared, Mapping) else None
-
-
-def _label(job: TrainingJob, fallback_id: str | None = None) -> str:
-    return lc.describe_job(job.name, job.job_id or fallback_id)

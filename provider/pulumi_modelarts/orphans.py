@@ -44,8 +44,8 @@ from typing import Any
 
 from . import schema_names
 from .client import ModelArtsClient
-from .core import DECLARED_INPUTS
 from .errors import ModelArtsError, NotFoundError
+from .job_state import DECLARED_INPUTS
 from .models import SearchFilter, TrainingJob
 from .phases import is_terminable
 from .settings import resolve_settings

@@ -580,18 +580,20 @@ class ModelArtsProvider(Provider):
 
     async def diff(self, request: DiffRequest) -> DiffResponse:
         from . import core, diffing
+        from .job_state import DECLARED_INPUTS
+        from .tagging import TAGS_FIELD
 
         olds = wire_state(_planned_state(request.old_state))
         news = diffing.normalise_inputs(wire_inputs(request.new_inputs))
-        declared = olds.get(core.DECLARED_INPUTS)
+        declared = olds.get(DECLARED_INPUTS)
         if not isinstance(declared, Mapping):
             # Adopted by `pulumi import`: compare what the program declares with the job as it was found.
             found = declared_from_job(olds)
             adopted = restrict(found, news)
             # Settings are the program's (only stored); tags are judged against those the job was found with.
-            adopted.update({k: news[k] for k in SETTINGS_FIELDS if k in news and k != core.TAGS_FIELD})
+            adopted.update({k: news[k] for k in SETTINGS_FIELDS if k in news and k != TAGS_FIELD})
             declared = diffing.normalise_inputs(adopted)
-            olds = {**olds, core.DECLARED_INPUTS: declared}
+            olds = {**olds, DECLARED_INPUTS: declared}
         progress = self._log.progress(request.urn)
         decision = core.plan(request.resource_id, olds, news, progress)
         # Each changed value at its own path (spec.resource.nodeCount, algorithm.parameters[1].value), in
@@ -626,6 +628,7 @@ class ModelArtsProvider(Provider):
 
     async def read(self, request: ReadRequest) -> ReadResponse:
         from . import core
+        from .job_state import DECLARED_INPUTS
 
         olds = wire_state(request.properties)
         progress = self._log.progress(request.urn)
@@ -647,7 +650,7 @@ class ModelArtsProvider(Provider):
                 property_map(to_schema(declared_from_job(found.outputs), schema_names.INPUTS))
             )
         else:
-            inputs = _with_tags_found(inputs, found.outputs.get(core.DECLARED_INPUTS))
+            inputs = _with_tags_found(inputs, found.outputs.get(DECLARED_INPUTS))
         return ReadResponse(
             resource_id=found.id, properties=outputs_map(found.outputs, inputs), inputs=dict(inputs)
         )
@@ -704,6 +707,7 @@ def find_jobs(config: Mapping[str, str], args: Mapping[str, Any]) -> list[dict[s
     from . import core
     from .client import ModelArtsClient
     from .settings import resolve_settings
+    from .tagging import tag_map
 
     def millis(key: str) -> int | None:
         value = args.get(key)
@@ -722,19 +726,19 @@ def find_jobs(config: Mapping[str, str], args: Mapping[str, Any]) -> list[dict[s
             filters,
             sort_by=str(args.get("sort_by") or "create_time"),
             order=str(args.get("order") or "desc"),
-            tags=core.tag_map(args.get("tags")),
+            tags=tag_map(args.get("tags")),
         )
 
 
 def _with_tags_found(inputs: Mapping[str, PropertyValue], declared: object) -> Mapping[str, PropertyValue]:
     """The stored inputs with the tags a refresh found, when they manage tags and the job's differ: the next
     preview then shows the drift as a change of ``tags`` (and only of it)."""
-    from . import core
+    from .tagging import tag_map, tags_of
 
-    found = core.tags_of(declared) if isinstance(declared, Mapping) else None
+    found = tags_of(declared) if isinstance(declared, Mapping) else None
     if found is None or "tags" not in inputs:
         return inputs
-    stored = core.tag_map(to_plain(inputs["tags"]))
+    stored = tag_map(to_plain(inputs["tags"]))
     if stored == found:
         return inputs
     return {**inputs, "tags": to_property(found, inputs["tags"])}

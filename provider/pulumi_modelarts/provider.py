@@ -230,6 +230,8 @@ class TrainingJobProvider(ResourceProvider):
     @_reported
     def read(self, id_: str, props: dict[str, Any]) -> ReadResult:
         from . import core
+        from .job_state import DECLARED_INPUTS
+        from .tagging import tags_of
 
         said = stderr_progress()
         # A refresh sends the outputs stored last time (a phase among them); TrainingJob.get sends only what
@@ -244,12 +246,12 @@ class TrainingJobProvider(ResourceProvider):
         # as a change of tags. Otherwise the inputs stay as they are. With a pulumi SDK whose ReadResult takes
         # no inputs (3.171 does not) the next preview still finds the drift (declared_inputs holds the tags
         # found), shown as an update without the property named.
-        before, after = props.get(core.DECLARED_INPUTS), found.outputs.get(core.DECLARED_INPUTS)
+        before, after = props.get(DECLARED_INPUTS), found.outputs.get(DECLARED_INPUTS)
         if (
             _READ_TAKES_INPUTS
             and isinstance(before, dict)
             and isinstance(after, dict)
-            and core.tags_of(before) != core.tags_of(after)
+            and tags_of(before) != tags_of(after)
         ):
             return ReadResult(found.id, found.outputs, _secret_inputs(after))
         return ReadResult(found.id, found.outputs)

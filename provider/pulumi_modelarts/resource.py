@@ -332,6 +332,7 @@ def get_training_jobs(
     from . import core
     from .client import ModelArtsClient
     from .settings import resolve_settings
+    from .tagging import tag_map
 
     try:
         filters = core.search_filters(
@@ -350,4 +351,4 @@ def get_training_jobs(
         raise ValueError(f"get_training_jobs: {'; '.join(reasons)}") from None
     settings = resolve_settings(_program_config(), os.environ)
     with ModelArtsClient.from_settings(settings) as client:
-        return core.list_jobs(client, filters, sort_by=sort_by, order=order, tags=core.tag_map(tags))
+        return core.list_jobs(client, filters, sort_by=sort_by, order=order, tags=tag_map(tags))

@@ -1,0 +1,139 @@
+"""Giving up on a job: the error a failed create raises (the job stopped first while the engine listens) and
+the failure report it carries (the failing task's log tail and the newest error events), plus the short
+labels and error texts every progress line uses.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import lifecycle as lc
+from .errors import APIError, ModelArtsError, NotFoundError, ProvisioningError, redact
+from .phases import is_failure, is_terminable
+from .progress import Progress
+
+if TYPE_CHECKING:
+    from .client import ModelArtsClient
+    from .models import TrainingJob
+
+__all__ = ["REPORT_LINE_CHARS", "brief", "give_up", "job_label"]
+
+# The failure report of a job that ended Failed or Abnormal: the last lines of the failing task's log and the
+# newest error events, each line shortened, so the error stays readable. Fetched with few attempts: the
+# report is a courtesy and must not hold up (or fail) the error it belongs to.
+REPORT_LOG_LINES = 20
+REPORT_EVENTS = 5
+REPORT_LINE_CHARS = 200
+REPORT_ATTEMPTS = 2
+
+
+def job_label(job: TrainingJob, fallback_id: str | None = None) -> str:
+    """How progress lines and errors name a job: "training job NAME (id ID)" (``lifecycle.describe_job``)."""
+    return lc.describe_job(job.name, job.job_id or fallback_id)
+
+
+def brief(exc: BaseException) -> str:
+    """An error in one line: the service's code and message for an API error, else its text."""
+    if isinstance(exc, APIError) and exc.error_code:
+        return f"{exc.error_code}: {exc.error_msg or exc.describe_kind()}"
+    return str(exc) or type(exc).__name__
+
+
+def give_up(
+    client: ModelArtsClient,
+    job: TrainingJob,
+    job_id: str,
+    reason: str,
+    wait_for: lc.WaitFor,
+    progress: Progress,
+) -> ProvisioningError:
+    """Terminate the job if it still runs, and build the error create raises (no id reaches the state).
+
+    A job is terminated only while the engine listens. Once the engine is gone (`pulumi up` was killed) the
+    job belongs to the recovery procedure: modelarts-orphans adopts or stops it, and stopping it here could
+    end a job the user is keeping.
+    """
+    terminated: bool | None = False
+    label = job_label(job, job_id)
+    if is_terminable(job.phase):
+        if not progress.engine_listening():
+            terminated = None
+        else:
+            progress.say(f"{label} {reason}; terminating it")
+            try:
+                client.terminate_job(job_id)
+                terminated = True
+                progress.say(f"{label} terminated")
+            except NotFoundError:
+                terminated = False
+            except ModelArtsError as exc:
+                terminated = None
+                progress.say(f"terminating {label} failed: {exc}")
+    status = job.status.model_dump(mode="json", exclude_none=True)
+    text = lc.describe_failure(
+        name=job.name,
+        job_id=job_id,
+        status=status,
+        reason=reason,
+        terminated=terminated,
+        wait_for=wait_for,
+    )
+    if is_failure(job.phase, job.secondary_phase):
+        text += "\n" + "\n".join(_failure_report(client, job, job_id))
+    return ProvisioningError(text)
+
+
+def _failure_report(client: ModelArtsClient, job: TrainingJob, job_id: str) -> list[str]:
+    """Why the job failed, as far as the service can tell: its failing task's log tail and error events.
+
+    Never raises: a log not generated yet or already cleared (ModelArts.2776/2777/2818/2819, HTTP 204), a
+    timeout or any other trouble turns into a line saying what was not available.
+    """
+    from .models import environments_map
+
+    # The log is the job's own output: it may print a credential or an environment variable's value.
+    environments = environments_map(job.algorithm.environments) if job.algorithm is not None else {}
+    hidden = [*environments.values()]
+
+    def clean(line: str) -> str:
+        # Indentation stays (a traceback reads by it); only the length is bounded.
+        text = client.scrub(redact(line, hidden)).rstrip().replace("\t", "    ")
+        return text if len(text) <= REPORT_LINE_CHARS else text[: REPORT_LINE_CHARS - 1] + "…"
+
+    lines: list[str] = []
+    task = _failing_task(job)
+    if task is None:
+        lines.append("  the job's log was not available (the service named no task)")
+    else:
+        try:
+            preview = client.get_log_preview(job_id, task, attempts=REPORT_ATTEMPTS)
+            content = preview.content if preview is not None else None
+            tail = [line for line in (content or "").splitlines() if line.strip()][-REPORT_LOG_LINES:]
+            if tail:
+                lines.append(f"  last {len(tail)} log lines of task {task}:")
+                lines.extend(f"    | {clean(line)}" for line in tail)
+            else:
+                lines.append(f"  the log of task {task} was not available (the service has none yet)")
+        except Exception as exc:  # the report must never replace the failure it explains
+            lines.append(f"  the log of task {task} was not available ({clean(brief(exc))})")
+    try:
+        events = client.list_events(job_id, level="Error", limit=REPORT_EVENTS, attempts=REPORT_ATTEMPTS)
+        shown = events.events[:REPORT_EVENTS]
+        if shown:
+            lines.append(f"  recent error events ({len(shown)}):")
+            for event in shown:
+                where = " ".join(part for part in (event.time, event.source) if part)
+                message = event.message or "(no message)"
+                lines.append(f"    {clean(f'{where}: {message}' if where else message)}")
+    except Exception as exc:  # as above
+        lines.append(f"  the job's events were not available ({clean(brief(exc))})")
+    return lines
+
+
+def _failing_task(job: TrainingJob) -> str | None:
+    """The task whose log explains the failure: the first with a non-zero exit code, else the first task."""
+    for entry in job.status.task_statuses:
+        if entry.task and entry.exit_code not in (None, 0):
+            return entry.task
+    named = [t for t in job.status.tasks if t] or [e.task for e in job.status.task_statuses if e.task]
+    return named[0] if named else None
