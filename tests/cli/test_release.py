@@ -57,6 +57,7 @@ pytestmark = [
 VERSION = re.search(r'^version = "([^"]+)"', (REPO / "pyproject.toml").read_text(), re.M).group(1)  # type: ignore[union-attr]
 ARCHIVE_PLATFORMS = ("linux-amd64", "linux-arm64", "darwin-amd64", "darwin-arm64")
 # Only system directories besides .tools/bin and the virtualenv: no checkout .venv, no pyenv shims.
+PULUMI = shutil.which("pulumi", path=str(TOOLS_BIN)) or "pulumi"  # the CLI set-up built, not one on PATH
 SYSTEM_PATH = ["/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"]
 
 
@@ -210,6 +211,14 @@ def user_env(tmp_path: Path, venv: Venv, emu: EmulatorProcess, **extra: str) -> 
     return env
 
 
+def install_plugin_archive(dist: Path, env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    """`pulumi plugin install resource modelarts <version> --file <archive>`, as a user would."""
+    archive = dist / archive_name(this_platform())
+    return _run(
+        PULUMI, "plugin", "install", "resource", "modelarts", VERSION, "--file", archive, env=env, cwd=cwd
+    )
+
+
 def no_warning(*procs: subprocess.CompletedProcess[str]) -> None:
     for proc in procs:
         text = proc.stdout + proc.stderr
@@ -354,21 +363,8 @@ def test_a_plugin_installed_from_the_archive_file_serves_the_native_sdk(
     tmp_path: Path, emulator: EmulatorProcess, native_venv: Venv, dist: Path
 ) -> None:
     env = user_env(tmp_path, native_venv, emulator, PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION="true")
-    install = _run(
-        shutil.which("pulumi", path=str(TOOLS_BIN)) or "pulumi",
-        "plugin",
-        "install",
-        "resource",
-        "modelarts",
-        VERSION,
-        "--file",
-        dist / archive_name(this_platform()),
-        env=env,
-        cwd=tmp_path,
-    )
-    listed = _run(
-        shutil.which("pulumi", path=str(TOOLS_BIN)) or "pulumi", "plugin", "ls", "--json", env=env
-    ).stdout
+    install = install_plugin_archive(dist, env, tmp_path)
+    listed = _run(PULUMI, "plugin", "ls", "--json", env=env).stdout
     assert {"name": "modelarts", "kind": "resource", "version": VERSION}.items() <= next(
         p for p in json.loads(listed) if p["name"] == "modelarts"
     ).items()
@@ -408,19 +404,7 @@ def test_a_plugin_without_a_usable_python_says_what_to_do(
         PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION="true",
         PULUMI_MODELARTS_PYTHON=str(missing),
     )
-    pulumi = shutil.which("pulumi", path=str(TOOLS_BIN)) or "pulumi"
-    _run(
-        pulumi,
-        "plugin",
-        "install",
-        "resource",
-        "modelarts",
-        VERSION,
-        "--file",
-        dist / archive_name(this_platform()),
-        env=env,
-        cwd=tmp_path,
-    )
+    install_plugin_archive(dist, env, tmp_path)
     workdir = tmp_path / "project"
     write_project(workdir, "release-story", NATIVE.program(PROGRAM))
     stack = Stack(workdir, tmp_path, env=env).init()
