@@ -734,6 +734,20 @@ def with_target(entry: dict[str, Any], target: float | None) -> dict[str, Any]:
     return {**entry, "target": target}
 
 
+def wait_ratio(
+    runs: dict[int, list[float]], many: int, one: int, target: float | None, detail: str
+) -> dict[str, Any]:
+    """A wait figure: up of many jobs waiting for Running over the same of one; detail ends its method."""
+    return {
+        **with_target(ratio_summary(runs[many], runs[one]), target),
+        "jobs": many,
+        f"up_{many}_s": summary(runs[many], 3),
+        f"up_{one}_s": summary(runs[one], 3),
+        "method": f"pulumi up --parallel {PARALLEL} of {many} jobs with wait_for=running / the same of {one}"
+        + detail,
+    }
+
+
 def front_end_figures(
     fe: str,
     measured: dict[str, Any],
@@ -754,19 +768,14 @@ def front_end_figures(
     wait_for = measured["wait_for"][fe]
     targets = TARGETS[fe]
     found: dict[str, Any] = {
-        "wait_concurrency_ratio": {
-            **with_target(
-                ratio_summary(concurrency[many], concurrency[one]), targets["wait_concurrency_ratio"]
-            ),
-            "jobs": many,
-            f"up_{many}_s": summary(concurrency[many], 3),
-            f"up_{one}_s": summary(concurrency[one], 3),
-            "method": (
-                f"pulumi up --parallel {PARALLEL} of {many} jobs with wait_for=running / the same of {one} "
-                f"(emulator: {CONCURRENCY_PHASES['creating_seconds']} s Creating + "
-                f"{CONCURRENCY_PHASES['pending_seconds']} s Pending)"
-            ),
-        },
+        "wait_concurrency_ratio": wait_ratio(
+            concurrency,
+            many,
+            one,
+            targets["wait_concurrency_ratio"],
+            f" (emulator: {CONCURRENCY_PHASES['creating_seconds']} s Creating + "
+            f"{CONCURRENCY_PHASES['pending_seconds']} s Pending)",
+        ),
         "preview_overhead_ratio": {
             **with_target(
                 ratio_summary(ours["preview"], floor["preview"]), targets["preview_overhead_ratio"]
@@ -791,18 +800,14 @@ def front_end_figures(
             ),
             "create_round_trip_ms": summary([r * 1000 for r in rtt], 2),
         },
-        "throttled_wait_ratio": {
-            **with_target(ratio_summary(throttled[t_many], throttled[t_one]), None),
-            "jobs": t_many,
-            f"up_{t_many}_s": summary(throttled[t_many], 3),
-            f"up_{t_one}_s": summary(throttled[t_one], 3),
-            "method": (
-                f"pulumi up --parallel {PARALLEL} of {t_many} jobs with wait_for=running / the same of "
-                f"{t_one}, "
-                f"the emulator throttling {THROTTLE['throttle_rate']:.0%} of calls with "
-                f"{THROTTLE['throttle_code']} (seed {THROTTLE['seed']}; the client pauses >= 2 s on it)"
-            ),
-        },
+        "throttled_wait_ratio": wait_ratio(
+            throttled,
+            t_many,
+            t_one,
+            None,
+            f", the emulator throttling {THROTTLE['throttle_rate']:.0%} of calls with "
+            f"{THROTTLE['throttle_code']} (seed {THROTTLE['seed']}; the client pauses >= 2 s on it)",
+        ),
         "sweep": {str(n): sweep_entry(fe, times, n, rtt_median) for n in sorted(times[fe])},
         "preview_api_calls": max(calls["preview"]),
         "refresh_api_calls_per_job": calls["refresh_per_job"],
