@@ -300,9 +300,9 @@ def test_warm_up_builds_the_validators_and_says_when_done() -> None:
 
     from pulumi_modelarts import models
 
-    done = threading.Event()
-    plugin.warm_up(done)
-    assert done.is_set()
+    checking, creating = threading.Event(), threading.Event()
+    plugin.warm_up(checking, creating)
+    assert checking.is_set() and creating.is_set()
     for model in (models.CreateTrainingJobRequest, models.ProviderSettings, models.TrainingJob):
         assert model.__pydantic_complete__, model
 

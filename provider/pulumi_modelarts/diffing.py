@@ -56,6 +56,8 @@ def is_unknown(value: object) -> bool:
 
 def contains_unknown(value: object) -> bool:
     kind = type(value)
+    if kind is str:
+        return value == rpc.UNKNOWN
     if kind is dict:
         return any(contains_unknown(v) for v in value.values())  # type: ignore[attr-defined]
     if kind is list:

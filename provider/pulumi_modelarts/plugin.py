@@ -136,19 +136,22 @@ def property_map(
     return {k: to_property(v, like.get(k), secret=k in secret) for k, v in values.items()}
 
 
-def _kept(
-    values: Mapping[str, Any], sent: Mapping[str, PropertyValue], sent_plain: Mapping[str, Any]
+def _answered(
+    values: Mapping[str, Any], sent_wire: Mapping[str, Any], sent: Mapping[str, PropertyValue]
 ) -> dict[str, PropertyValue]:
-    """values as PropertyValues, each top-level one the engine sent unchanged (its plain form equal, as check
-    leaves most) answered with the very PropertyValue it sent: its secrets and dependencies are kept as they
-    came, and nothing is built again."""
-    kept: dict[str, PropertyValue] = {}
+    """Checked inputs (core's, in wire names) for the engine, in schema names. Each top-level value the engine
+    sent unchanged (its plain form equal, as check leaves most) is answered with the very PropertyValue it
+    sent: its secrets and dependencies are kept as they came, and nothing is renamed or built again."""
+    names = schema_names.TYPES[schema_names.INPUTS]
+    answer: dict[str, PropertyValue] = {}
     for key, value in values.items():
-        if key in sent and key in sent_plain and sent_plain[key] == value:
-            kept[key] = sent[key]
+        name, shape = names.get(key, (key, ""))
+        if name in sent and key in sent_wire and sent_wire[key] == value:
+            answer[name] = sent[name]
         else:
-            kept[key] = to_property(value, sent.get(key))
-    return kept
+            renamed = _rename(value, shape, schema_names.TYPES) if shape else value
+            answer[name] = to_property(renamed, sent.get(name))
+    return answer
 
 
 def with_secret_inputs(inputs: Mapping[str, PropertyValue]) -> dict[str, PropertyValue]:
@@ -254,32 +257,44 @@ def _wire_map(
     props = table.get(shape)
     if props is None:
         return plain_map(values)
+    return _wire_object(values, props, table)
+
+
+def _wire_object(
+    values: Mapping[Any, Any], props: Mapping[str, tuple[str, str]], table: Mapping[str, Any]
+) -> dict[str, Any]:
     renamed: dict[str, Any] = {}
     for key, item in values.items():
-        if key in props:
-            name, inner = props[key]
-            renamed[name] = _wire_value(item, inner, table) if inner else to_plain(item)
+        if not isinstance(item, PropertyValue):
+            continue
+        entry = props.get(key)
+        if entry is None:
+            renamed.setdefault(str(key), to_plain(item))
         else:
-            renamed.setdefault(key, to_plain(item))
+            renamed[entry[0]] = _wire_value(item, entry[1], table) if entry[1] else to_plain(item)
     return renamed
 
 
 def _wire_value(value: PropertyValue, shape: str, table: Mapping[str, Mapping[str, tuple[str, str]]]) -> Any:
-    # As _rename walks plain data; a value not of the shape's kind is converted as it is.
-    inner = value.value
-    if shape.startswith("[]"):
-        if shape[2:] and isinstance(inner, tuple):
-            return [_wire_value(v, shape[2:], table) for v in inner if isinstance(v, PropertyValue)]
+    # As _rename walks plain data; a value not of the shape's kind is converted as it is. The exact types a
+    # PropertyValue holds (a tuple, a mapping proxy) are tested first: this walk runs for every request.
+    inner: Any = value.value
+    kind = type(inner)
+    if shape[:2] == "[]":
+        of = shape[2:]
+        if of and kind is tuple:
+            return [_wire_value(v, of, table) for v in inner if isinstance(v, PropertyValue)]
         return to_plain(value)
-    if not isinstance(inner, MappingProxyType):
+    if kind is not MappingProxyType:
         return to_plain(value)
-    if shape.startswith("{}"):
-        if shape[2:]:
-            of = shape[2:]
+    if shape[:2] == "{}":
+        of = shape[2:]
+        if of:
             items = inner.items()
             return {str(k): _wire_value(v, of, table) for k, v in items if isinstance(v, PropertyValue)}
         return to_plain(value)
-    return _wire_map({k: v for k, v in inner.items() if isinstance(v, PropertyValue)}, shape, table)
+    props = table.get(shape)
+    return to_plain(value) if props is None else _wire_object(inner, props, table)
 
 
 def to_wire(value: Mapping[str, Any], root: str) -> dict[str, Any]:
@@ -547,11 +562,11 @@ class ModelArtsProvider(Provider):
         return ConfigureResponse(accept_secrets=True, supports_preview=False)
 
     async def check(self, request: CheckRequest) -> CheckResponse:
-        _warmed()
+        _warmed(_CHECK_READY)
         from . import core, diffing
 
-        given = plain_map(request.new_inputs)
-        news = to_wire(given, schema_names.INPUTS)
+        sent = wire_inputs(request.new_inputs)
+        news = dict(sent)
         if news.get("name_prefix") is None:
             news["name_prefix"] = request.name  # as the dynamic resource does: the resource name
         # The stack's identity, which generated names hash (the dynamic resource passes it from the program).
@@ -574,8 +589,7 @@ class ModelArtsProvider(Provider):
         for warning in checked.warnings:
             path, reason = schema_failure(warning.path, warning.reason)
             self._log.log(request.urn, f"{path}: {reason}" if path else reason, warning=True)
-        inputs = to_schema(checked.inputs, schema_names.INPUTS)
-        answer = with_secret_inputs(_kept(inputs, request.new_inputs, given))
+        answer = with_secret_inputs(_answered(checked.inputs, sent, request.new_inputs))
         return CheckResponse(inputs=answer, failures=failures)
 
     async def diff(self, request: DiffRequest) -> DiffResponse:
@@ -584,14 +598,16 @@ class ModelArtsProvider(Provider):
         from .tagging import TAGS_FIELD
 
         olds = wire_state(_planned_state(request.old_state))
-        news = diffing.normalise_inputs(wire_inputs(request.new_inputs))
+        # Normalised once, by core.plan (diffing.decide).
+        news = wire_inputs(request.new_inputs)
         declared = olds.get(DECLARED_INPUTS)
         if not isinstance(declared, Mapping):
             # Adopted by `pulumi import`: compare what the program declares with the job as it was found.
             found = declared_from_job(olds)
-            adopted = restrict(found, news)
+            normalised = diffing.normalise_inputs(news)
+            adopted = restrict(found, normalised)
             # Settings are the program's (only stored); tags are judged against those the job was found with.
-            adopted.update({k: news[k] for k in SETTINGS_FIELDS if k in news and k != TAGS_FIELD})
+            adopted.update({k: normalised[k] for k in SETTINGS_FIELDS if k in normalised and k != TAGS_FIELD})
             declared = diffing.normalise_inputs(adopted)
             olds = {**olds, DECLARED_INPUTS: declared}
         progress = self._log.progress(request.urn)
@@ -619,7 +635,7 @@ class ModelArtsProvider(Provider):
         limit = _limit(request.timeout)
 
         def call() -> core.JobState:
-            _warmed()
+            _warmed(_CREATE_READY)
             with core.open_client(self.config(), progress) as client:
                 return core.create(inputs, client, progress, limit=limit, stop=self._stop)
 
@@ -778,33 +794,37 @@ _KINDS = {
 }
 
 
-def warm_up(done: threading.Event | None = None) -> None:
-    """Load what the first check and create need (core, the client, the wire models) and build the models'
-    validators, which pydantic otherwise builds inside the first call that validates (about 0.1 s of CPU);
-    then set done."""
+def warm_up(checking: threading.Event | None = None, creating: threading.Event | None = None) -> None:
+    """Load what the first check needs (core, the request models) and build those models' validators, which
+    pydantic otherwise builds inside the first call that validates (about 0.1 s of CPU), then set checking;
+    then the same for what a create needs beyond it (the client, the response models), then set creating."""
     try:
-        from . import client, core, models  # noqa: F401  (imported for their cost)
+        from . import core, models  # noqa: F401  (imported for their cost)
 
-        for model in (
-            models.CreateTrainingJobRequest,
-            models.ProviderSettings,
-            models.TrainingJob,
-            models.ResourceOutputs,
-        ):
-            model.model_rebuild()
+        models.CreateTrainingJobRequest.model_rebuild()
+        models.ProviderSettings.model_rebuild()
     finally:
-        if done is not None:
-            done.set()
+        if checking is not None:
+            checking.set()
+    try:
+        from . import client  # noqa: F401
+
+        models.TrainingJob.model_rebuild()
+        models.ResourceOutputs.model_rebuild()
+    finally:
+        if creating is not None:
+            creating.set()
 
 
-# Set by main while warm_up runs: an operation arriving meanwhile waits for it rather than building the same
-# validators a second time on its own thread (the GIL makes two builds cost twice as long).
-_WARMING: threading.Event | None = None
+# Set by main while warm_up runs: an operation arriving meanwhile waits for what it needs rather than building
+# the same validators a second time on its own thread (the GIL makes two builds cost twice as long).
+_CHECK_READY: threading.Event | None = None
+_CREATE_READY: threading.Event | None = None
 
 
-def _warmed() -> None:
-    if _WARMING is not None:
-        _WARMING.wait(timeout=60)
+def _warmed(ready: threading.Event | None) -> None:
+    if ready is not None:
+        ready.wait(timeout=60)
 
 
 def _version() -> str:
@@ -878,9 +898,12 @@ def main() -> None:
         sys.stdout.flush()
         # While the engine hands the plugin its first cheap calls (plugin info, schema, configuration),
         # the first Check's loading is done on a thread of its own rather than on the gRPC path.
-        global _WARMING
-        _WARMING = threading.Event()
-        threading.Thread(target=warm_up, args=(_WARMING,), name="modelarts-warm-up", daemon=True).start()
+        global _CHECK_READY, _CREATE_READY
+        _CHECK_READY, _CREATE_READY = threading.Event(), threading.Event()
+        warming = threading.Thread(
+            target=warm_up, args=(_CHECK_READY, _CREATE_READY), name="modelarts-warm-up", daemon=True
+        )
+        warming.start()
         await server.wait_for_termination()
 
     with contextlib.suppress(KeyboardInterrupt):  # the engine stops its plugins; nothing to report
