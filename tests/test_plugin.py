@@ -23,7 +23,7 @@ from pulumi.provider.experimental.provider import (
 from pulumi.runtime import rpc
 
 from modelarts_emulator.testing import EmulatorProcess
-from pulumi_modelarts import plugin, wait
+from pulumi_modelarts import job_state, plugin, renaming, wait
 
 URN = "urn:pulumi:dev::proj::modelarts:index:TrainingJob::train"
 
@@ -224,7 +224,7 @@ def test_an_imported_job_differs_only_where_the_program_says_otherwise() -> None
         "algorithm": {"engine": {"image_url": "org/img:1", "engine_name": "custom"}, "command": "run"},
         "phase": "Running",
     }
-    projected = plugin.declared_from_job(wire)
+    projected = job_state.declared_from_job(wire)
     assert "phase" not in projected and projected["algorithm"]["engine"]["engine_name"] == "custom"
 
 
@@ -318,11 +318,11 @@ def test_inputs_and_state_are_read_and_renamed_in_one_walk_as_in_two() -> None:
     }
     for given in (inputs(), odd):
         values = plugin.property_map(given)
-        assert plugin.wire_inputs(values) == plugin.to_wire(plugin.plain_map(values), "TrainingJob:inputs")
+        assert plugin.wire_inputs(values) == renaming.to_wire(plugin.plain_map(values), "TrainingJob:inputs")
         state = plugin.property_map(
             {**given, "declaredInputs": given, "tasks": [{"role": "w", "algorithm": {"codeDir": "/c"}}]}
         )
-        assert plugin.wire_state(state) == plugin.to_wire(plugin.plain_map(state), "TrainingJob:outputs")
+        assert plugin.wire_state(state) == renaming.to_wire(plugin.plain_map(state), "TrainingJob:outputs")
     wire = plugin.wire_inputs(plugin.property_map(odd))
     assert wire["algorithm"]["environments"] == {"A_B": "x"} and wire["spec"] == [1, {"nodeCount": 2}]
     assert wire["metadata"]["annotations"] == {"k_1": "v"} and wire["not_a_property"] == {"x_y": 1}

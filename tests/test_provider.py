@@ -1,4 +1,7 @@
-"""TrainingJobProvider methods called directly against a real emulator process."""
+"""TrainingJobProvider methods called directly (against a real emulator process where a call needs one): what
+the dynamic front-end does itself. That is CheckResult and DiffResult shaping, what create, read and update
+hand back, TrainingJob.get, configure, progress on stderr and the engine's presence, concurrent calls, and
+get_training_jobs. What core decides is tested on core itself (test_core.py)."""
 
 from __future__ import annotations
 
@@ -24,7 +27,6 @@ from pulumi_modelarts.errors import JobNotFoundError, SettingsError
 from pulumi_modelarts.progress import StderrProgress
 from pulumi_modelarts.provider import ProvisioningError, TrainingJobProvider
 
-from .check_failures import path_and_reason
 from .support import minimal_job, phase_of, wait_phase
 
 ENV_NAMES = (
@@ -107,28 +109,6 @@ def live(emu: EmulatorProcess, job_id: str) -> dict[str, Any]:
 # ------------------------------------------------------------------------------------------------ check
 
 
-def failures_of(prov: TrainingJobProvider, news: dict[str, Any]) -> dict[str, str]:
-    return dict(path_and_reason(f) for f in prov.check({}, news).failures)
-
-
-def test_check_reports_problems_with_paths(prov: TrainingJobProvider) -> None:
-    news = job_inputs(
-        spec={"resource": {"flavor_id": "f", "node_count": 0.0}},
-        wait_for="started",
-        wait_timeout="10 fortnights",
-        replace_when_failed="yes",
-        bogus=1,
-    )
-    news["algorithm"]["inputs"] = [{"name": "data"}]
-    found = failures_of(prov, news)
-    assert found["spec.resource.node_count"] == "must be at least 1"
-    assert found["algorithm.inputs[0].remote"] == "is required"
-    assert "must be one of" in found["wait_for"]
-    assert "not a duration" in found["wait_timeout"]
-    assert found["replace_when_failed"] == "must be true or false"
-    assert "unknown property" in found["bogus"]
-
-
 def test_check_failures_are_shaped_for_the_engine(prov: TrainingJobProvider) -> None:
     # The engine looks a failure's property up as a top-level input (a nested path prints "{<nil>}"), so
     # only top-level keys keep the property form; a nested path leads the reason of a resource failure.
@@ -138,54 +118,11 @@ def test_check_failures_are_shaped_for_the_engine(prov: TrainingJobProvider) -> 
     assert any(prop == "wait_for" and reason.startswith("must be one of") for prop, reason in failures)
 
 
-def test_check_bad_names_and_timeouts(prov: TrainingJobProvider) -> None:
-    found = failures_of(prov, job_inputs(metadata={"name": "bad name!"}, wait_timeout=0.0))
-    assert "letters, digits" in found["metadata.name"]
-    assert found["wait_timeout"].startswith("must be positive")
-    assert "metadata.name" in failures_of(prov, job_inputs(metadata={"name": "x" * 65}))
-
-
-def test_check_normalises_and_auto_names(prov: TrainingJobProvider) -> None:
+def test_check_hands_back_the_inputs_without_the_provider_key(prov: TrainingJobProvider) -> None:
+    # The engine's __provider (the pickled provider) is the dynamic protocol's own, not a job input.
     result = prov.check({}, job_inputs())
     assert result.failures == []
-    inputs = result.inputs
-    assert inputs["kind"] == "job"
-    assert "__provider" not in inputs
-    assert inputs["spec"]["resource"]["node_count"] == 1
-    name = inputs["metadata"]["name"]
-    assert re.fullmatch(r"train-[a-z0-9]{6}", name)
-    assert inputs["metadata"]["description"] == "nightly"
-    # The next check (olds = previous inputs) keeps the name, even with a new prefix.
-    assert prov.check(inputs, job_inputs()).inputs["metadata"]["name"] == name
-    assert prov.check(inputs, job_inputs(name_prefix="renamed")).inputs["metadata"]["name"] == name
-    # Auto-names are deterministic: the same declaration gets the same name (a re-run after a killed
-    # `pulumi up` meets the job it started); another stack, other inputs or triggers get another one.
-    again = {prov.check({}, job_inputs()).inputs["metadata"]["name"] for _ in range(5)}
-    assert again == {name}
-    others = {
-        prov.check({}, job_inputs(**extra)).inputs["metadata"]["name"]
-        for extra in ({"name_scope": "proj/dev"}, {"name_scope": "proj/prod"}, {"triggers": [1]})
-    }
-    assert name not in others and len(others) == 3
-    # An explicit name wins.
-    assert prov.check(inputs, job_inputs(metadata={"name": "mine"})).inputs["metadata"]["name"] == "mine"
-
-
-def test_check_tolerates_unknowns_and_still_validates_the_rest(prov: TrainingJobProvider) -> None:
-    news = job_inputs(
-        spec={"resource": {"flavor_id": Unknown(), "node_count": 1.0}},
-        wait_for=Unknown(),
-    )
-    news["algorithm"]["engine"] = {"image_url": Unknown()}
-    result = prov.check({}, news)
-    assert result.failures == []
-    assert isinstance(result.inputs["spec"]["resource"]["flavor_id"], Unknown)
-
-    news["algorithm"]["outputs"] = [{"name": "model"}]  # missing remote: still reported
-    assert [path_and_reason(f)[0] for f in prov.check({}, news).failures] == ["algorithm.outputs[0].remote"]
-
-    whole = prov.check({}, job_inputs(algorithm=Unknown(), spec=Unknown(), metadata=Unknown()))
-    assert whole.failures == []
+    assert "__provider" not in result.inputs
 
 
 json_leaf = st.one_of(
@@ -241,134 +178,19 @@ def test_diff_update_replace_none(prov: TrainingJobProvider) -> None:
     assert result.replaces == ["spec"]  # the protocol's replaces are top-level properties
     assert result.delete_before_replace is True
 
-    result = prov.diff("id", olds, checked(prov, job_inputs(triggers=["v2"]), inputs))
-    assert result.replaces == ["triggers"]
-
-    result = prov.diff("id", olds, checked(prov, job_inputs(wait_for="running"), inputs))
-    assert result.changes is True and result.replaces == []
-
-    unknown_spec = checked(prov, job_inputs(spec={"resource": {"flavor_id": Unknown()}}), inputs)
-    assert prov.diff("id", olds, unknown_spec).replaces == ["spec"]
-
-
-def test_diff_replace_when_failed(prov: TrainingJobProvider) -> None:
-    inputs = checked(prov, job_inputs(replace_when_failed=True))
-    declared = {k: v for k, v in inputs.items() if k != "__provider"}
-    failed = prov.diff("id", {"declared_inputs": declared, "phase": "Failed"}, inputs)
-    assert failed.replaces == ["status"]
-    running = prov.diff("id", {"declared_inputs": declared, "phase": "Running"}, inputs)
-    assert running.changes is False
-
 
 # ------------------------------------------------------------------------------------------------ create
 
 
-@pytest.mark.parametrize(
-    ("wait_for", "phases"),
-    [
-        ("none", {"Creating", "Pending", "Running", "Completed"}),
-        ("pending", {"Pending", "Running", "Completed"}),
-        ("running", {"Running", "Completed"}),
-        ("completed", {"Completed"}),
-    ],
-)
-def test_create_waits_as_asked(
-    prov: TrainingJobProvider, emu: EmulatorProcess, wait_for: str, phases: set[str]
-) -> None:
-    inputs = checked(prov, job_inputs(wait_for=wait_for))
-    result = prov.create(inputs)
+def test_create_answers_with_the_job_id_and_outputs(prov: TrainingJobProvider, emu: EmulatorProcess) -> None:
+    result = prov.create(checked(prov, job_inputs(wait_for="none")))
     outs = result.outs
     assert outs is not None
     assert result.id and outs["metadata"]["id"] == result.id
-    assert outs["phase"] in phases
-    assert outs["status"]["phase"] == outs["phase"]
-    assert outs["metadata"]["name"] == inputs["metadata"]["name"]
-    assert outs["declared_inputs"]["metadata"]["name"] == inputs["metadata"]["name"]
     assert "__provider" not in outs["declared_inputs"]
-    assert outs["kind"] == "job"
-    assert outs["spec"]["resource"]["flavor_id"] == "modelarts.vm.cpu.2u"
-    json.dumps(outs)  # JSON-friendly
-    if wait_for == "completed":
-        assert live(emu, result.id)["status"]["phase"] == "Completed"
-
-
-def test_create_keeps_environments_out_of_non_secret_outputs(
-    prov: TrainingJobProvider, emu: EmulatorProcess
-) -> None:
-    outs = prov.create(checked(prov, job_inputs(wait_for="none"))).outs
-    assert outs is not None
-    assert outs["environments"] == {"API_TOKEN": "s3cr3t-env-value"}
-    secret_outputs = {"declared_inputs", "environments", "endpoints"}  # additional_secret_outputs
-    public = {k: v for k, v in outs.items() if k not in secret_outputs}
-    assert "s3cr3t-env-value" not in json.dumps(public)
-    assert "environments" not in outs["algorithm"]
-    assert outs["algorithm"]["command"] == "python train.py"
-
-
-def test_create_failure_during_wait_reports_and_leaves_nothing_running(
-    prov: TrainingJobProvider, emu: EmulatorProcess
-) -> None:
-    news = annotated(
-        {
-            "emulator/fail-after-seconds": "0.1",
-            "emulator/running-seconds": "5",
-            "emulator/exit-code": "137",
-            "emulator/failure-message": "CUDA out of memory",
-        },
-        wait_for="completed",
-    )
-    inputs = checked(prov, news)
-    with pytest.raises(ProvisioningError) as info:
-        prov.create(inputs)
-    text = str(info.value)
-    name = inputs["metadata"]["name"]
-    assert f"training job {name} (id " in text
-    assert "ended Failed" in text
-    assert "phase Failed" in text
-    assert "exit code 137" in text
-    assert "CUDA out of memory" in text
-    assert "nothing is left running" in text
-    with api(emu) as client:
-        jobs = client.post("/training-job-searches", json={"filters": []}).json()["items"]
-    mine = [j for j in jobs if j["metadata"]["name"] == name]
-    assert len(mine) == 1 and mine[0]["status"]["phase"] == "Failed"
-
-
-def test_create_wait_timeout_terminates_the_job(prov: TrainingJobProvider, emu: EmulatorProcess) -> None:
-    inputs = checked(prov, annotated({"emulator/stay-pending": "true"}, wait_for="running", wait_timeout=1.0))
-    with pytest.raises(ProvisioningError) as info:
-        prov.create(inputs)
-    text = str(info.value)
-    assert "did not reach running within" in text
-    assert "still Pending" in text
-    assert "the job was terminated" in text
-    job_id = re.search(r"\(id ([^)]+)\)", text)
-    assert job_id is not None
-    stopped = job_id.group(1)
-    assert phase_of(wait_phase(lambda: live(emu, stopped), "Terminated", timeout=10.0)) == "Terminated"
 
 
 # ------------------------------------------------------------------------------------------------ read
-
-
-def test_read_after_out_of_band_terminate_shows_it_and_diff_stays_empty(
-    prov: TrainingJobProvider, emu: EmulatorProcess
-) -> None:
-    inputs = checked(prov, annotated({"emulator/running-seconds": "30"}, wait_for="running"))
-    created = prov.create(inputs)
-    with api(emu) as client:
-        client.post(
-            f"/training-jobs/{created.id}/actions", json={"action_type": "terminate"}
-        ).raise_for_status()
-    assert phase_of(wait_phase(lambda: live(emu, created.id), "Terminated", timeout=10.0)) == "Terminated"
-    read = prov.read(created.id, {**(created.outs or {}), "__provider": "p"})
-    assert read.id == created.id
-    assert read.outs is not None
-    assert read.outs["phase"] == "Terminated"
-    assert read.outs["declared_inputs"] == (created.outs or {})["declared_inputs"]
-    again = checked(prov, annotated({"emulator/running-seconds": "30"}, wait_for="running"), inputs)
-    diff = prov.diff(created.id, read.outs, again)
-    assert diff.changes is False and diff.replaces == []
 
 
 def test_read_of_vanished_job_returns_empty_id(prov: TrainingJobProvider, emu: EmulatorProcess) -> None:
@@ -390,46 +212,6 @@ def test_read_without_state_for_get(prov: TrainingJobProvider, emu: EmulatorProc
     assert read.outs["environments"] == {"API_TOKEN": "s3cr3t-env-value"}
 
 
-# ------------------------------------------------------------------------------------------------ update
-
-
-def test_update_description_uses_put_and_keeps_the_job(
-    prov: TrainingJobProvider, emu: EmulatorProcess
-) -> None:
-    inputs = checked(prov, job_inputs(wait_for="none"))
-    created = prov.create(inputs)
-    olds = dict(created.outs or {})
-    news = checked(prov, job_inputs(metadata={"description": "weekly"}, wait_for="none"), inputs)
-    emu.reset_stats()
-    result = prov.update(created.id, olds, news)
-    stats = emu.stats()["by_operation"]
-    assert stats.get("update") == 1
-    assert "create" not in stats
-    outs = result.outs
-    assert outs is not None
-    assert outs["metadata"]["id"] == created.id
-    assert outs["metadata"]["description"] == "weekly"
-    assert outs["declared_inputs"]["metadata"]["description"] == "weekly"
-    assert live(emu, created.id)["metadata"]["description"] == "weekly"
-    # Provider settings alone: no call that changes the job, outputs kept whole.
-    emu.reset_stats()
-    settings_only = checked(prov, job_inputs(metadata={"description": "weekly"}, wait_for="running"), news)
-    outs2 = prov.update(created.id, outs, settings_only).outs
-    assert outs2 is not None
-    assert set(emu.stats()["by_operation"]) == {"get"}
-    assert outs2["declared_inputs"]["wait_for"] == "running"
-    assert set(outs2) == set(outs)
-
-
-# ------------------------------------------------------------------------------------------------ delete
-
-
-def test_delete_running_job_terminates_it(prov: TrainingJobProvider, emu: EmulatorProcess) -> None:
-    created = prov.create(checked(prov, annotated({"emulator/running-seconds": "30"}, wait_for="running")))
-    prov.delete(created.id, dict(created.outs or {}))
-    assert live(emu, created.id)["status"]["phase"] == "Terminated"
-
-
 def test_get_of_a_job_that_does_not_exist_is_an_error_naming_the_id(
     prov: TrainingJobProvider, emu: EmulatorProcess
 ) -> None:
@@ -443,17 +225,20 @@ def test_get_of_a_job_that_does_not_exist_is_an_error_naming_the_id(
     assert "TrainingJob.get" in str(info.value)
 
 
-def test_delete_completed_and_vanished_jobs_quietly(prov: TrainingJobProvider, emu: EmulatorProcess) -> None:
-    done = prov.create(checked(prov, job_inputs(wait_for="completed")))
-    emu.reset_stats()
-    prov.delete(done.id, dict(done.outs or {}))
-    assert "terminate" not in emu.stats()["by_operation"]
-    assert live(emu, done.id)["status"]["phase"] == "Completed"
+# ------------------------------------------------------------------------------------------------ update
 
-    gone = prov.create(checked(prov, job_inputs(wait_for="none")))
-    with api(emu) as client:
-        client.delete(f"/training-jobs/{gone.id}").raise_for_status()
-    prov.delete(gone.id, dict(gone.outs or {}))
+
+def test_update_answers_with_the_outputs_of_the_job_updated(
+    prov: TrainingJobProvider, emu: EmulatorProcess
+) -> None:
+    inputs = checked(prov, job_inputs(wait_for="none"))
+    created = prov.create(inputs)
+    news = checked(prov, job_inputs(metadata={"description": "weekly"}, wait_for="none"), inputs)
+    outs = prov.update(created.id, dict(created.outs or {}), news).outs
+    assert outs is not None
+    assert outs["metadata"]["id"] == created.id
+    assert outs["metadata"]["description"] == "weekly"
+    assert outs["declared_inputs"]["metadata"]["description"] == "weekly"
 
 
 # ------------------------------------------------------------------------------------------------ settings
@@ -578,32 +363,6 @@ def test_get_training_jobs_takes_phases_in_any_case_and_refuses_unknown_ones(
     with pytest.raises(ValueError, match=r"unknown training job phase 'runing'; expected one of .*Running"):
         get_training_jobs(phase="runing")
     assert emu.stats()["requests"] == 0
-
-
-def test_create_terminates_the_job_when_the_wait_fails_unexpectedly(
-    prov: TrainingJobProvider, emu: EmulatorProcess, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # Not a ModelArtsError (a bug, or a library error the client does not translate): the job already exists
-    # and Pulumi will never learn its id, so it must be stopped before the error is reported.
-    from pulumi_modelarts.client import ModelArtsClient
-
-    def broken_get_job(self: ModelArtsClient, job_id: str) -> Any:
-        # An arbitrary exception's text could echo anything, a credential included: it must be scrubbed.
-        raise RuntimeError(f"unexpected failure while polling (key {emu.secret_key})")
-
-    monkeypatch.setattr(ModelArtsClient, "get_job", broken_get_job)
-    inputs = checked(prov, annotated({"emulator/stay-pending": "true"}, wait_for="running"))
-    with pytest.raises(ProvisioningError) as info:
-        prov.create(inputs)
-    text = str(info.value)
-    assert "unexpected failure while polling" in text
-    assert emu.secret_key not in text
-    assert "the job was terminated" in text
-    job_id = re.search(r"\(id ([^)]+)\)", text)
-    assert job_id is not None
-    monkeypatch.undo()
-    stopped = job_id.group(1)
-    assert phase_of(wait_phase(lambda: live(emu, stopped), "Terminated", timeout=10.0)) == "Terminated"
 
 
 class _ClosedStderr:

@@ -17,7 +17,7 @@ import pytest
 from pulumi.provider.experimental.property_value import PropertyValue
 from pulumi.provider.experimental.provider import CheckRequest, DiffRequest, PropertyDiffKind
 
-from pulumi_modelarts import plugin, schema_names
+from pulumi_modelarts import plugin, renaming, schema_names
 
 URN = "urn:pulumi:dev::proj::modelarts:index:TrainingJob::train"
 SCHEMA = json.loads(
@@ -63,8 +63,8 @@ def keys_at(value: Any, shape: str, depth: int = 0) -> set[str]:
 @pytest.mark.parametrize("type_name", sorted(schema_names.TYPES))
 def test_every_type_round_trips_wire_to_schema_to_wire(type_name: str) -> None:
     wire = sample(type_name)
-    schema = plugin.to_schema(wire, type_name)
-    assert plugin.to_wire(schema, type_name) == wire
+    schema = renaming.to_schema(wire, type_name)
+    assert renaming.to_wire(schema, type_name) == wire
     # Every property renamed: no wire name with an underscore survives in the schema form.
     props = schema_names.TYPES[type_name]
     assert set(schema) == {s for s, _ in props.values()}
@@ -109,7 +109,7 @@ def test_inputs_nested_lists_of_objects_and_user_keys() -> None:
         "waitFor": "running",
         "namePrefix": "p",
     }
-    wire = plugin.to_wire(given, schema_names.INPUTS)
+    wire = renaming.to_wire(given, schema_names.INPUTS)
     assert wire == {
         "metadata": {"name": "j", "annotations": {"job_template": "Template DL", "a.b/c_d": "x"}},
         "algorithm": {
@@ -122,22 +122,24 @@ def test_inputs_nested_lists_of_objects_and_user_keys() -> None:
         "wait_for": "running",
         "name_prefix": "p",
     }
-    assert plugin.to_schema(wire, schema_names.INPUTS) == given
+    assert renaming.to_schema(wire, schema_names.INPUTS) == given
 
 
 def test_a_name_the_schema_does_not_know_passes_and_a_known_one_wins() -> None:
     # Old (wire-named) state still reads: a wire name is not a schema name of its type and passes unchanged.
     old = {"spec": {"resource": {"flavor_id": "f", "node_count": 1}}, "wait_for": "none"}
-    assert plugin.to_wire(old, schema_names.INPUTS) == old
+    assert renaming.to_wire(old, schema_names.INPUTS) == old
     # Any mapping is renamed, not only a dict.
-    assert plugin.to_wire(MappingProxyType({"waitFor": "none"}), schema_names.INPUTS) == {"wait_for": "none"}
+    assert renaming.to_wire(MappingProxyType({"waitFor": "none"}), schema_names.INPUTS) == {
+        "wait_for": "none"
+    }
     for both in ({"node_count": 1, "nodeCount": 2}, {"nodeCount": 2, "node_count": 1}):
-        wire = plugin.to_wire({"spec": {"resource": both}}, schema_names.INPUTS)
+        wire = renaming.to_wire({"spec": {"resource": both}}, schema_names.INPUTS)
         assert wire == {"spec": {"resource": {"node_count": 2}}}
 
 
 def test_paths_in_schema_names() -> None:
-    path = plugin.schema_path
+    path = renaming.schema_path
     assert path("spec.resource.node_count") == "spec.resource.nodeCount"
     assert path("tasks[1].task_resource.flavor_id") == "tasks[1].taskResource.flavorId"
     assert path("algorithm.environments.MY_VAR") == "algorithm.environments.MY_VAR"
@@ -209,9 +211,9 @@ def test_rules_name_the_fields_as_the_user_wrote_them(
 
 def test_a_reason_keeps_words_that_are_not_names_of_its_object() -> None:
     # Values and user keys in a reason stay as they are; only names of the failing object's type change.
-    path, reason = plugin.schema_failure("algorithm.environments.MY_VAR", "my_value is not image_url")
+    path, reason = renaming.schema_failure("algorithm.environments.MY_VAR", "my_value is not image_url")
     assert (path, reason) == ("algorithm.environments.MY_VAR", "my_value is not image_url")
-    path, reason = plugin.schema_failure("spec.resource", "'/b/node_count/' is not flavor_id, nor pool_x")
+    path, reason = renaming.schema_failure("spec.resource", "'/b/node_count/' is not flavor_id, nor pool_x")
     assert (path, reason) == ("spec.resource", "'/b/node_count/' is not flavorId, nor pool_x")
 
 
@@ -246,7 +248,7 @@ def test_a_state_written_with_wire_names_shows_no_diff() -> None:
         "wait_for": "running",
     }
     state = plugin.property_map({"phase": "Running", "metadata": {"id": "j"}, "declared_inputs": declared})
-    news = plugin.to_schema(declared, schema_names.INPUTS)
+    news = renaming.to_schema(declared, schema_names.INPUTS)
     assert news["waitFor"] == "running"
     answer = run(plugin.ModelArtsProvider().diff(DiffRequest(URN, "j", state, plugin.property_map(news), [])))
     assert answer.changes is False and answer.detailed_diff == {}

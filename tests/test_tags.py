@@ -217,10 +217,10 @@ def test_unmanaged_tags_cost_no_call_and_import_reads_them(
 
 
 def test_plugin_import_and_refresh_carry_tags() -> None:
-    from pulumi_modelarts import plugin
+    from pulumi_modelarts import job_state, plugin
 
     found: Mapping[str, Any] = {"metadata": {"name": "n"}, "kind": "job", "tags": {"team": "ml"}}
-    assert plugin.declared_from_job(found)["tags"] == {"team": "ml"}
+    assert job_state.declared_from_job(found)["tags"] == {"team": "ml"}
     stored = plugin.property_map({"tags": {"team": "ml"}, "kind": "job"})
     drifted = plugin._with_tags_found(stored, {"tags": {"team": "cv"}})
     assert plugin.to_plain(drifted["tags"]) == {"team": "cv"}
@@ -232,14 +232,25 @@ def test_plugin_import_and_refresh_carry_tags() -> None:
 def test_get_training_jobs_filters_by_tag(
     client: ModelArtsClient, emulator: EmulatorProcess, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from pulumi_modelarts import plugin
+    import asyncio
+
+    from pulumi.provider.experimental.provider import InvokeRequest
+
+    from pulumi_modelarts import front_end, plugin
 
     for name, tags in (("tag-find-a", {"team": "ml"}), ("tag-find-b", {"team": "cv"}), ("tag-find-c", None)):
         core.create(job_inputs(name, **({"tags": tags} if tags else {})), client, Recorder())
     for key, value in emulator.provider_env().items():
         monkeypatch.setenv(key, value)
-    assert [j["metadata"]["name"] for j in plugin.find_jobs({}, {"tags": {"team": "ml"}})] == ["tag-find-a"]
-    assert len(plugin.find_jobs({}, {})) == 3
+    found = front_end.find_jobs({}, Recorder(), tags={"team": "ml"})
+    assert [j["metadata"]["name"] for j in found] == ["tag-find-a"]
+    assert len(front_end.find_jobs({}, Recorder())) == 3
+    # The native function's argument, in schema names, reaches the same filter.
+    args = plugin.property_map({"tags": {"team": "ml"}})
+    answer = asyncio.run(
+        plugin.ModelArtsProvider().invoke(InvokeRequest("modelarts:index:getTrainingJobs", args))
+    )
+    assert [j["metadata"]["name"] for j in plugin.to_plain(answer.return_value["jobs"])] == ["tag-find-a"]
 
 
 def test_an_update_leaving_tags_alone_makes_no_tag_call(

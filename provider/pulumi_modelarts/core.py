@@ -207,7 +207,7 @@ def update(
     calls: a service that keeps refusing them (throttling, 5xx) fails the update once it is spent.
     """
     inputs = diffing.normalise_inputs(news)
-    decision = diffing.decide(declared_inputs(old_outputs), inputs)
+    decision = diffing.decide(declared_inputs(old_outputs), inputs, normalised=True)
     bounded = limit is not None and 0 < limit < client.max_retry_seconds
     try:
         with retry_budget(client, limit):

@@ -28,6 +28,7 @@ from .fields import HIDDEN_FIELDS as HIDDEN_FIELDS
 from .fields import INPUT_FIELDS as INPUT_FIELDS
 from .fields import JOB_DEFAULTS, SECRET_INPUTS
 from .fields import JOB_FIELDS as JOB_FIELDS
+from .fields import NAME_SCOPE_FIELD as NAME_SCOPE_FIELD
 from .fields import SETTINGS_FIELDS as SETTINGS_FIELDS
 from .fields import TRIGGERS_FIELD as TRIGGERS_FIELD
 from .ownership import Holding as Holding
@@ -36,9 +37,6 @@ from .ownership import judge
 from .phases import is_failure
 
 PROVIDER_KEY = "__provider"
-# The hidden input the resource fills with "<project>/<stack>": the scope auto-names are unique in.
-NAME_SCOPE_FIELD = "name_scope"
-assert NAME_SCOPE_FIELD in HIDDEN_FIELDS
 
 DEFAULT_KIND = JOB_DEFAULTS["kind"]
 NAME_MAX_LENGTH = 64
@@ -510,8 +508,10 @@ def decide(
     *,
     last_phase: object = None,
     last_secondary_phase: object = None,
+    normalised: bool = False,
 ) -> Decision:
-    """Compare the declared inputs in the state with the new (normalised) inputs.
+    """Compare the declared inputs in the state with the new inputs (normalised here, unless the caller says
+    they already are: ``normalised``).
 
     - metadata.description alone changed: update in place;
     - wait_for, wait_timeout, replace_when_failed, name_prefix, keep_record: update of the state only;
@@ -522,7 +522,7 @@ def decide(
       phase CreateFailed): replace ("status").
     """
     old = normalise_inputs(declared or {})
-    new = normalise_inputs(news)
+    new = dict(news) if normalised else normalise_inputs(news)
     decision = Decision()
 
     def replaced(name: str, old_value: Any, new_value: Any) -> None:

@@ -34,6 +34,8 @@ SETTINGS_FIELDS: Final = (
 HIDDEN_FIELDS: Final = ("name_scope",)
 #: Changing this input forces a new job (the "keepers" idiom).
 TRIGGERS_FIELD: Final = "triggers"
+#: The hidden input naming the stack ("<project>/<stack>"), which generated job names hash.
+NAME_SCOPE_FIELD: Final = "name_scope"
 #: Every input, in declaration order.
 INPUT_FIELDS: Final = (
     "kind",

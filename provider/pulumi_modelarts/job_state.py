@@ -1,6 +1,7 @@
 """What the state records of a job: its id and the resource's outputs (``models.ResourceOutputs``), which are
 the job as the service sent it without secrets, its tags, and the inputs declared for it
-(``declared_inputs``).
+(``declared_inputs``); and, for a job adopted by ``pulumi import``, the inputs it says were declared for it
+(``declared_from_job``).
 """
 
 from __future__ import annotations
@@ -12,7 +13,15 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .models import TrainingJob
 
-__all__ = ["DECLARED_INPUTS", "JobState", "declared_inputs", "job_outputs", "public_job"]
+__all__ = [
+    "DECLARED_INPUTS",
+    "JobState",
+    "declared_from_job",
+    "declared_inputs",
+    "job_outputs",
+    "public_job",
+    "restrict",
+]
 
 DECLARED_INPUTS = "declared_inputs"
 
@@ -81,3 +90,68 @@ def declared_inputs(outputs: Mapping[str, Any]) -> Mapping[str, Any] | None:
     """The inputs declared for the job, as its stored outputs record them (None: not recorded)."""
     declared = outputs.get(DECLARED_INPUTS)
     return declared if isinstance(declared, Mapping) else None
+
+
+def declared_from_job(job: Mapping[str, Any]) -> dict[str, Any]:
+    """What a job found by id (``pulumi import``) says about its declared inputs: the request fields only."""
+    from .models import CreateTrainingJobRequest
+
+    projected: dict[str, Any] = _project(job, CreateTrainingJobRequest)
+    tags = job.get("tags")
+    if isinstance(tags, Mapping) and tags:
+        projected["tags"] = dict(tags)  # the tags found (read on import), managed from now on
+    return projected
+
+
+def _project(data: Any, model: Any) -> Any:
+    from pydantic import BaseModel
+
+    if not (isinstance(model, type) and issubclass(model, BaseModel)) or not isinstance(data, Mapping):
+        return data
+    kept: dict[str, Any] = {}
+    for name, info in model.model_fields.items():
+        key = info.alias or name
+        extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
+        if key not in data or extra.get("service_set"):
+            continue
+        kept[key] = _project_value(data[key], info.annotation)
+    return kept
+
+
+def _project_value(value: Any, annotation: Any) -> Any:
+    model = _model_of(annotation)
+    if model is None:
+        return value
+    if isinstance(value, list):
+        return [_project(v, model) for v in value]
+    return _project(value, model)
+
+
+def _model_of(annotation: Any) -> Any:
+    """The request model an annotation holds (through Optional, Annotated, list and dict), or None."""
+    import types
+    from typing import Annotated, Union, get_args, get_origin
+
+    from pydantic import BaseModel
+
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    origin = get_origin(annotation)
+    if origin is Annotated:
+        return _model_of(get_args(annotation)[0])
+    if origin in (Union, types.UnionType, list):
+        for arg in get_args(annotation):
+            found = _model_of(arg)
+            if found is not None:
+                return found
+    return None
+
+
+def restrict(found: Any, declared: Any) -> Any:
+    """found, keeping only what declared also says: an adopted job's extra service-filled fields are not
+    differences from a program that leaves them out."""
+    if isinstance(found, Mapping) and isinstance(declared, Mapping):
+        return {k: restrict(v, declared[k]) for k, v in found.items() if k in declared}
+    if isinstance(found, list) and isinstance(declared, list) and len(found) == len(declared):
+        return [restrict(f, d) for f, d in zip(found, declared, strict=True)]
+    return found

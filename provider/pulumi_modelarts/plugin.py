@@ -4,9 +4,9 @@ The engine starts this executable and talks gRPC to it (``pulumi.provider.experi
 ``PropertyValue``s into the plain dicts ``core`` works on, calls it, and turns the answer back:
 
 - property names are the schema's (camelCase, ``nodeCount``) on the engine's side and the wire's
-  (``node_count``) on core's: every value is renamed on the way in and out, by the generated types of
-  ``schema_names`` (map keys, such as environment variables, are never renamed), and so are the paths of
-  check failures, the fields their reasons name, detailed-diff keys and replace reasons;
+  (``node_count``) on core's: every value is renamed on the way in and out (``renaming``, by the generated
+  types of ``schema_names``; map keys, such as environment variables, are never renamed), and so are the
+  paths of check failures, the fields their reasons name, detailed-diff keys and replace reasons;
 - numbers arrive as floats (whole ones become ints again), values not known yet (preview) become the same
   unknown marker the dynamic provider sees, and secrets are unwrapped on the way in and marked again on the
   way out (where the inputs had them, and on the outputs that are always secret);
@@ -19,7 +19,9 @@ The engine starts this executable and talks gRPC to it (``pulumi.provider.experi
   failed wait; an update's retries and a delete's wait for the job to stop are bounded the same way.
 
 Settings come from the provider configuration (``modelarts:*`` stack config or an explicit provider's
-arguments) and the environment, resolved afresh for every operation, exactly as for the dynamic provider.
+arguments) and the environment, resolved afresh for every operation. What this front-end does exactly as the
+dynamic one (which config keys count, naming, failures and warnings as the engine shows them, error text,
+listing jobs) is ``front_end``'s.
 """
 
 from __future__ import annotations
@@ -27,7 +29,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib.resources
-import re
 import sys
 import threading
 from collections.abc import Callable, Mapping, Sequence
@@ -63,8 +64,19 @@ from pulumi.runtime import rpc
 
 from . import schema_names
 from .fields import SECRET_INPUTS, SECRET_OUTPUTS, SETTINGS_FIELDS
-from .progress import engine_address, engine_reachable
-from .settings import CONFIG_NAMESPACE, SOURCES, near_miss_keys
+from .front_end import (
+    ProviderConfig,
+    engine_failure,
+    error_text,
+    find_jobs,
+    scope_of_urn,
+    warning_line,
+    with_naming,
+)
+from .job_state import declared_from_job, restrict
+from .progress import EngineLog, engine_address
+from .renaming import rename, schema_failure, schema_path, to_schema, to_wire, wire_table
+from .settings import CONFIG_NAMESPACE
 
 __all__ = ["ModelArtsProvider", "main", "to_plain", "to_property"]
 
@@ -149,7 +161,7 @@ def _answered(
         if name in sent and key in sent_wire and sent_wire[key] == value:
             answer[name] = sent[name]
         else:
-            renamed = _rename(value, shape, schema_names.TYPES) if shape else value
+            renamed = rename(value, shape, schema_names.TYPES) if shape else value
             answer[name] = to_property(renamed, sent.get(name))
     return answer
 
@@ -193,61 +205,17 @@ def outputs_map(outputs: Mapping[str, Any], inputs: Mapping[str, PropertyValue])
 
 
 # ---------------------------------------------------------------------------------------------------------
-# Schema names <-> wire names
-#
-# The schema names properties in camelCase (``nodeCount``); core speaks the API's names (``node_count``).
-# Every value crossing the protocol is renamed here, walking it by the generated types of ``schema_names``:
-# only the properties of object types are renamed, never the keys of maps (environment variables,
-# annotations: the user's) or anything inside a value of any type. A key that is not a property of its type
-# passes unchanged (core then reports it, with the path the user wrote).
-
-
-def _wire_table() -> dict[str, dict[str, tuple[str, str]]]:
-    """schema_names.TYPES the other way round: per object type, schema name -> (wire name, value's type)."""
-    global _WIRE_TABLE
-    if _WIRE_TABLE is None:
-        _WIRE_TABLE = {
-            type_: {schema: (wire, inner) for wire, (schema, inner) in props.items()}
-            for type_, props in schema_names.TYPES.items()
-        }
-    return _WIRE_TABLE
-
-
-_WIRE_TABLE: dict[str, dict[str, tuple[str, str]]] | None = None
-
-
-def _rename(value: Any, shape: str, table: Mapping[str, Mapping[str, tuple[str, str]]]) -> Any:
-    # A value with no names inside ("") is kept as it is; dicts are checked for first (the ABC check is slow).
-    if shape.startswith("[]"):
-        inner = shape[2:]
-        return [_rename(v, inner, table) for v in value] if inner and isinstance(value, list) else value
-    if not isinstance(value, dict) and not isinstance(value, Mapping):
-        return value
-    if shape.startswith("{}"):
-        inner = shape[2:]
-        return {k: _rename(v, inner, table) for k, v in value.items()} if inner else value
-    props = table.get(shape)
-    if props is None:
-        return value
-    renamed: dict[str, Any] = {}
-    for key, item in value.items():
-        if key in props:
-            name, inner = props[key]
-            renamed[name] = _rename(item, inner, table) if inner else item
-        else:
-            # Should an unknown key be the other name of a known property also given, the known one wins.
-            renamed.setdefault(key, item)
-    return renamed
+# Values in schema names as core's plain data in wire names, read and renamed in one walk
 
 
 def wire_inputs(values: Mapping[str, PropertyValue]) -> dict[str, Any]:
     """A request's inputs (schema names) as the plain data core takes (wire names)."""
-    return _wire_map(values, schema_names.INPUTS, _wire_table())
+    return _wire_map(values, schema_names.INPUTS, wire_table())
 
 
 def wire_state(values: Mapping[str, PropertyValue]) -> dict[str, Any]:
     """A request's stored outputs (schema names) as the plain data core takes (wire names)."""
-    return _wire_map(values, schema_names.OUTPUTS, _wire_table())
+    return _wire_map(values, schema_names.OUTPUTS, wire_table())
 
 
 def _wire_map(
@@ -297,214 +265,6 @@ def _wire_value(value: PropertyValue, shape: str, table: Mapping[str, Mapping[st
     return to_plain(value) if props is None else _wire_object(inner, props, table)
 
 
-def to_wire(value: Mapping[str, Any], root: str) -> dict[str, Any]:
-    """Plain data with schema names (as the engine sends it) as core wants it, with wire names."""
-    renamed: dict[str, Any] = _rename(value, root, _wire_table())
-    return renamed
-
-
-def to_schema(value: Mapping[str, Any], root: str) -> dict[str, Any]:
-    """Plain data with wire names (as core answers) as the engine wants it, with schema names."""
-    renamed: dict[str, Any] = _rename(value, root, schema_names.TYPES)
-    return renamed
-
-
-_SEGMENT = re.compile(r"""\.?([^.\[]+)|\[(\d+|'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")\]""")
-
-
-def schema_path(path: str, root: str = schema_names.INPUTS) -> str:
-    """A path in wire names as core reports it (``spec.resource.node_count``, ``tasks[0].role``) in schema
-    names (``spec.resource.nodeCount``): the path the user wrote. Map keys and unknown names are kept."""
-    return _walk(path, root)[0]
-
-
-def _walk(path: str, root: str) -> tuple[str, str, str]:
-    """(the path in schema names, the type of what it names, the type of the object holding that); a type
-    is "" where the path leaves the known types (an unknown name, a map key, a value of any type)."""
-    shape, holder, done, at = root, "", "", 0
-    while at < len(path):
-        found = _SEGMENT.match(path, at)
-        if found is None:
-            return done + path[at:], "", ""
-        name, index = found.group(1), found.group(2)
-        holder = shape
-        if index is not None or shape.startswith("{}") or name is None:
-            if shape == "{}" and index is None:
-                return done + path[at:], "", holder  # a map of plain values: the rest is the user's key
-            done += found.group(0)
-            shape = shape[2:] if shape.startswith(("[]", "{}")) else ""
-        else:
-            entry = schema_names.TYPES.get(shape, {}).get(name)
-            if entry is None:
-                return done + path[at:], "", holder
-            done += found.group(0).replace(name, entry[0])
-            shape = entry[1]
-        at = found.end()
-    return done, shape, holder
-
-
-# A name or dotted path in a reason (``image_url``, ``engine.image_url``); only those with an underscore
-# differ between the two.
-_NAME = re.compile(r"(?<![\w./-])[a-z][A-Za-z0-9_]*(?:\.[a-z][A-Za-z0-9_]*)*")
-
-
-def schema_failure(path: str, reason: str) -> tuple[str, str]:
-    """A check failure of core (path and reason in wire names) in the names the user wrote: the path, and
-    each name in the reason of a property of the object the path names or of the object holding it (a rule
-    naming fields of its object, a sibling, a "did you mean" hint, the accepted top-level properties)."""
-    shown, shape, holder = _walk(path, schema_names.INPUTS)
-    scopes = [t for t in (shape, holder) if t in schema_names.TYPES]
-
-    def rename(found: re.Match[str]) -> str:
-        words = found.group(0)
-        if "_" not in words:
-            return words
-        for scope in scopes:
-            if words.partition(".")[0] in schema_names.TYPES[scope]:
-                return _walk(words, scope)[0]
-        return words
-
-    return shown, _NAME.sub(rename, reason)
-
-
-# ---------------------------------------------------------------------------------------------------------
-# Progress to the engine
-
-
-class EngineLog:
-    """Progress lines on the engine's log service, each under a resource; and whether the engine listens."""
-
-    def __init__(self, address: str | None) -> None:
-        self.address = address
-        self._lock = threading.Lock()
-        self._stub: Any = None
-        self._channel: Any = None
-
-    def _engine(self) -> Any:
-        with self._lock:
-            if self._stub is None and self.address is not None:
-                import grpc  # type: ignore[import-untyped]  # (no stubs; one call used)
-                from pulumi.runtime.proto import engine_pb2_grpc
-
-                self._channel = grpc.insecure_channel(self.address)
-                self._stub = engine_pb2_grpc.EngineStub(self._channel)
-            return self._stub
-
-    def log(self, urn: str, line: str, *, warning: bool = False, ephemeral: bool = False) -> None:
-        """A line under the resource; an ephemeral one is only its row's status (the next replaces it) and
-        stays out of the diagnostics at the end."""
-        from pulumi.runtime.proto import engine_pb2
-
-        try:
-            engine = self._engine()
-            if engine is None:
-                sys.stderr.write(f"modelarts: {'warning: ' if warning else ''}{line}\n")
-                return
-            severity = engine_pb2.WARNING if warning else engine_pb2.INFO
-            request = engine_pb2.LogRequest(severity=severity, message=line, urn=urn, ephemeral=ephemeral)
-            engine.Log(request, timeout=10)
-        except Exception:  # progress is informative only: a lost line must never fail an operation
-            pass
-
-    def listening(self) -> bool:
-        return self.address is None or engine_reachable(self.address)
-
-    def progress(self, urn: str) -> ResourceProgress:
-        return ResourceProgress(self, urn)
-
-
-class ResourceProgress:
-    """``core``'s Progress for one resource."""
-
-    def __init__(self, log: EngineLog, urn: str) -> None:
-        self._log = log
-        self._urn = urn
-
-    def say(self, line: str) -> None:
-        self._log.log(self._urn, line)
-
-    def status(self, line: str) -> None:
-        self._log.log(self._urn, line, ephemeral=True)
-
-    def engine_listening(self) -> bool:
-        return self._log.listening()
-
-
-# ---------------------------------------------------------------------------------------------------------
-# Import: the job as found, as declared inputs
-
-
-def declared_from_job(job: Mapping[str, Any]) -> dict[str, Any]:
-    """What a job found by id (``pulumi import``) says about its declared inputs: the request fields only."""
-    from .models import CreateTrainingJobRequest
-
-    projected: dict[str, Any] = _project(job, CreateTrainingJobRequest)
-    tags = job.get("tags")
-    if isinstance(tags, Mapping) and tags:
-        projected["tags"] = dict(tags)  # the tags found (read on import), managed from now on
-    return projected
-
-
-def _project(data: Any, model: Any) -> Any:
-    from pydantic import BaseModel
-
-    if not (isinstance(model, type) and issubclass(model, BaseModel)) or not isinstance(data, Mapping):
-        return data
-    kept: dict[str, Any] = {}
-    for name, info in model.model_fields.items():
-        key = info.alias or name
-        extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
-        if key not in data or extra.get("service_set"):
-            continue
-        kept[key] = _project_value(data[key], info.annotation)
-    return kept
-
-
-def _project_value(value: Any, annotation: Any) -> Any:
-    model = _model_of(annotation)
-    if model is None:
-        return value
-    if isinstance(value, list):
-        return [_project(v, model) for v in value]
-    return _project(value, model)
-
-
-def _model_of(annotation: Any) -> Any:
-    """The request model an annotation holds (through Optional, Annotated, list and dict), or None."""
-    import types
-    from typing import Annotated, Union, get_args, get_origin
-
-    from pydantic import BaseModel
-
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return annotation
-    origin = get_origin(annotation)
-    if origin is Annotated:
-        return _model_of(get_args(annotation)[0])
-    if origin in (Union, types.UnionType, list):
-        for arg in get_args(annotation):
-            found = _model_of(arg)
-            if found is not None:
-                return found
-    return None
-
-
-def restrict(found: Any, declared: Any) -> Any:
-    """found, keeping only what declared also says: an adopted job's extra service-filled fields are not
-    differences from a program that leaves them out."""
-    if isinstance(found, Mapping) and isinstance(declared, Mapping):
-        return {k: restrict(v, declared[k]) for k, v in found.items() if k in declared}
-    if isinstance(found, list) and isinstance(declared, list) and len(found) == len(declared):
-        return [restrict(f, d) for f, d in zip(found, declared, strict=True)]
-    return found
-
-
-def name_scope(urn: str) -> str:
-    """ "<project>/<stack>" of a URN (``urn:pulumi:<stack>::<project>::<type>::<name>``)."""
-    stack, _, rest = urn.removeprefix("urn:pulumi:").partition("::")
-    return f"{rest.partition('::')[0]}/{stack}"
-
-
 # ---------------------------------------------------------------------------------------------------------
 # The provider
 
@@ -516,11 +276,7 @@ class ModelArtsProvider(Provider):
         self._log = EngineLog(engine)
         self.workers = workers
         self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="modelarts")
-        self._config: dict[str, str] = {}
-        # Until the engine configures the provider there is no stack config to check settings against.
-        self._configured = False
-        self._misplaced: list[str] = []  # near-miss config keys that are set (names only)
-        self._config_lock = threading.Lock()
+        self._config = ProviderConfig()
         self._stop = threading.Event()
 
     async def _run(self, call: Callable[[], T]) -> T:
@@ -528,8 +284,7 @@ class ModelArtsProvider(Provider):
 
     def config(self) -> dict[str, str]:
         """The provider configuration as ``configure`` last received it (``modelarts:<key>`` -> value)."""
-        with self._config_lock:
-            return dict(self._config)
+        return self._config.current()
 
     async def get_schema(self, request: GetSchemaRequest) -> GetSchemaResponse:
         schema = importlib.resources.files("pulumi_modelarts").joinpath("schema.json")
@@ -540,55 +295,36 @@ class ModelArtsProvider(Provider):
         return CheckResponse(inputs=dict(request.new_inputs), failures=[])
 
     async def configure(self, request: ConfigureRequest) -> ConfigureResponse:
-        keys = {key for key, _env in SOURCES.values()}
-        config: dict[str, str] = {}
-        for full, text in request.variables.items():
-            namespace, _, key = full.partition(":")
-            if namespace == CONFIG_NAMESPACE and key in keys and text:
-                config[f"{CONFIG_NAMESPACE}:{key}"] = text
+        # The engine hands the package's config both as "modelarts:key" variables and as bare-key args (an
+        # explicit provider's arguments, which win); a value not known yet counts as not given.
+        given: dict[str, object] = dict(request.variables)
         for key, value in request.args.items():
             plain = to_plain(value)
-            if key in keys and isinstance(plain, str) and plain and plain != rpc.UNKNOWN:
-                config[f"{CONFIG_NAMESPACE}:{key}"] = plain
-        misses = near_miss_keys()
-        # The engine hands the package's config both as "modelarts:key" variables and as bare-key args.
-        given = {full for full, text in request.variables.items() if text}
-        given |= {f"{CONFIG_NAMESPACE}:{key}" for key, value in request.args.items() if to_plain(value)}
-        misplaced = sorted(full for full in given if full in misses)
-        with self._config_lock:
-            self._config = config
-            self._configured = True
-            self._misplaced = misplaced
+            if plain != rpc.UNKNOWN:
+                given[f"{CONFIG_NAMESPACE}:{key}"] = plain
+        self._config.configure(given)
         return ConfigureResponse(accept_secrets=True, supports_preview=False)
 
     async def check(self, request: CheckRequest) -> CheckResponse:
         _warmed(_CHECK_READY)
-        from . import core, diffing
+        from . import core
 
         sent = wire_inputs(request.new_inputs)
-        news = dict(sent)
-        if news.get("name_prefix") is None:
-            news["name_prefix"] = request.name  # as the dynamic resource does: the resource name
-        # The stack's identity, which generated names hash (the dynamic resource passes it from the program).
-        news[diffing.NAME_SCOPE_FIELD] = name_scope(request.urn)
-        with self._config_lock:
-            config = dict(self._config) if self._configured else None
-            misplaced = list(self._misplaced)
+        # The resource name and the stack, which generated names use, as the dynamic resource passes them.
+        news = with_naming(sent, request.name, scope_of_urn(request.urn))
+        config, misplaced = self._config.for_check()
         # Settings are checked at preview too (no API call, no value in any message), as the dynamic one does.
         olds = wire_inputs(request.old_inputs)
         checked = core.check(olds, news, config=config, misplaced=misplaced)
-        failures = []
-        for failure in checked.failures:
-            path, reason = schema_failure(failure.path, failure.reason)
-            # The engine shows a nested property as {<nil>}: nested paths lead the reason instead.
-            if path and "." not in path and "[" not in path:
-                failures.append(CheckFailure(path, reason))
-            else:
-                failures.append(CheckFailure("", f"{path}: {reason}" if path else reason))
+        # Paths and the names their reasons mention as the user wrote them (schema names).
+        failures = [
+            CheckFailure(*engine_failure(*schema_failure(f.path, f.reason))) for f in checked.failures
+        ]
         # Advice the service does not enforce: a warning on the job's row, the inputs pass.
-        for warning in checked.warnings:
-            path, reason = schema_failure(warning.path, warning.reason)
-            self._log.log(request.urn, f"{path}: {reason}" if path else reason, warning=True)
+        for advice in checked.warnings:
+            self._log.log(
+                request.urn, warning_line(*schema_failure(advice.path, advice.reason)), warning=True
+            )
         answer = with_secret_inputs(_answered(checked.inputs, sent, request.new_inputs))
         return CheckResponse(inputs=answer, failures=failures)
 
@@ -703,9 +439,25 @@ class ModelArtsProvider(Provider):
         if request.tok != FUNCTION_TYPE:
             raise ValueError(f"unknown function {request.tok}")
         args = to_wire(plain_map(request.args), schema_names.FUNCTION_ARGS)
+        progress = self._log.progress("")
+
+        def millis(key: str) -> int | None:
+            value = args.get(key)
+            return None if value is None else int(value)
 
         def call() -> list[dict[str, Any]]:
-            return find_jobs(self.config(), args)
+            return find_jobs(
+                self.config(),
+                progress,
+                name=str(args["name"]) if args.get("name") else None,
+                phases=[str(p) for p in args.get("phases") or []],
+                kind=str(args["kind"]) if args.get("kind") else None,
+                created_after_ms=millis("created_after"),
+                created_before_ms=millis("created_before"),
+                tags=args.get("tags"),
+                sort_by=str(args.get("sort_by") or "create_time"),
+                order=str(args.get("order") or "desc"),
+            )
 
         jobs = await self._run(call)
         result = to_schema({"jobs": jobs}, schema_names.FUNCTION_RESULT)
@@ -714,36 +466,6 @@ class ModelArtsProvider(Provider):
     async def cancel(self) -> None:
         # Waits in progress end now (their jobs are terminated while the engine listens); later ones at once.
         self._stop.set()
-
-
-def find_jobs(config: Mapping[str, str], args: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """getTrainingJobs: every page of the search, newest first unless told otherwise, without secrets."""
-    import os
-
-    from . import core
-    from .client import ModelArtsClient
-    from .settings import resolve_settings
-    from .tagging import tag_map
-
-    def millis(key: str) -> int | None:
-        value = args.get(key)
-        return None if value is None else int(value)
-
-    filters = core.search_filters(
-        name=str(args["name"]) if args.get("name") else None,
-        phases=[str(p) for p in args.get("phases") or []],
-        kind=str(args["kind"]) if args.get("kind") else None,
-        created_after_ms=millis("created_after"),
-        created_before_ms=millis("created_before"),
-    )
-    with ModelArtsClient.from_settings(resolve_settings(config, os.environ)) as client:
-        return core.list_jobs(
-            client,
-            filters,
-            sort_by=str(args.get("sort_by") or "create_time"),
-            order=str(args.get("order") or "desc"),
-            tags=tag_map(args.get("tags")),
-        )
 
 
 def _with_tags_found(inputs: Mapping[str, PropertyValue], declared: object) -> Mapping[str, PropertyValue]:
@@ -846,10 +568,8 @@ RPCS = ("CheckConfig", "Configure", "Check", "Diff", "Create", "Read", "Update",
 def _servicer_class() -> type:
     """Pulumi's servicer, with an operation's error answered as its own text: by default gRPC prefixes it with
     "Unexpected <class ...>" and logs a traceback the engine then shows too."""
-    import grpc
+    import grpc  # type: ignore[import-untyped]  # (no stubs; two calls used)
     from pulumi.provider.experimental.server import ProviderServicer
-
-    from .errors import ModelArtsError
 
     def answering(name: str) -> Callable[..., Any]:
         inherited = getattr(ProviderServicer, name)
@@ -857,10 +577,8 @@ def _servicer_class() -> type:
         async def rpc_method(self: Any, request: Any, context: Any) -> Any:
             try:
                 return await inherited(self, request, context)
-            except ModelArtsError as exc:
-                await context.abort(grpc.StatusCode.UNKNOWN, str(exc))
             except Exception as exc:
-                await context.abort(grpc.StatusCode.UNKNOWN, f"{type(exc).__name__}: {exc}")
+                await context.abort(grpc.StatusCode.UNKNOWN, error_text(exc))
 
         return rpc_method
 
@@ -870,9 +588,12 @@ def _servicer_class() -> type:
 def main() -> None:
     """Entry point of ``pulumi-resource-modelarts``: serve the provider to the engine that started it.
 
-    What ``pulumi.provider.experimental.server.main`` does (a gRPC server on a free loopback port, the port on
-    stdout), with the servicer above and the engine's address also given to the provider, whose progress
-    lines go to the engine's log service.
+    Pulumi's Python providers call ``pulumi.provider.experimental.server.main(args, version, provider)``. This
+    does what it does (a gRPC server on a free loopback port, the port on stdout) itself, because that
+    function takes no servicer and no hook to run after the port is written: its fixed ``ProviderServicer``
+    lets gRPC answer an error as "Unexpected <class ...>: text" and log a traceback the engine shows again
+    (the servicer above answers the error's own text), and the loading for the first check (``warm_up``) is
+    to start only once the engine has the port, so that it never delays the engine's first calls.
     """
     import grpc
     from pulumi.runtime.proto import provider_pb2_grpc

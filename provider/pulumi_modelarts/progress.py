@@ -1,5 +1,9 @@
 """Progress lines for the person running Pulumi, and whether the Pulumi engine is still there to read them.
 
+Two front-ends, two places to show a line: the dynamic provider writes to stderr (``StderrProgress``), which
+the CLI shows among the stack's diagnostics; the native plugin writes to the engine's log service under the
+job's row (``EngineLog``, one ``ResourceProgress`` per resource).
+
 The operations in ``core`` report through a ``Progress``: ``say`` a line, and ``engine_listening`` when they
 must decide something that depends on it (a create whose wait gives up terminates its job only while the
 engine listens; once the engine was killed the job belongs to the recovery procedure, ``modelarts-orphans``).
@@ -14,10 +18,18 @@ from __future__ import annotations
 
 import socket
 import sys
+import threading
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
-__all__ = ["Progress", "StderrProgress", "engine_address", "engine_reachable"]
+__all__ = [
+    "EngineLog",
+    "Progress",
+    "ResourceProgress",
+    "StderrProgress",
+    "engine_address",
+    "engine_reachable",
+]
 
 # A live engine accepts at once; a killed one refuses at once. The timeout only bounds a wedged machine.
 CONNECT_TIMEOUT_SECONDS = 2.0
@@ -92,3 +104,62 @@ class StderrProgress:
 
     def engine_listening(self) -> bool:
         return self.engine is None or engine_reachable(self.engine)
+
+
+class EngineLog:
+    """Progress lines on the engine's log service, each under a resource; and whether the engine listens."""
+
+    def __init__(self, address: str | None) -> None:
+        self.address = address
+        self._lock = threading.Lock()
+        self._stub: Any = None
+        self._channel: Any = None
+
+    def _engine(self) -> Any:
+        with self._lock:
+            if self._stub is None and self.address is not None:
+                import grpc  # type: ignore[import-untyped]  # (no stubs; one call used)
+                from pulumi.runtime.proto import engine_pb2_grpc
+
+                self._channel = grpc.insecure_channel(self.address)
+                self._stub = engine_pb2_grpc.EngineStub(self._channel)
+            return self._stub
+
+    def log(self, urn: str, line: str, *, warning: bool = False, ephemeral: bool = False) -> None:
+        """A line under the resource; an ephemeral one is only its row's status (the next replaces it) and
+        stays out of the diagnostics at the end."""
+        from pulumi.runtime.proto import engine_pb2
+
+        try:
+            engine = self._engine()
+            if engine is None:
+                sys.stderr.write(f"modelarts: {'warning: ' if warning else ''}{line}\n")
+                return
+            severity = engine_pb2.WARNING if warning else engine_pb2.INFO
+            request = engine_pb2.LogRequest(severity=severity, message=line, urn=urn, ephemeral=ephemeral)
+            engine.Log(request, timeout=10)
+        except Exception:  # progress is informative only: a lost line must never fail an operation
+            pass
+
+    def listening(self) -> bool:
+        return self.address is None or engine_reachable(self.address)
+
+    def progress(self, urn: str) -> ResourceProgress:
+        return ResourceProgress(self, urn)
+
+
+class ResourceProgress:
+    """``core``'s Progress for one resource."""
+
+    def __init__(self, log: EngineLog, urn: str) -> None:
+        self._log = log
+        self._urn = urn
+
+    def say(self, line: str) -> None:
+        self._log.log(self._urn, line)
+
+    def status(self, line: str) -> None:
+        self._log.log(self._urn, line, ephemeral=True)
+
+    def engine_listening(self) -> bool:
+        return self._log.listening()

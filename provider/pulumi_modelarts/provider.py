@@ -8,11 +8,10 @@ state is that holder, guarded by a lock.
 
 Progress goes to stderr, which the Pulumi CLI shows as diagnostics.
 
-What the engine prints is shaped here, at the edge: a check failure on a nested path
-("spec.resource.node_count") goes out as a failure of the resource with the path leading the reason, since the
-engine would look the path up as a top-level key and print its value as ``{<nil>}``; and this package's errors
-reach the engine as the gRPC status details themselves, without the "Exception calling application:" grpc puts
-before an escaped exception.
+What the engine prints is shaped as for the native plugin (``front_end``: a nested check-failure path leads
+its reason, warnings name the job); this module's own part is that this package's errors reach the engine as
+the gRPC status details themselves, without the "Exception calling application:" grpc puts before an escaped
+exception (``_reported``).
 
 The Pulumi program imports this module only to name the provider class; ``core`` (and through it pydantic,
 httpx and the wire models) loads on the first call, in the provider host.
@@ -23,8 +22,7 @@ from __future__ import annotations
 import functools
 import inspect
 import sys
-import threading
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from pulumi.dynamic import (
@@ -39,8 +37,9 @@ from pulumi.dynamic import (
 )
 
 from .errors import ModelArtsError, ProvisioningError
+from .front_end import CONFIG_KEYS, ProviderConfig, engine_failure, error_text, warning_line
 from .progress import StderrProgress, engine_address
-from .settings import CONFIG_NAMESPACE, SOURCES, near_miss_keys
+from .settings import near_miss_keys
 
 __all__ = ["ProvisioningError", "TrainingJobProvider", "current_config", "set_config", "stderr_progress"]
 
@@ -49,41 +48,18 @@ _R = TypeVar("_R")
 _HOST_MODULE = "pulumi.dynamic.__main__"
 _HOST_METHODS = frozenset({"Check", "Diff", "Create", "Read", "Update", "Delete"})
 
-_CONFIG_LOCK = threading.Lock()
-_CONFIG: dict[str, str] = {}
-# Set by the engine's configure: only then is the stack config known, so only then can check judge settings.
-_CONFIGURED = False
-_MISPLACED: list[str] = []  # near-miss config keys that are set (names only)
+# The provider object holds nothing (it is pickled into the state): the configuration is the process's.
+CONFIG = ProviderConfig()
 
 
-def set_config(
-    config: Mapping[str, object], *, configured: bool = False, misplaced: Iterable[str] = ()
-) -> None:
-    """Remember the ``modelarts:*`` stack config for this process (called by ``configure``).
-
-    configured: the config is the stack's own (from the engine), so check may report missing settings.
-    """
-    global _CONFIGURED
-    kept = {
-        str(k): str(v)
-        for k, v in config.items()
-        if v is not None and isinstance(k, str) and k.startswith(f"{CONFIG_NAMESPACE}:")
-    }
-    with _CONFIG_LOCK:
-        _CONFIG.clear()
-        _CONFIG.update(kept)
-        _CONFIGURED = configured
-        _MISPLACED[:] = sorted(misplaced)
+def set_config(config: Mapping[str, object]) -> None:
+    """Use this ``modelarts:*`` config for this process's operations (a direct call, a test); unlike the
+    engine's configure, it is not the stack's own, so check does not judge settings by it."""
+    CONFIG.remember(config)
 
 
 def current_config() -> dict[str, str]:
-    with _CONFIG_LOCK:
-        return dict(_CONFIG)
-
-
-def _settings_to_check() -> tuple[dict[str, str] | None, list[str]]:
-    with _CONFIG_LOCK:
-        return (dict(_CONFIG) if _CONFIGURED else None), list(_MISPLACED)
+    return CONFIG.current()
 
 
 def stderr_progress() -> StderrProgress:
@@ -96,10 +72,8 @@ def stderr_progress() -> StderrProgress:
 
 
 def check_failure(path: str, reason: str) -> CheckFailure:
-    """A failure as the engine should print it: the property form only for top-level keys."""
-    if path and ("." in path or "[" in path):
-        return CheckFailure("", f"{path}: {reason}")
-    return CheckFailure(path, reason)
+    """A failure as the engine should print it (``front_end.engine_failure``)."""
+    return CheckFailure(*engine_failure(path, reason))
 
 
 def _servicer_context() -> Any:
@@ -144,7 +118,7 @@ def _reported(method: Callable[..., _R]) -> Callable[..., _R]:
                 raise
             import grpc  # type: ignore[import-untyped]
 
-            context.abort(grpc.StatusCode.UNKNOWN, str(exc))  # raises
+            context.abort(grpc.StatusCode.UNKNOWN, error_text(exc))  # raises
             raise
 
     return wrapper
@@ -184,26 +158,24 @@ class TrainingJobProvider(ResourceProvider):
     """CRUD for ModelArts training jobs. Stateless: safe to pickle, safe to share between threads."""
 
     def configure(self, req: ConfigureRequest) -> None:
-        keys = [f"{CONFIG_NAMESPACE}:{key}" for key, _env in SOURCES.values()]
-        # The config can only be asked key by key: ask for the known near misses, to name them in hints.
-        misplaced = [key for key in near_miss_keys() if req.config.get(key) is not None]
-        set_config({key: req.config.get(key) for key in keys}, configured=True, misplaced=misplaced)
+        # The config can only be asked key by key: the settings' keys, and the known near misses to name.
+        CONFIG.configure({key: req.config.get(key) for key in (*CONFIG_KEYS, *near_miss_keys())})
 
     def check(self, _olds: dict[str, Any], news: dict[str, Any]) -> CheckResult:
         from . import core
 
         # Outside the provider host (no configure), settings come from wherever the caller resolves them.
-        config, misplaced = _settings_to_check()
+        config, misplaced = CONFIG.for_check()
         checked = core.check(_olds, news, config=config, misplaced=misplaced)
         if checked.warnings:
             # A dynamic provider has no per-resource log (its stderr is shown among the stack's diagnostics),
             # so each line names the job.
             metadata = checked.inputs.get("metadata")
             name = metadata.get("name") if isinstance(metadata, dict) else None
-            job = f"training job {name}: " if isinstance(name, str) else ""
             said = stderr_progress()
             for warning in checked.warnings:
-                said.say(f"warning: {job}{warning.path}: {warning.reason}")
+                job = name if isinstance(name, str) else None
+                said.say(f"warning: {warning_line(warning.path, warning.reason, job)}")
         return CheckResult(checked.inputs, [check_failure(f.path, f.reason) for f in checked.failures])
 
     @_reported
@@ -223,7 +195,7 @@ class TrainingJobProvider(ResourceProvider):
         from . import core
 
         said = stderr_progress()
-        with core.open_client(current_config(), said) as client:
+        with core.open_client(CONFIG.current(), said) as client:
             created = core.create(props, client, said)
         return CreateResult(created.id, created.outputs)
 
@@ -237,7 +209,7 @@ class TrainingJobProvider(ResourceProvider):
         # A refresh sends the outputs stored last time (a phase among them); TrainingJob.get sends only what
         # the program registered, with every output unset. Only a job that was stored may have vanished.
         lookup = not isinstance(props.get("phase"), str)
-        with core.open_client(current_config(), said) as client:
+        with core.open_client(CONFIG.current(), said) as client:
             found = core.read(id_, props, client, said, must_exist=lookup)
         # An empty id tells the engine the job is gone: refresh drops it from the state.
         if found is None:
@@ -261,7 +233,7 @@ class TrainingJobProvider(ResourceProvider):
         from . import core
 
         said = stderr_progress()
-        with core.open_client(current_config(), said) as client:
+        with core.open_client(CONFIG.current(), said) as client:
             updated = core.update(_id, _olds, _news, client, said)
         return UpdateResult(updated.outputs)
 
@@ -270,5 +242,5 @@ class TrainingJobProvider(ResourceProvider):
         from . import core
 
         said = stderr_progress()
-        with core.open_client(current_config(), said) as client:
+        with core.open_client(CONFIG.current(), said) as client:
             core.delete(_id, client, said, _props)

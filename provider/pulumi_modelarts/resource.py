@@ -16,14 +16,15 @@ from __future__ import annotations
 import copy
 import datetime as _dt
 import inspect
-import os
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Optional, Union
 
 import pulumi
 import pulumi.dynamic
 
-from .fields import HIDDEN_FIELDS, OUTPUT_ONLY_FIELDS, SECRET_INPUTS, SECRET_OUTPUTS
+from .errors import ModelArtsError
+from .fields import OUTPUT_ONLY_FIELDS, SECRET_INPUTS, SECRET_OUTPUTS
+from .front_end import find_jobs, stack_scope, with_naming
 from .provider import TrainingJobProvider
 
 if TYPE_CHECKING:
@@ -34,9 +35,6 @@ if TYPE_CHECKING:
 # ruff: noqa: UP007, UP045  (Optional/Union spelled out, as generated SDKs do)
 
 __all__ = ["SECRET_OUTPUTS", "TrainingJob", "get_training_jobs"]
-
-NAME_SCOPE_FIELD = "name_scope"  # diffing's; this module must not load it (the program stays light)
-assert NAME_SCOPE_FIELD in HIDDEN_FIELDS
 
 
 def _path_parts(path: str) -> list[str]:
@@ -271,12 +269,9 @@ def _register(
     reading = opts is not None and opts.id is not None
     props: dict[str, Any] = dict(given)
     if not reading:
-        # Dynamic providers never see the resource name: pass it in for auto-naming.
-        if props["name_prefix"] is None:
-            props["name_prefix"] = resource_name
-        # Nor the stack: auto-names hash it, so two stacks of one program never share names.
-        props[NAME_SCOPE_FIELD] = f"{pulumi.get_project()}/{pulumi.get_stack()}"
-        props = _with_secrets(props)
+        # Dynamic providers never see the resource name nor the stack: pass them in for auto-naming.
+        scope = stack_scope(pulumi.get_project(), pulumi.get_stack())
+        props = _with_secrets(with_naming(props, resource_name, scope))
     for key in OUTPUT_ONLY_FIELDS:
         props[key] = None
     opts = pulumi.ResourceOptions.merge(
@@ -329,26 +324,22 @@ def get_training_jobs(
     environment, as for the resource. Environment variables and endpoint tokens are left out of the result,
     which is not secret.
     """
-    from . import core
-    from .client import ModelArtsClient
-    from .settings import resolve_settings
-    from .tagging import tag_map
+    from .progress import StderrProgress
 
     try:
-        filters = core.search_filters(
+        return find_jobs(
+            _program_config(),
+            StderrProgress(None),
             name=name,
             phases=[phase] if isinstance(phase, str) else list(phase or []),
             kind=kind,
             created_after_ms=_millis(created_after),
             created_before_ms=_millis(created_before),
+            tags=tags,
+            sort_by=sort_by,
+            order=order,
         )
-    except ValueError as exc:  # pydantic's ValidationError: a filter the service would refuse
-        import pydantic
-
-        reasons = [str(exc)]
-        if isinstance(exc, pydantic.ValidationError):
-            reasons = [e["msg"] for e in exc.errors()]
-        raise ValueError(f"get_training_jobs: {'; '.join(reasons)}") from None
-    settings = resolve_settings(_program_config(), os.environ)
-    with ModelArtsClient.from_settings(settings) as client:
-        return core.list_jobs(client, filters, sort_by=sort_by, order=order, tags=tag_map(tags))
+    except ModelArtsError:
+        raise
+    except ValueError as exc:  # a filter the service would refuse
+        raise ValueError(f"get_training_jobs: {exc}") from None

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from pulumi_modelarts import schema_names
-from pulumi_modelarts.plugin import to_schema
+from pulumi_modelarts.renaming import to_schema
 
 REPO = Path(__file__).resolve().parents[2]
 SCHEMA_FILE = REPO / "provider" / "pulumi_modelarts" / "schema.json"
