@@ -5,6 +5,7 @@ reached from the README; the README keeps the commands CI and newcomers run."""
 from __future__ import annotations
 
 import ast
+import json
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -255,3 +256,12 @@ def test_the_map_of_the_code_is_the_code(package: str, indent: str) -> None:
     modules = {path.name for path in (REPO / package).glob("*.py")} - {"__init__.py"}
     assert modules - listed == set(), f"modules of {package} missing from docs/development.md's layout"
     assert listed - modules == set(), f"docs/development.md's layout names modules {package} does not have"
+
+
+def test_the_performance_page_says_what_the_latest_run_measured() -> None:
+    # docs/performance.md's figures are written from bench/results/latest.json (python -m bench.report).
+    from bench import report
+
+    page = report.PAGE.read_text(encoding="utf-8")
+    latest = json.loads(report.RESULTS.read_text(encoding="utf-8"))
+    assert report.updated(page, report.render(latest)) == page, "run: .venv/bin/python -m bench.report"
