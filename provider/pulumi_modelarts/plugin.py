@@ -75,7 +75,7 @@ from .front_end import (
 )
 from .job_state import declared_from_job, restrict
 from .progress import EngineLog, engine_address
-from .renaming import rename, schema_failure, schema_path, to_schema, to_wire, wire_table
+from .renaming import rename, schema_failure, schema_path, to_schema, wire_table
 from .settings import CONFIG_NAMESPACE
 
 __all__ = ["ModelArtsProvider", "main", "to_plain", "to_property"]
@@ -438,7 +438,7 @@ class ModelArtsProvider(Provider):
     async def invoke(self, request: InvokeRequest) -> InvokeResponse:
         if request.tok != FUNCTION_TYPE:
             raise ValueError(f"unknown function {request.tok}")
-        args = to_wire(plain_map(request.args), schema_names.FUNCTION_ARGS)
+        args = _wire_map(request.args, schema_names.FUNCTION_ARGS, wire_table())
         progress = self._log.progress("")
 
         def millis(key: str) -> int | None:

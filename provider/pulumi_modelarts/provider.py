@@ -172,9 +172,9 @@ class TrainingJobProvider(ResourceProvider):
             # so each line names the job.
             metadata = checked.inputs.get("metadata")
             name = metadata.get("name") if isinstance(metadata, dict) else None
+            job = name if isinstance(name, str) else None
             said = stderr_progress()
             for warning in checked.warnings:
-                job = name if isinstance(name, str) else None
                 said.say(f"warning: {warning_line(warning.path, warning.reason, job)}")
         return CheckResult(checked.inputs, [check_failure(f.path, f.reason) for f in checked.failures])
 
