@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib.resources
+import signal
 import sys
 import threading
 from collections.abc import Callable, Mapping, Sequence
@@ -598,6 +599,9 @@ def main() -> None:
     import grpc
     from pulumi.runtime.proto import provider_pb2_grpc
 
+    # The engine stops its plugins with SIGINT and kills one only after a grace of seconds. A plugin started
+    # from a shell's background job inherits SIGINT ignored, which would add that grace to every command.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     args = sys.argv[1:]
     engine = engine_address(args)
     if engine is None:

@@ -13,6 +13,8 @@ from __future__ import annotations
 import json
 import re
 import signal
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -205,6 +207,28 @@ def test_preview_checks_the_settings_and_hints_at_near_miss_keys(
     assert "did you mean modelarts:projectId?" in text, text
     assert emulator.project_id not in text  # names only, never a value
     assert emulator.stats()["by_operation"] == {}
+
+
+def test_the_plugin_stops_on_the_engines_sigint_though_it_was_started_with_sigint_ignored() -> None:
+    # A shell's background job starts its commands with SIGINT ignored, and the engine stops its plugins with
+    # SIGINT: a plugin that kept ignoring it would be killed only after the engine's grace, on every command.
+    binary = Path(sys.executable).parent / "pulumi-resource-modelarts"
+    proc = subprocess.Popen(
+        [str(binary), "127.0.0.1:1"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
+    )
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline().strip().isdigit()  # the port: the plugin is serving
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=30) == 0, proc.communicate()[1]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.communicate()
 
 
 def test_importing_a_missing_job_fails_naming_the_id(tmp_path: Path, emulator: EmulatorProcess) -> None:
