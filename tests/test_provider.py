@@ -347,6 +347,13 @@ def test_get_training_jobs_pages_and_filters(prov: TrainingJobProvider, emu: Emu
     assert len(only) == 1 and only[0]["metadata"]["name"].startswith("look1-")
     assert get_training_jobs(phase=["Failed"]) == []
     assert len(get_training_jobs(created_after=0)) == 3
+    # Left out, the order is the service's: newest first. Given, it is sent as written.
+    created = [j["metadata"]["create_time"] for j in found]
+    assert created == sorted(created, reverse=True)
+    by_name = [j["metadata"]["name"][:5] for j in get_training_jobs(sort_by="name", order="asc")]
+    assert by_name == ["look0", "look1", "look2"]
+    by_name = [j["metadata"]["name"][:5] for j in get_training_jobs(sort_by="name", order="desc")]
+    assert by_name == ["look2", "look1", "look0"]
 
 
 def test_get_training_jobs_takes_phases_in_any_case_and_refuses_unknown_ones(

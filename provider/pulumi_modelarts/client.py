@@ -447,8 +447,8 @@ class ModelArtsClient:
         self,
         filters: Sequence[SearchFilter] | None = None,
         *,
-        sort_by: str = "create_time",
-        order: str = "desc",
+        sort_by: str | None = None,
+        order: str | None = None,
         page_size: int = MAX_PAGE_SIZE,
         tags: Mapping[str, str] | None = None,
     ) -> Iterator[TrainingJob]:

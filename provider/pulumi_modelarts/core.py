@@ -297,8 +297,8 @@ def list_jobs(
     client: ModelArtsClient,
     filters: Sequence[SearchFilter],
     *,
-    sort_by: str = "create_time",
-    order: str = "desc",
+    sort_by: str | None = None,
+    order: str | None = None,
     tags: Mapping[str, str] | None = None,
 ) -> list[dict[str, Any]]:
     """Every job matching the filters (all pages of the search) and carrying every tag of tags (key and

@@ -142,10 +142,11 @@ def find_jobs(
     created_after_ms: int | None = None,
     created_before_ms: int | None = None,
     tags: Mapping[str, str] | None = None,
-    sort_by: str = "create_time",
-    order: str = "desc",
+    sort_by: str | None = None,
+    order: str | None = None,
 ) -> list[dict[str, Any]]:
-    """Every page of the search, as the lookup answers it (newest first unless told otherwise, no secrets).
+    """Every page of the search, as the lookup answers it (no secrets); sort_by and order left out are the
+    service's: create_time, newest first.
 
     Raises ValueError naming the filter the service would refuse, before any call.
     """

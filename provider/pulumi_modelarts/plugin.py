@@ -456,8 +456,8 @@ class ModelArtsProvider(Provider):
                 created_after_ms=millis("created_after"),
                 created_before_ms=millis("created_before"),
                 tags=args.get("tags"),
-                sort_by=str(args.get("sort_by") or "create_time"),
-                order=str(args.get("order") or "desc"),
+                sort_by=str(args["sort_by"]) if args.get("sort_by") else None,
+                order=str(args["order"]) if args.get("order") else None,
             )
 
         jobs = await self._run(call)

@@ -312,10 +312,11 @@ def get_training_jobs(
     *,
     kind: Optional[str] = None,
     tags: Optional[Mapping[str, str]] = None,
-    sort_by: str = "create_time",
-    order: str = "desc",
+    sort_by: Optional[str] = None,
+    order: Optional[str] = None,
 ) -> list[dict[str, Any]]:
-    """Training jobs of the project, newest first, as plain dicts (all pages of the search API).
+    """Training jobs of the project, as plain dicts (all pages of the search API): newest first unless sort_by
+    and order ("asc" or "desc") say otherwise, the service's default being create_time, desc.
 
     name matches as a substring ("like"); phase is one phase or a list, in any case ("running" or "Running";
     an unknown phase raises ValueError); created_after/created_before are
