@@ -1222,3 +1222,29 @@ def test_a_realistic_job_with_new_fields_passes_the_provider_check() -> None:
     checked = core.check({}, news)
     assert checked.failures == []
     assert [w.path for w in checked.warnings] == ["algorithm.engine.install_sys_packages"]
+
+
+def test_validators_are_built_once_whichever_threads_ask_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+    import time
+
+    class Deferred(BaseModel):
+        model_config = {"defer_build": True}
+        value: int
+
+    builds: list[str] = []
+    rebuild = Deferred.model_rebuild
+
+    def counted(**kwargs: Any) -> bool | None:
+        builds.append(threading.current_thread().name)
+        time.sleep(0.05)  # a build long enough for the other threads to arrive while it runs
+        return rebuild(**kwargs)
+
+    monkeypatch.setattr(Deferred, "model_rebuild", counted)
+    threads = [threading.Thread(target=m.build_validators, args=(Deferred,)) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert len(builds) == 1 and Deferred.__pydantic_complete__
+    assert Deferred.model_validate({"value": 1}).value == 1

@@ -300,11 +300,50 @@ def test_warm_up_builds_the_validators_and_says_when_done() -> None:
 
     from pulumi_modelarts import models
 
-    checking, creating = threading.Event(), threading.Event()
-    plugin.warm_up(checking, creating)
-    assert checking.is_set() and creating.is_set()
+    ready = threading.Event()
+    plugin.warm_up(ready)
+    assert ready.is_set()
     for model in (models.CreateTrainingJobRequest, models.ProviderSettings, models.TrainingJob):
         assert model.__pydantic_complete__, model
+
+
+def test_a_check_never_waits_for_the_warm_up_and_a_no_change_check_loads_no_models(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import subprocess
+    import sys
+    import threading
+
+    class Unready(threading.Event):
+        def wait(self, timeout: float | None = None) -> bool:
+            raise AssertionError("check waited for the warm-up")
+
+    monkeypatch.setattr(plugin, "_WARMED", Unready())
+    provider = plugin.ModelArtsProvider()
+    first = run(provider.check(CheckRequest(URN, {}, plugin.property_map(inputs()), b"")))
+    assert first.failures == [] and first.inputs is not None
+    again = run(provider.check(CheckRequest(URN, first.inputs, plugin.property_map(inputs()), b"")))
+    assert again.failures == []
+    # In a fresh process, as the plugin starts: a check of the inputs accepted last time imports no models.
+    script = """
+import asyncio, json, sys
+from pulumi.provider.experimental.provider import CheckRequest
+from pulumi_modelarts import plugin
+olds, news = (plugin.property_map(json.loads(a)) for a in sys.argv[1:])
+request = CheckRequest("%s", olds, news, b"")
+answer = asyncio.new_event_loop().run_until_complete(plugin.ModelArtsProvider().check(request))
+assert answer.failures == [], answer.failures
+print("pulumi_modelarts.models" in sys.modules, "pydantic" in sys.modules)
+""" % URN
+    olds = json.dumps(plugin.to_plain(plugin.PropertyValue(dict(first.inputs))))
+    found = subprocess.run(
+        [sys.executable, "-c", script, olds, json.dumps(inputs())],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    assert found.stdout.split() == ["False", "False"], found.stderr
 
 
 def test_inputs_and_state_are_read_and_renamed_in_one_walk_as_in_two() -> None:

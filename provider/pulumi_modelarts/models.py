@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import gc
 import re
+import threading
 import types
 from collections.abc import Iterable, Mapping
 from typing import Annotated, Any, ClassVar, Final, Literal, NamedTuple, Union, get_args, get_origin
@@ -189,6 +190,7 @@ __all__ = [
     "Volume",
     "advice",
     "advice_rules",
+    "build_validators",
     "environments_map",
     "is_failure",
     "is_terminable",
@@ -1830,8 +1832,23 @@ class CreateTrainingJobRequest(RequestModel):
         return self
 
 
+# pydantic builds a deferred model's validator inside the first call that validates, on whatever thread makes
+# it, and two threads may build the same one: under the GIL that costs twice as long as one build.
+_BUILDING = threading.Lock()
+
+
+def build_validators(*classes: type[BaseModel]) -> None:
+    """Build these models' validators now if not built yet; a thread finding another building waits for it."""
+    with _BUILDING:
+        for cls in classes:
+            if not cls.__pydantic_complete__:
+                cls.model_rebuild()
+
+
 def validate_create_request(data: object, *, require_name: bool = True) -> CreateTrainingJobRequest:
     """Parse a create body; by default ``metadata.name`` must be present (the request sent to the service)."""
+    if not CreateTrainingJobRequest.__pydantic_complete__:
+        build_validators(CreateTrainingJobRequest)
     return CreateTrainingJobRequest.model_validate(data, context={REQUIRE_NAME: require_name})
 
 

@@ -307,7 +307,6 @@ class ModelArtsProvider(Provider):
         return ConfigureResponse(accept_secrets=True, supports_preview=False)
 
     async def check(self, request: CheckRequest) -> CheckResponse:
-        _warmed(_CHECK_READY)
         from . import core
 
         sent = wire_inputs(request.new_inputs)
@@ -372,7 +371,7 @@ class ModelArtsProvider(Provider):
         limit = _limit(request.timeout)
 
         def call() -> core.JobState:
-            _warmed(_CREATE_READY)
+            _warmed(_WARMED)
             with core.open_client(self.config(), progress) as client:
                 return core.create(inputs, client, progress, limit=limit, stop=self._stop)
 
@@ -517,32 +516,30 @@ _KINDS = {
 }
 
 
-def warm_up(checking: threading.Event | None = None, creating: threading.Event | None = None) -> None:
-    """Load what the first check needs (core, the request models) and build those models' validators, which
-    pydantic otherwise builds inside the first call that validates (about 0.1 s of CPU), then set checking;
-    then the same for what a create needs beyond it (the client, the response models), then set creating."""
+def warm_up(ready: threading.Event | None = None) -> None:
+    """Load what a check needs (core, the request models) and build their validators, which pydantic
+    otherwise builds inside the first call that validates (about 0.1 s of CPU); then the same for what a
+    create needs beyond it (the client, the response models); then set ready.
+
+    A check does not wait for it: a no-change check needs no models at all, and one that validates imports
+    them (Python's import lock makes it wait for an import under way) and waits in ``build_validators`` for a
+    build under way rather than building the same validator again.
+    """
     try:
         from . import core, models  # noqa: F401  (imported for their cost)
 
-        models.CreateTrainingJobRequest.model_rebuild()
-        models.ProviderSettings.model_rebuild()
-    finally:
-        if checking is not None:
-            checking.set()
-    try:
+        models.build_validators(models.CreateTrainingJobRequest, models.ProviderSettings)
         from . import client  # noqa: F401
 
-        models.TrainingJob.model_rebuild()
-        models.ResourceOutputs.model_rebuild()
+        models.build_validators(models.TrainingJob, models.ResourceOutputs)
     finally:
-        if creating is not None:
-            creating.set()
+        if ready is not None:
+            ready.set()
 
 
-# Set by main while warm_up runs: an operation arriving meanwhile waits for what it needs rather than building
-# the same validators a second time on its own thread (the GIL makes two builds cost twice as long).
-_CHECK_READY: threading.Event | None = None
-_CREATE_READY: threading.Event | None = None
+# Set by main while warm_up runs: a create arriving meanwhile waits for it rather than building the response
+# models' validators a second time on its own thread.
+_WARMED: threading.Event | None = None
 
 
 def _warmed(ready: threading.Event | None) -> None:
@@ -622,12 +619,10 @@ def main() -> None:
         sys.stdout.write(f"{port}\n")
         sys.stdout.flush()
         # While the engine hands the plugin its first cheap calls (plugin info, schema, configuration),
-        # the first Check's loading is done on a thread of its own rather than on the gRPC path.
-        global _CHECK_READY, _CREATE_READY
-        _CHECK_READY, _CREATE_READY = threading.Event(), threading.Event()
-        warming = threading.Thread(
-            target=warm_up, args=(_CHECK_READY, _CREATE_READY), name="modelarts-warm-up", daemon=True
-        )
+        # the loading for the first operations is done on a thread of its own rather than on the gRPC path.
+        global _WARMED
+        _WARMED = threading.Event()
+        warming = threading.Thread(target=warm_up, args=(_WARMED,), name="modelarts-warm-up", daemon=True)
         warming.start()
         await server.wait_for_termination()
 
