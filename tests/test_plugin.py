@@ -307,37 +307,46 @@ def test_warm_up_builds_the_validators_and_says_when_done() -> None:
         assert model.__pydantic_complete__, model
 
 
-def test_a_check_never_waits_for_the_warm_up_and_a_no_change_check_loads_no_models(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    import subprocess
-    import sys
+def test_a_check_never_waits_for_the_warm_up_and_only_a_new_job_starts_it() -> None:
     import threading
 
     class Unready(threading.Event):
         def wait(self, timeout: float | None = None) -> bool:
             raise AssertionError("check waited for the warm-up")
 
-    monkeypatch.setattr(plugin, "_WARMED", Unready())
+    provider = plugin.ModelArtsProvider(warm_up=True)
+    assert provider.warm_up is not None
+    provider.warm_up.ready = Unready()
+    checked = run(provider.check(CheckRequest(URN, {}, plugin.property_map(inputs()), b""))).inputs
+    assert checked is not None
+    assert provider.warm_up.started  # a new job: its create may follow
+    unchanged = plugin.ModelArtsProvider(warm_up=True)
+    assert unchanged.warm_up is not None
+    answer = run(unchanged.check(CheckRequest(URN, checked, plugin.property_map(inputs()), b"")))
+    assert answer.failures == [] and not unchanged.warm_up.started
+
+
+def test_the_served_plugin_checks_unchanged_inputs_without_loading_any_model() -> None:
+    import subprocess
+    import sys
+
     provider = plugin.ModelArtsProvider()
-    first = run(provider.check(CheckRequest(URN, {}, plugin.property_map(inputs()), b"")))
-    assert first.failures == [] and first.inputs is not None
-    again = run(provider.check(CheckRequest(URN, first.inputs, plugin.property_map(inputs()), b"")))
-    assert again.failures == []
-    # In a fresh process, as the plugin starts: a check of the inputs accepted last time imports no models.
+    checked = run(provider.check(CheckRequest(URN, {}, plugin.property_map(inputs()), b""))).inputs
+    assert checked is not None
+    # In a fresh process with the warm-up on, as main serves it: a no-change preview's check.
     script = """
 import asyncio, json, sys
 from pulumi.provider.experimental.provider import CheckRequest
 from pulumi_modelarts import plugin
-olds, news = (plugin.property_map(json.loads(a)) for a in sys.argv[1:])
-request = CheckRequest("%s", olds, news, b"")
-answer = asyncio.new_event_loop().run_until_complete(plugin.ModelArtsProvider().check(request))
+urn, olds, news = sys.argv[1], *(plugin.property_map(json.loads(a)) for a in sys.argv[2:])
+provider = plugin.ModelArtsProvider(warm_up=True)
+answer = asyncio.new_event_loop().run_until_complete(provider.check(CheckRequest(urn, olds, news, b"")))
 assert answer.failures == [], answer.failures
 print("pulumi_modelarts.models" in sys.modules, "pydantic" in sys.modules)
-""" % URN
-    olds = json.dumps(plugin.to_plain(plugin.PropertyValue(dict(first.inputs))))
+"""
+    olds = json.dumps(plugin.to_plain(PropertyValue(dict(checked))))
     found = subprocess.run(
-        [sys.executable, "-c", script, olds, json.dumps(inputs())],
+        [sys.executable, "-c", script, URN, olds, json.dumps(inputs())],
         capture_output=True,
         text=True,
         timeout=120,
