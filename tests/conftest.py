@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import signal
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -12,11 +11,9 @@ from hypothesis import settings
 
 from modelarts_emulator.testing import EmulatorProcess, start_emulator
 
-# Run from a shell's background job (as a CI runner may), pytest inherits SIGINT ignored, and so would every
-# pulumi command, language host and plugin the tests start: the engine stops its plugins with SIGINT and kills
-# one that ignores it only after a grace of seconds, which added about 5 s to every pulumi command. A handler
-# here (not SIG_IGN) is reset to the default in each child at exec.
-signal.signal(signal.SIGINT, signal.default_int_handler)
+from .support import default_sigint
+
+default_sigint()  # every pulumi command the tests start obeys the engine's SIGINT (support.default_sigint)
 
 # In CI, property tests run a fixed sequence of examples, so a run is reproducible and a red CI is never
 # luck; locally they draw new examples each run, which is how they find new cases.

@@ -7,6 +7,7 @@ Imported as ``tests.support`` (``tests`` is a package), from pytest and from ``p
 from __future__ import annotations
 
 import copy
+import signal
 import time
 from collections.abc import Callable, Collection, Iterator, Mapping
 from typing import Any, TypeVar
@@ -94,3 +95,15 @@ def emulator_env(emu: EmulatorProcess, poll_seconds: str | None = None) -> dict[
     if poll_seconds is not None:
         env[POLL_SECONDS_ENV] = poll_seconds
     return env
+
+
+def default_sigint() -> None:
+    """Give this process a SIGINT handler, so the pulumi commands, language hosts and plugins it starts get
+    SIGINT at its default.
+
+    Started from a shell's background job (a CI runner may start it so), a process inherits SIGINT ignored and
+    passes that on; the engine stops its plugins with SIGINT and kills one that ignores it only after a grace
+    of seconds, which added about 5 s to every pulumi command. A handler (not SIG_IGN) is reset to the default
+    in each child at exec.
+    """
+    signal.signal(signal.SIGINT, signal.default_int_handler)
