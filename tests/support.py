@@ -7,9 +7,11 @@ Imported as ``tests.support`` (``tests`` is a package), from pytest and from ``p
 from __future__ import annotations
 
 import copy
+import os
 import signal
 import time
 from collections.abc import Callable, Collection, Iterator, Mapping
+from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
@@ -19,15 +21,20 @@ from modelarts_emulator.testing import EmulatorProcess
 __all__ = [
     "FAST_POLL_SECONDS",
     "POLL_SECONDS_ENV",
+    "SEEDS",
     "emulator_env",
     "fast_polls",
     "minimal_job",
     "phase_of",
     "poll",
+    "require",
     "wait_phase",
 ]
 
 T = TypeVar("T")
+
+# The API pages this project implements, beside the repository (../shared/seeds), wherever it is cloned.
+SEEDS = Path(__file__).resolve().parent.parent.parent / "shared" / "seeds"
 
 # The provider's poll knob (pulumi_modelarts.wait); spelled out so that this module loads no provider code.
 POLL_SECONDS_ENV = "PULUMI_MODELARTS_POLL_SECONDS"
@@ -107,3 +114,14 @@ def default_sigint() -> None:
     in each child at exec.
     """
     signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def require(path: Path, what: str) -> Path:
+    """path, when it exists; otherwise skip the test, except in CI (CI set), where a missing input fails it:
+    a CI run must not turn green by silently skipping what it was meant to check."""
+    if not path.exists():
+        message = f"{what} not found at {path}"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return path

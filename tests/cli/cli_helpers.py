@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import textwrap
@@ -113,6 +114,25 @@ def popen(stack: Stack, *args: str) -> subprocess.Popen[str]:
 
 
 def kill_group(proc: subprocess.Popen[str], sig: signal.Signals) -> None:
-    import os
-
     os.killpg(proc.pid, sig)
+
+
+def plugin_processes(state_dir: Path, command: bytes = b"") -> list[int]:
+    """Live processes started by this test's pulumi commands (their environment names its private backend,
+    under state_dir), optionally only those whose command line contains `command`."""
+    marker = str(state_dir).rstrip("/").encode() + b"/"
+    found = []
+    for proc_dir in Path("/proc").iterdir():
+        if not proc_dir.name.isdigit() or int(proc_dir.name) == os.getpid():
+            continue
+        try:
+            environ = (proc_dir / "environ").read_bytes()
+            cmdline = (proc_dir / "cmdline").read_bytes()
+        except OSError:
+            continue
+        entries = environ.split(b"\0")
+        if command in cmdline and any(
+            entry.startswith(b"PULUMI_BACKEND_URL=") and marker in entry for entry in entries
+        ):
+            found.append(int(proc_dir.name))
+    return found

@@ -3,9 +3,16 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
+from collections.abc import Iterator
+from pathlib import Path
+
 import pytest
 
 from . import languages
+from .cli_helpers import plugin_processes
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -18,3 +25,17 @@ def pytest_configure(config: pytest.Config) -> None:
 def _program_dependencies(tmp_path_factory: pytest.TempPathFactory) -> None:
     """Prepared on first use (languages.node_modules, languages.go_module), shared by every stack after it."""
     languages.use_session_cache(tmp_path_factory.mktemp("program-dependencies"))
+
+
+@pytest.fixture(autouse=True)
+def no_leftover_processes(tmp_path: Path) -> Iterator[None]:
+    """After each test, stop what its pulumi commands started and left running.
+
+    A test that kills `pulumi` outright (SIGKILL of its process group) leaves the plugins the engine started
+    in their own process groups: the native plugin, and the dynamic provider host, which waits forever for
+    an engine that is gone. They are recognised by this test's private state directory in their environment.
+    """
+    yield
+    for pid in plugin_processes(tmp_path):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)

@@ -21,7 +21,6 @@ engine was SIGKILLed the provider host lives on, its wait still times out, and t
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import shlex
@@ -30,7 +29,7 @@ import subprocess
 import sys
 import textwrap
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +37,7 @@ import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
 
-from .cli_helpers import all_jobs, jobs_program, live, make_stack, popen, state_job_ids
+from .cli_helpers import all_jobs, jobs_program, live, make_stack, plugin_processes, popen, state_job_ids
 from .front_ends import FRONT_ENDS, FrontEnd
 from .pulumi_cli import Stack
 
@@ -53,41 +52,6 @@ SLOW_START = {
     "running_seconds": 600,
     "terminating_seconds": 0.2,
 }
-
-
-def plugin_processes(state_dir: Path, command: bytes = b"") -> list[int]:
-    """Live processes started by this test's pulumi commands (their environment names its private backend),
-    optionally only those whose command line contains `command`."""
-    marker = str(state_dir).encode()
-    found = []
-    for proc_dir in Path("/proc").iterdir():
-        if not proc_dir.name.isdigit() or int(proc_dir.name) == os.getpid():
-            continue
-        try:
-            environ = (proc_dir / "environ").read_bytes()
-            cmdline = (proc_dir / "cmdline").read_bytes()
-        except OSError:
-            continue
-        entries = environ.split(b"\0")
-        if command in cmdline and any(
-            entry.startswith(b"PULUMI_BACKEND_URL=") and marker in entry for entry in entries
-        ):
-            found.append(int(proc_dir.name))
-    return found
-
-
-@pytest.fixture(autouse=True)
-def no_leftover_plugins(tmp_path: Path) -> Iterator[None]:
-    """After the test, stop the provider processes a killed `pulumi up` left behind.
-
-    The engine starts plugins in their own process group, so killing `pulumi`'s group does not reach them, and
-    a provider whose engine is gone waits forever. They are recognised by this test's private state directory
-    in their environment.
-    """
-    yield
-    for pid in plugin_processes(tmp_path):
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(pid, signal.SIGKILL)
 
 
 def interrupted_up(stack: Stack, emu: EmulatorProcess, sig: signal.Signals, *, whole_group: bool) -> str:

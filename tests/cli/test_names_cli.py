@@ -22,7 +22,7 @@ import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
 
-from .cli_helpers import all_jobs, live, make_stack, popen, state_job_ids
+from .cli_helpers import all_jobs, kill_group, live, make_stack, popen, state_job_ids
 from .pulumi_cli import Stack
 
 pytestmark = pytest.mark.cli
@@ -108,7 +108,7 @@ def test_previews_show_the_name_up_uses_and_a_killed_up_rerun_creates_no_second_
     while len(all_jobs(emu)) < 2:
         assert proc.poll() is None and time.monotonic() < deadline, "up ended before the jobs appeared"
         time.sleep(0.05)
-    signal_group(proc.pid)
+    kill_group(proc, signal.SIGKILL)
     proc.communicate(timeout=120)
     started = {j["metadata"]["name"] for j in all_jobs(emu)}
     assert started and started <= set(first)
@@ -122,12 +122,6 @@ def test_previews_show_the_name_up_uses_and_a_killed_up_rerun_creates_no_second_
     assert names_in(stack) == first
     stack.destroy()
     assert live(all_jobs(emu)) == []
-
-
-def signal_group(pid: int) -> None:
-    import os
-
-    os.killpg(pid, signal.SIGKILL)
 
 
 def stale_handled(run: Any, pinned: bool) -> bool:
