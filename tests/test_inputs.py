@@ -177,7 +177,8 @@ def test_typed_input_docs_are_the_model_descriptions() -> None:
                 if (field.json_schema_extra or {}).get("service_set"):  # type: ignore[union-attr]
                     assert name not in docs
                     continue
-                key = name if dict_or_class == args_name else (field.alias or name)
+                # Both spell the field as Python does (node_selector_terms), as the native SDK's do.
+                key = name
                 _check_doc(f"{dict_or_class}.{key}", docs.get(key), field)
                 checked += 1
     assert checked > 100

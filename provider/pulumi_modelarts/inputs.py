@@ -3607,7 +3607,7 @@ class TrainingJobNodeSelectorRequirementArgs:
 class TrainingJobNodeSelectorTermArgsDict(TypedDict):
     """Conditions a node must meet: on its labels (`matchExpressions`) or its fields (`matchFields`)."""
 
-    matchExpressions: NotRequired[
+    match_expressions: NotRequired[
         pulumi.Input[
             Sequence[
                 pulumi.Input[
@@ -3617,7 +3617,7 @@ class TrainingJobNodeSelectorTermArgsDict(TypedDict):
         ]
     ]
     """Conditions on node labels."""
-    matchFields: NotRequired[
+    match_fields: NotRequired[
         pulumi.Input[
             Sequence[
                 pulumi.Input[
@@ -3734,7 +3734,7 @@ class TrainingJobNodeSelectorTermArgs:
 class TrainingJobNodeAffinityArgsDict(TypedDict):
     """Nodes the job may run on."""
 
-    nodeSelectorTerms: pulumi.Input[
+    node_selector_terms: pulumi.Input[
         Sequence[pulumi.Input[Union[TrainingJobNodeSelectorTermArgs, TrainingJobNodeSelectorTermArgsDict]]]
     ]
     """Node conditions; a node that meets any one of them will do. Must not be empty."""

@@ -163,10 +163,13 @@ class TrainingJobProvider(ResourceProvider):
 
     def check(self, _olds: dict[str, Any], news: dict[str, Any]) -> CheckResult:
         from . import core
+        from .renaming import as_written, from_python, spelled_twice
 
         # Outside the provider host (no configure), settings come from wherever the caller resolves them.
         config, misplaced = CONFIG.for_check()
-        checked = core.check(_olds, news, config=config, misplaced=misplaced)
+        # The program's plain dicts may spell properties as Python does (node_selector_terms) or as the wire
+        # does (nodeSelectorTerms); the stored inputs have the wire's, and problems the program's spelling.
+        checked = core.check(_olds, from_python(news), config=config, misplaced=misplaced)
         if checked.warnings:
             # A dynamic provider has no per-resource log (its stderr is shown among the stack's diagnostics),
             # so each line names the job.
@@ -175,8 +178,9 @@ class TrainingJobProvider(ResourceProvider):
             job = name if isinstance(name, str) else None
             said = stderr_progress()
             for warning in checked.warnings:
-                said.say(f"warning: {warning_line(warning.path, warning.reason, job)}")
-        return CheckResult(checked.inputs, [check_failure(f.path, f.reason) for f in checked.failures])
+                said.say(f"warning: {warning_line(*as_written(warning.path, warning.reason, news), job)}")
+        problems = [*spelled_twice(news), *(as_written(f.path, f.reason, news) for f in checked.failures)]
+        return CheckResult(checked.inputs, [check_failure(path, reason) for path, reason in problems])
 
     @_reported
     def diff(self, _id: str, _olds: dict[str, Any], _news: dict[str, Any]) -> DiffResult:
