@@ -5,8 +5,9 @@ from __future__ import annotations
 import copy
 import json
 import re
+import types
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Union, get_args, get_origin
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -17,9 +18,9 @@ from pulumi_modelarts import core
 from pulumi_modelarts import models as m
 
 from .check_failures import path_and_reason
+from .support import SEEDS, require
 
 DATA = Path(__file__).parent / "data" / "seed_examples"
-SEEDS = Path("/work/shared/seeds")
 
 # The JSON examples of each API page, in the order they appear there (copied to tests/data/seed_examples).
 SEED_EXAMPLES: dict[str, list[str]] = {
@@ -88,11 +89,11 @@ def problems_of(model: type[BaseModel], data: Any, **kwargs: Any) -> list[tuple[
 # The seed examples
 
 
-@pytest.mark.skipif(not SEEDS.is_dir(), reason="seed pages not present on this machine")
 @pytest.mark.parametrize("seed", sorted(SEED_EXAMPLES))
 def test_data_files_are_the_seed_examples(seed: str) -> None:
     # Every example in every page is valid JSON as printed; the data files are exactly those examples.
-    found = json_objects((SEEDS / seed).read_text(encoding="utf-8"))
+    page = require(SEEDS / seed, "the API page")
+    found = json_objects(page.read_text(encoding="utf-8"))
     assert found == [load(name) for name in SEED_EXAMPLES[seed]]
 
 
@@ -1125,6 +1126,12 @@ ADVISED: list[tuple[str, dict[str, Any], str, str]] = [
         "both given",
     ),
     (
+        "environment name a shell cannot use",
+        _request(algorithm__environments={"NCCL_DEBUG": "INFO", "1BAD NAME": "1"}),
+        "algorithm.environments['1BAD NAME']",
+        "sent as written",
+    ),
+    (
         "metrics two ways",
         _full(spec__custom_metrics=[{"exec": {"command": ["x"]}, "http_get": {"path": "/m", "port": 1}}]),
         "spec.custom_metrics[0].http_get",
@@ -1248,3 +1255,148 @@ def test_validators_are_built_once_whichever_threads_ask_at_once(monkeypatch: py
         thread.join(30)
     assert len(builds) == 1 and Deferred.__pydantic_complete__
     assert Deferred.model_validate({"value": 1}).value == 1
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Environment variable names: what no process could receive is refused, with the key as the user wrote it;
+# a name a shell cannot refer to is the official SDK's advice only (a warning), sent as written.
+
+
+def _job_env(environments: dict[str, str]) -> dict[str, Any]:
+    return _request(algorithm__environments=environments)
+
+
+def _task_env(environments: dict[str, str]) -> dict[str, Any]:
+    task = {"task_resource": {"node_count": 1}, "algorithm": {"environments": environments}}
+    return {"metadata": {"name": "a"}, "tasks": [task]}
+
+
+ENV_HOLDERS = {
+    "algorithm": (_job_env, "algorithm.environments"),
+    "task": (_task_env, "tasks[0].algorithm.environments"),
+}
+
+
+@pytest.mark.parametrize("holder", sorted(ENV_HOLDERS))
+@pytest.mark.parametrize(
+    ("name", "key", "fragment"),
+    [
+        ("", "['']", "must not be empty"),
+        ("A=B", "['A=B']", "must not contain '='"),
+        ("=A", "['=A']", "must not contain '='"),
+        ("N\x00UL", "['N\\x00UL']", "must not contain the NUL character"),
+    ],
+    ids=["empty", "equals", "leading-equals", "nul"],
+)
+def test_environment_names_no_process_can_receive_are_refused_by_key(
+    holder: str, name: str, key: str, fragment: str
+) -> None:
+    body, where = ENV_HOLDERS[holder]
+    data = body({"GOOD_NAME": "1", name: "2"})
+    found = problems_of(m.CreateTrainingJobRequest, data)
+    assert [path for path, _ in found] == [where + key], found
+    message = found[0][1]
+    assert message.startswith("key ") and fragment in message, found
+    assert not JARGON.search(message), message
+    # check (every preview, both front-ends) names the same path and refuses the inputs.
+    checked = core.check({}, data)
+    assert [f.path for f in checked.failures] == [where + key], checked.failures
+
+
+@pytest.mark.parametrize("holder", sorted(ENV_HOLDERS))
+@pytest.mark.parametrize(
+    ("name", "key"),
+    [("1BAD NAME", "['1BAD NAME']"), ("9LIVES", "['9LIVES']"), ("my.var", "['my.var']"), ("a-b", ".a-b")],
+)
+def test_environment_names_a_shell_cannot_use_pass_with_a_warning(holder: str, name: str, key: str) -> None:
+    body, where = ENV_HOLDERS[holder]
+    data = body({"NCCL_DEBUG": "INFO", "_x1": "1", name: "2"})
+    request = m.validate_create_request(data)
+    warned = [(path, message) for path, message in m.advice(request) if "environments" in path]
+    assert [path for path, _ in warned] == [where + key], warned
+    assert "letters, digits and _" in warned[0][1] and "sent as written" in warned[0][1], warned
+    assert "env-name-shape" in m.advice_rules(request)
+    # Sent as written, the odd name with the others.
+    sent = m.to_wire(request)
+    algorithm = sent["algorithm"] if holder == "algorithm" else sent["tasks"][0]["algorithm"]
+    assert algorithm["environments"][name] == "2"
+    checked = core.check({}, data)
+    assert checked.failures == [] and where + key in [w.path for w in checked.warnings]
+
+
+def test_ordinary_environment_names_are_not_warned_about() -> None:
+    for body, _ in ENV_HOLDERS.values():
+        request = m.validate_create_request(body({"NCCL_DEBUG": "INFO", "_x1": "1", "a": ""}))
+        assert m.advice(request) == [], m.advice(request)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Numbers: true/false is never a count or a size (pydantic's lax mode would read true as 1).
+
+
+def _number_kinds(annotation: Any) -> set[type]:
+    origin = get_origin(annotation)
+    if origin is Annotated:
+        return _number_kinds(get_args(annotation)[0])
+    if origin in (Union, types.UnionType):
+        return set().union(*(_number_kinds(a) for a in get_args(annotation)))
+    return {annotation} & {int, float}
+
+
+def _numeric_inputs() -> list[tuple[type[BaseModel], str, set[type]]]:
+    found = []
+    for value in vars(m).values():
+        if isinstance(value, type) and issubclass(value, (m.RequestModel, m.ProviderSettings)):
+            for wire, info in m.wire_fields(value).items():
+                kinds = _number_kinds(info.annotation)
+                if kinds:
+                    found.append((value, wire, kinds))
+    return found
+
+
+NUMERIC_INPUTS = _numeric_inputs()
+
+
+def test_the_numeric_inputs_are_found() -> None:
+    names = {f"{cls.__name__}.{wire}" for cls, wire, _ in NUMERIC_INPUTS}
+    assert {
+        "Resource.node_count",
+        "TaskResource.node_count",
+        "CustomizedFlavor.cpu_core_num",
+        "MetricsHttpGet.port",
+        "SearchRequest.limit",
+        "ProviderSettings.wait_timeout",
+    } <= names, names
+    assert len(NUMERIC_INPUTS) >= 20
+
+
+@pytest.mark.parametrize(
+    ("model", "wire", "kinds"), NUMERIC_INPUTS, ids=[f"{c.__name__}.{w}" for c, w, _ in NUMERIC_INPUTS]
+)
+def test_true_or_false_is_not_a_number(model: type[BaseModel], wire: str, kinds: set[type]) -> None:
+    for flag in (True, False):
+        found = dict(problems_of(model, {wire: flag}))
+        assert wire in found, (flag, found)
+        assert not JARGON.search(found[wire]), found[wire]
+        if model is not m.ProviderSettings:
+            expected = "must be a whole number" if int in kinds else "must be a number"
+            assert found[wire] == f"{expected}, not true or false", found[wire]
+    # Numbers are unchanged: 1 and 1.0 (how Pulumi hands numbers over) are taken for ints and floats alike,
+    # and so is text holding a number, as before.
+    for number in (1, 1.0, "1"):
+        try:
+            model.model_validate({wire: number})
+        except ValidationError as exc:
+            assert wire not in dict(m.problems(exc)), (number, m.problems(exc))
+
+
+def test_a_flag_for_a_node_count_fails_check_by_its_path() -> None:
+    checked = core.check({}, _request(spec__resource__node_count=True))
+    assert [(f.path, f.reason) for f in checked.failures] == [
+        ("spec.resource.node_count", "must be a whole number, not true or false")
+    ]
+    task = {"task_resource": {"node_count": True}, "algorithm": {"code_dir": "/c/", "boot_file": "/c/t.py"}}
+    checked = core.check({}, {"metadata": {"name": "a"}, "tasks": [task]})
+    assert [f.path for f in checked.failures] == ["tasks[0].task_resource.node_count"]
+    # A whole number given as a float is still a count, and goes out as one.
+    assert core.check({}, _request(spec__resource__node_count=2.0)).failures == []

@@ -32,6 +32,7 @@ from typing import Annotated, Any, ClassVar, Final, Literal, NamedTuple, Union, 
 
 import annotated_types
 from pydantic import (
+    AfterValidator,
     BaseModel,
     BeforeValidator,
     ConfigDict,
@@ -221,6 +222,26 @@ def _rule(message: str, at: str | None = None) -> PydanticCustomError:
     return PydanticCustomError(_RULE, message, context)
 
 
+def _whole_number_not_a_flag(value: object) -> object:
+    if isinstance(value, bool):
+        raise _rule("must be a whole number, not true or false")
+    return value
+
+
+def _number_not_a_flag(value: object) -> object:
+    if isinstance(value, bool):
+        raise _rule("must be a number, not true or false")
+    return value
+
+
+# The numbers of requests: every int and float field is declared with one of these (tests/test_models.py
+# finds any that is not). pydantic's lax mode reads true as 1, so a flag written where a count is meant would
+# go out as 1; it is refused instead. Everything else lax mode takes is kept: 2.0 for a whole number (Pulumi
+# hands every number over as a float), 2 for a number, and text holding a number.
+WholeNumber = Annotated[int, BeforeValidator(_whole_number_not_a_flag)]
+Number = Annotated[float, BeforeValidator(_number_not_a_flag)]
+
+
 def _given(value: object) -> bool:
     # Blank strings count as "not given": the API pages say "leave blank" for fields that must not be used.
     return value is not None and value != ""
@@ -259,10 +280,14 @@ class InputRule(NamedTuple):
         assert self.severity == "error", self.key
         return _rule(message, at)
 
-    def warn(self, model: RequestModel, message: str, at: str | None = None) -> None:
-        """Note a broken ``warning`` rule on the model; ``advice()`` collects the notes with their paths."""
+    def warn(self, model: RequestModel, message: str, at: str | tuple[str, ...] | None = None) -> None:
+        """Note a broken ``warning`` rule on the model; ``advice()`` collects the notes with their paths.
+
+        ``at`` is a dotted path below the model, or its parts (for a map key, which may hold dots).
+        """
         assert self.severity == "warning", self.key
-        note = (at or "", message, self.key)
+        parts = tuple(at.split(".")) if isinstance(at, str) else at or ()
+        note = (parts, message, self.key)
         if note not in model.advice_notes:
             model.advice_notes.append(note)
 
@@ -415,6 +440,26 @@ SOMETHING_TO_START = _declare(
     f"{_PAGES}: code_dir/boot_file start a preset engine's job, command a custom image's; what the service "
     "does without them is not documented.",
 )
+ENV_NAME = _declare(
+    "env-name",
+    "algorithm.environments, tasks[].algorithm.environments",
+    "a variable's name is not empty and holds no `=` or NUL character",
+    "error",
+    "POSIX: a process's environment is `name=value` strings ended by NUL, so no process can receive such a "
+    "name as written; Kubernetes (the job's `schedule_policy` is its node affinity) refuses such a name in a "
+    "container's `env` in every version.",
+)
+ENV_NAME_SHAPE = _declare(
+    "env-name-shape",
+    "algorithm.environments, tasks[].algorithm.environments",
+    "a variable's name is letters, digits and `_`, not starting with a digit",
+    "warning",
+    f'{_SDK} `JobAlgorithm`: names "should contain only letters, digits and underscores, and start with a '
+    'letter or an underscore" (变量名应该…); `TaskAlgorithm` states no constraint. No refusal by the '
+    "service is known: Kubernetes takes any printable ASCII name without `=` since 1.30 (before, letters, "
+    "digits, `_`, `-` and `.`, not starting with a digit), and a process receives such a name (only a shell "
+    "cannot refer to it).",
+)
 TASK_CODE_PAIR = _declare(
     "task-code-pair",
     "tasks[].algorithm",
@@ -533,12 +578,12 @@ class RequestModel(BaseModel):
 
     model_config = ConfigDict(extra="forbid", validate_assignment=True, defer_build=True)
 
-    # Warning rules broken in this object: (field below it, message, rule key); see ``advice``.
-    _advice: list[tuple[str, str, str]] = PrivateAttr(default_factory=list)
+    # Warning rules broken in this object: (path below it, message, rule key); see ``advice``.
+    _advice: list[tuple[tuple[str, ...], str, str]] = PrivateAttr(default_factory=list)
 
     @property
-    def advice_notes(self) -> list[tuple[str, str, str]]:
-        """The warning rules this object breaks, as ``(field below it, message, rule key)``."""
+    def advice_notes(self) -> list[tuple[tuple[str, ...], str, str]]:
+        """The warning rules this object breaks, as ``(path below it, message, rule key)``."""
         return self._advice
 
 
@@ -620,7 +665,7 @@ class JobMetadata(RequestModel):
         max_length=256,
         description="What the job is for. The only field that changes in place on an existing job.",
     )
-    create_time: int | None = Field(
+    create_time: WholeNumber | None = Field(
         default=None,
         description="Creation time in milliseconds since the epoch, set by the service.",
         json_schema_extra={"service_set": True},
@@ -788,7 +833,7 @@ class Dataset(RequestModel):
         default=None, description="`V3` for a dataset of the asset service; left out for other datasets."
     )
     name: str | None = Field(default=None, description="Dataset name.")
-    dataset_proportion: int | None = Field(
+    dataset_proportion: WholeNumber | None = Field(
         default=None, description="Share of this dataset in a fine-tuning job's training data."
     )
 
@@ -1028,9 +1073,38 @@ class AlgorithmSummary(RequestModel):
     )
 
 
-# Environment variable names and values (the official SDK's limits).
-EnvName = Annotated[str, annotated_types.MaxLen(8192)]
+def _env_name(name: str) -> str:
+    # What no process could receive as written (ENV_NAME); reported on the key, as the user wrote it.
+    if not name:
+        raise ENV_NAME.error("must not be empty: an environment variable needs a name")
+    if "=" in name:
+        raise ENV_NAME.error("must not contain '=': a process reads a variable's name up to the first '='")
+    if "\x00" in name:
+        raise ENV_NAME.error(
+            "must not contain the NUL character, which ends a variable in a process's environment"
+        )
+    return name
+
+
+_ADVISED_ENV_NAME: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _advise_env_names(model: RequestModel, environments: Mapping[str, str] | None) -> None:
+    for name in environments or {}:
+        if not _ADVISED_ENV_NAME.fullmatch(name):
+            ENV_NAME_SHAPE.warn(
+                model,
+                "the official SDK advises names of letters, digits and _ that do not start with a digit (a "
+                "shell cannot refer to this one); it is sent as written",
+                at=("environments", name),
+            )
+
+
+# Environment variable names and values (the official SDK's limits for the job's algorithm; a task's
+# environments have none stated).
+EnvName = Annotated[str, annotated_types.MaxLen(8192), AfterValidator(_env_name)]
 EnvValue = Annotated[str, annotated_types.MaxLen(4096)]
+TaskEnvName = Annotated[str, AfterValidator(_env_name)]
 
 
 class Algorithm(RequestModel):
@@ -1098,6 +1172,11 @@ class Algorithm(RequestModel):
         json_schema_extra={"secret": True},
     )
     summary: AlgorithmSummary | None = Field(default=None, description="Visualisation logs.")
+
+    @model_validator(mode="after")
+    def _env_names(self) -> Algorithm:
+        _advise_env_names(self, self.environments)
+        return self
 
     @model_validator(mode="after")
     def _one_source(self) -> Algorithm:
@@ -1244,7 +1323,7 @@ class TaskAlgorithm(RequestModel):
         default=None, description="Container directory the code is downloaded to (under `/home`)."
     )
     working_dir: str | None = Field(default=None, description="Directory the algorithm runs in.")
-    environments: dict[str, str] | None = Field(
+    environments: dict[TaskEnvName, str] | None = Field(
         default=None,
         description="Environment variables of the task, name to text value. Stored as a secret.",
         json_schema_extra={"secret": True},
@@ -1253,6 +1332,7 @@ class TaskAlgorithm(RequestModel):
     @model_validator(mode="after")
     def _pairs(self) -> TaskAlgorithm:
         _check_pair(self, TASK_CODE_PAIR, self.code_dir, "code_dir", self.boot_file, "boot_file")
+        _advise_env_names(self, self.environments)
         return self
 
 
@@ -1260,7 +1340,7 @@ class TaskResource(RequestModel):
     """The resources of a heterogeneous-job task."""
 
     flavor_id: str | None = Field(default=None, description="Resource flavor id.")
-    node_count: int = Field(ge=1, description="Number of nodes.")
+    node_count: WholeNumber = Field(ge=1, description="Number of nodes.")
     pool_id: str | None = Field(default=None, description="Dedicated resource pool id.")
 
 
@@ -1284,9 +1364,9 @@ class CustomizedFlavor(RequestModel):
 
     input_name: ClassVar[str] = "MainContainerFlavor"
 
-    cpu_core_num: float | None = Field(default=None, gt=0, description="CPU cores.")
-    mem_size: float | None = Field(default=None, gt=0, description="Memory size.")
-    accelerator_num: float | None = Field(default=None, ge=0, description="Accelerator cards (GPU or NPU).")
+    cpu_core_num: Number | None = Field(default=None, gt=0, description="CPU cores.")
+    mem_size: Number | None = Field(default=None, gt=0, description="Memory size.")
+    accelerator_num: Number | None = Field(default=None, ge=0, description="Accelerator cards (GPU or NPU).")
 
 
 class Resource(RequestModel):
@@ -1301,7 +1381,9 @@ class Resource(RequestModel):
             "used on dedicated CPU pools."
         ),
     )
-    node_count: int | None = Field(default=None, ge=1, description="Number of nodes; the service uses 1.")
+    node_count: WholeNumber | None = Field(
+        default=None, ge=1, description="Number of nodes; the service uses 1."
+    )
     pool_id: str | None = Field(default=None, description="Dedicated resource pool id.")
     pool_group_id: str | None = Field(
         default=None, description="Pool federation id; required when `kind` is `federated_pool_job`."
@@ -1403,14 +1485,14 @@ class AutoStop(RequestModel):
     """Stop the job after it has run for a while."""
 
     time_unit: Literal["HOURS"] = Field(description="Unit of `duration`.")
-    duration: int = Field(ge=1, description="How long the job may run.")
+    duration: WholeNumber = Field(ge=1, description="How long the job may run.")
 
 
 class ReservedTime(RequestModel):
     """How long the job's resources stay reserved."""
 
     time_unit: Literal["HOURS"] = Field(description="Unit of `duration`.")
-    duration: int = Field(ge=1, description="How long the resources stay reserved.")
+    duration: WholeNumber = Field(ge=1, description="How long the resources stay reserved.")
 
 
 class Retention(RequestModel):
@@ -1491,7 +1573,7 @@ class NodeAffinity(RequestModel):
 class PreferredSchedulingTerm(RequestModel):
     """Nodes the scheduler prefers, with a weight."""
 
-    weight: int | None = Field(
+    weight: WholeNumber | None = Field(
         default=None, ge=1, le=100, description="Weight added to a node that meets `preference`."
     )
     preference: NodeSelectorTerm | None = Field(default=None, description="The node conditions.")
@@ -1520,7 +1602,7 @@ class RequiredAffinity(RequestModel):
         default=None,
         description="With `networkTopology`: the highest network level the whole job may span (`cluster`).",
     )
-    affinity_group_size: int | None = Field(
+    affinity_group_size: WholeNumber | None = Field(
         default=None,
         ge=1,
         description="Tasks per group with `hyperinstance` or `networkTopology`; the service uses 1.",
@@ -1540,7 +1622,7 @@ class SchedulePolicy(RequestModel):
 
     required_affinity: RequiredAffinity | None = Field(default=None, description="Placement rules.")
     preferred_affinity: PreferredAffinity | None = Field(default=None, description="Placement preferences.")
-    priority: int | None = Field(
+    priority: WholeNumber | None = Field(
         default=None,
         ge=0,
         le=3,
@@ -1600,7 +1682,7 @@ class MetricsHttpGet(RequestModel):
     """Metrics from an HTTP endpoint of the job."""
 
     path: str = Field(min_length=1, description="URL path, for example `/metrics`.")
-    port: int = Field(ge=1, le=65535, description="Port.")
+    port: WholeNumber = Field(ge=1, le=65535, description="Port.")
 
 
 class CustomMetric(RequestModel):
@@ -1727,11 +1809,13 @@ class CheckpointConfig(RequestModel):
     input_name: ClassVar[str] = "FtJobCheckpointConfig"
 
     checkpoint_id: str | None = Field(default=None, description="Checkpoint to start from.")
-    save_checkpoints_max: int | None = Field(
+    save_checkpoints_max: WholeNumber | None = Field(
         default=None, ge=-1, description="Checkpoints to keep: `0` none, `-1` no limit."
     )
-    skipped_steps: int | None = Field(default=None, ge=0, description="Steps to skip; `0` skips none.")
-    restore_training: int | None = Field(
+    skipped_steps: WholeNumber | None = Field(
+        default=None, ge=0, description="Steps to skip; `0` skips none."
+    )
+    restore_training: WholeNumber | None = Field(
         default=None, ge=0, le=1, description="`1` resumes training from the checkpoint, `0` does not."
     )
 
@@ -1743,7 +1827,7 @@ class FtJobConfig(RequestModel):
     ft_train_type: str | None = Field(default=None, description="Model training type.")
     model_type: str | None = Field(default=None, description="Model type.")
     train_output_path: str | None = Field(default=None, description="Output path of the job.")
-    train_process: float | None = Field(default=None, description="Training progress.")
+    train_process: Number | None = Field(default=None, description="Training progress.")
     checkpoint_id: str | None = Field(default=None, description="Checkpoint id.")
     task_env: FtTaskEnv | None = Field(default=None, description="Environment variables.")
     checkpoint_config: CheckpointConfig | None = Field(default=None, description="Checkpoints.")
@@ -2166,8 +2250,8 @@ class SearchRequest(RequestModel):
     """Body of a job search. ``offset`` is a page index (0 is the first page), ``limit`` 1-50 jobs per page;
     the service sorts by ``create_time`` in ``desc`` order unless told otherwise."""
 
-    offset: int | None = Field(default=None, ge=0)
-    limit: int | None = Field(default=None, ge=1, le=50)
+    offset: WholeNumber | None = Field(default=None, ge=0)
+    limit: WholeNumber | None = Field(default=None, ge=1, le=50)
     sort_by: str | None = None
     order: Literal["asc", "desc"] | None = None
     group_by: str | None = None
@@ -3079,7 +3163,7 @@ def advice_rules(request: RequestModel) -> list[str]:
 
 def _collect_advice(model: RequestModel, loc: list[object], found: list[tuple[str, str, str]]) -> None:
     for at, message, key in model.advice_notes:
-        note = (_dotted([*loc, *at.split(".")] if at else loc) or TOP_LEVEL, message, key)
+        note = (_dotted([*loc, *at]) or TOP_LEVEL, message, key)
         if note not in found:
             found.append(note)
     for name, info in type(model).model_fields.items():

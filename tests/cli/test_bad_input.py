@@ -49,6 +49,16 @@ CASES: dict[str, tuple[str, str]] = {
     "parameters-not-a-list": ('algorithm={**ALGO, "parameters": "lr=0.1"}', "algorithm.parameters"),
     "replace-flag-text": ('replace_when_failed="yes"', "replace_when_failed"),
     "no-flavor": ('spec={"resource": {"node_count": 1}}', "spec.resource.flavor_id"),
+    # A flag is not a count (it used to go out as node_count 1).
+    "node-count-flag": (
+        'spec={"resource": {"flavor_id": "modelarts.vm.cpu.2u", "node_count": True}}',
+        "spec.resource.node_count",
+    ),
+    # No process can receive an environment variable whose name holds "=": named by the key as written.
+    "env-name-equals": (
+        'algorithm={**ALGO, "environments": {"GOOD": "1", "A=B": "2"}}',
+        "algorithm.environments['A=B']",
+    ),
     # Two problems in one resource: both are reported (the nested one is checked below).
     "two-problems": (
         'spec={"resource": {"node_count": 0, "flavor_id": "modelarts.vm.cpu.8u"}}, wait_for="sometime"',
@@ -68,6 +78,7 @@ NATIVE_FIELDS: dict[str, str] = {
     "node-count-text": "spec.resource.nodeCount",
     "replace-flag-text": "replaceWhenFailed",
     "no-flavor": "spec.resource.flavorId",
+    "node-count-flag": "spec.resource.nodeCount",
     "two-problems": "waitFor",
 }
 
@@ -89,6 +100,11 @@ WARNED: dict[str, tuple[str, str]] = {
         "algorithm.engine.engine_name",
     ),
     "spec-and-tasks": ('tasks=[{"role": "worker"}]', "tasks"),
+    # A name a shell cannot refer to reaches the process all the same: the official SDK's advice only.
+    "env-name-odd": (
+        'algorithm={**ALGO, "environments": {"1BAD NAME": "1"}}',
+        "algorithm.environments['1BAD NAME']",
+    ),
 }
 
 
