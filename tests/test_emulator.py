@@ -314,6 +314,33 @@ def test_terminating_seconds_hook_keeps_a_terminated_job_terminating(
     assert_error(create_response, 400, "ModelArts.2763", "emulator/terminating-seconds")
 
 
+def test_report_phase_hook_shows_an_unlisted_phase_and_refuses_its_terminate(
+    emulator: EmulatorProcess, http: httpx.Client
+) -> None:
+    unlisted = {"emulator/report-phase": "Exploding", "emulator/running-seconds": "30"}
+    refused = create(http, emulator, job_body("exploding", unlisted))["metadata"]["id"]
+    accepted = create(
+        http, emulator, job_body("stoppable", {**unlisted, "emulator/report-phase-terminable": "true"})
+    )["metadata"]["id"]
+    later = create(
+        http, emulator, job_body("later", {**unlisted, "emulator/report-phase-after-seconds": "30"})
+    )["metadata"]["id"]
+    status = get(http, emulator, refused)["status"]
+    assert (status["phase"], status["secondary_phase"]) == ("Exploding", "Exploding")
+    assert get(http, emulator, later)["status"]["phase"] in ("Creating", "Pending", "Running")
+    # The terminate page's rule: only Creating, Pending and Running jobs can be terminated.
+    url = emulator.api_url(f"/training-jobs/{refused}/actions")
+    assert_error(http.post(url, json={"action_type": "terminate"}), 409, "ModelArts.2796", "Exploding")
+    assert get(http, emulator, refused)["status"]["phase"] == "Exploding"
+    # With report-phase-terminable the terminate is accepted, and the job then shows its real phases.
+    url = emulator.api_url(f"/training-jobs/{accepted}/actions")
+    answer = http.post(url, json={"action_type": "terminate"})
+    assert answer.status_code == 202 and answer.json()["status"]["phase"] == "Terminating", answer.text
+    wait_phase(lambda: get(http, emulator, accepted), "Terminated")
+    bad = http.post(emulator.api_url("/training-jobs"), json=job_body("bad", {"emulator/report-phase": " "}))
+    assert_error(bad, 400, "ModelArts.2763", "emulator/report-phase")
+
+
 def test_throttle_updates_hook_answers_every_description_update_429(
     emulator: EmulatorProcess, http: httpx.Client
 ) -> None:

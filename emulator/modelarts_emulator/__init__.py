@@ -16,6 +16,10 @@ its error-code pages describe them:
   level, time, source}]}
 * ``GET /_emulator/stats``, ``POST /_emulator/stats/reset``, ``GET /_emulator/health``, ``POST
   /_emulator/reset`` (deletes every job, zeroes the stats, restarts the fault seed) -- no authentication
+* IAM and an instance metadata service on the same server (``iam.py``, ``metadata.py``): project listings,
+  security tokens (assume_role, token), id-token login, metadata keys; every temporary key is accepted with
+  its ``X-Security-Token`` until it expires, then refused 401 ``APIG.0307`` (``GET /_emulator/credentials``
+  counts them)
 
 Defaults: access key ``EMULATORAK000000000``, secret key ``emulator-secret-key``, project
 ``0123456789abcdef0123456789abcdef``, ``http://127.0.0.1:8910``. Requests are signed with SDK-HMAC-SHA256
@@ -72,6 +76,10 @@ Test hooks: ``metadata.annotations`` keys on a create request (kept in the job's
   ``ModelArts.2799`` (no Retry-After), as a throttled service would;
 * ``emulator/refuse-tags: "true"`` -- every tag create of the job is refused (403, as without the permission
   to tag).
+* ``emulator/report-phase: NAME`` -- from ``emulator/report-phase-after-seconds`` (default 0) after creation,
+  while the job is Creating, Pending or Running and not terminated, it reports the phase NAME (one the API
+  pages do not list, as a service adding phases would); a terminate is then refused with 409
+  ``ModelArts.2796``, as the pages' rule says, unless ``emulator/report-phase-terminable: "true"``.
 
 Tests start it as a separate process with :func:`modelarts_emulator.testing.start_emulator`.
 """

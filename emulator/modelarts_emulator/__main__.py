@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from aiohttp import web
 
+from . import account_flags
 from .app import EmulatorApp
 from .config import (
     DEFAULT_ACCESS_KEY,
@@ -48,10 +49,20 @@ test hooks (metadata.annotations on a create request; emulator only):
   emulator/throttle-updates: "true"
                                    every description update of this job is answered 429 ModelArts.2799
   emulator/refuse-tags: "true"     every tag create of this job is refused with 403 (no permission to tag)
+  emulator/report-phase: NAME      the job reports phase NAME (one the API pages do not list) while it is
+                                   live, from emulator/report-phase-after-seconds: N (default 0) after
+                                   creation; its terminate is refused with 409 ModelArts.2796 unless
+                                   emulator/report-phase-terminable: "true"
 
 emulator-only endpoints (no authentication):
   GET /_emulator/stats, POST /_emulator/stats/reset, GET /_emulator/health,
-  POST /_emulator/reset (deletes every job, zeroes the stats, restarts the fault seed)
+  POST /_emulator/reset (deletes every job, zeroes the stats, restarts the fault seed, forgets temporary keys)
+  GET /_emulator/credentials (temporary keys issued by method, refusals, IAM and metadata calls),
+  POST /_emulator/credentials/expire (every temporary key and token issued expires now)
+
+IAM and metadata routes (same server): GET /v3/projects, GET /v3/auth/projects,
+  POST /v3.0/OS-CREDENTIAL/securitytokens (assume_role, token), POST /v3.0/OS-AUTH/id-token/tokens,
+  PUT /meta-data/latest/api/token, GET /openstack/latest/securitykey
 """
 
 
@@ -131,6 +142,7 @@ def parser() -> argparse.ArgumentParser:
         "--seed", type=int, help="seed for the fault decisions (same seed + requests = same faults)"
     )
     p.add_argument("--log-level", default="WARNING", help="logging level (default %(default)s)")
+    account_flags.add_arguments(p)
     return p
 
 
@@ -156,6 +168,7 @@ def config_from(args: argparse.Namespace) -> EmulatorConfig:
             terminate_conflict_rate=args.terminate_conflict_rate,
             seed=args.seed,
         ),
+        accounts=account_flags.settings_from(args),
     )
 
 
@@ -168,6 +181,8 @@ def ready_text(url: str, config: EmulatorConfig, data_dir: str | None) -> str:
         "project_id": config.project_id,
         "data_dir": data_dir,
         "auth_token": config.auth_token is not None,
+        "region": config.accounts.region,
+        "domain_id": config.accounts.domain_id,
     }
     return (
         f"ModelArts emulator listening on {url}\n"

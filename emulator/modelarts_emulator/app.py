@@ -7,10 +7,10 @@ been committed, which is how "the job exists but the caller never heard back" is
 from __future__ import annotations
 
 import asyncio
-import hmac
 import json
 import logging
 import threading
+import time
 import uuid
 from collections import Counter
 from collections.abc import Awaitable, Callable
@@ -19,10 +19,10 @@ from typing import Any
 
 from aiohttp import web
 
-from . import signing
+from .access import Access, signed_request
+from .accounts import directory
 from .config import EmulatorConfig
 from .errors import (
-    AUTH_FAILED,
     BACKEND_UNAVAILABLE,
     INTERNAL,
     INVALID,
@@ -32,8 +32,11 @@ from .errors import (
     ServiceError,
 )
 from .faults import FaultPlan
+from .iam import IamRoutes
+from .metadata import MetadataRoutes
 from .service import Service
 from .store import JobStore
+from .temporary_keys import TemporaryKeys
 
 log = logging.getLogger("modelarts_emulator")
 
@@ -84,25 +87,6 @@ def error_response(status: int, code: str, message: str, solution: str = "", **h
     return web.json_response(body, status=status, headers=headers)
 
 
-def authentication_problem(config: EmulatorConfig, request: web.Request, body: bytes) -> str | None:
-    """Why the request is not authenticated (a message safe to return), or None when it is."""
-    token = request.headers.get("X-Auth-Token")
-    if token is not None:
-        if config.auth_token and hmac.compare_digest(token.encode(), config.auth_token.encode()):
-            return None
-        return "The token is invalid or token authentication is not enabled."
-    return signing.verify(
-        access_key=config.access_key,
-        secret_key=config.secret_key,
-        method=request.method,
-        raw_path=request.raw_path.partition("?")[0],
-        raw_query=request.rel_url.raw_query_string,
-        headers={name.lower(): value for name, value in request.headers.items()},
-        body=body,
-        now=datetime.now(timezone.utc),
-    )
-
-
 def _json_body(raw: bytes) -> Any:
     if not raw.strip():
         return {}
@@ -118,8 +102,13 @@ class EmulatorApp:
         self.service = Service(config, store)
         self.stats = Stats()
         self.faults = FaultPlan(config.faults)
+        self.keys = TemporaryKeys()
+        self.directory = directory(config.accounts, config.project_id)
+        self.access = Access(config, self.keys)
+        self.metadata = MetadataRoutes(config.accounts, self.keys)
 
     def build(self) -> web.Application:
+        config = self.config
         app = web.Application(middlewares=[self._request_id, self._api_gate], client_max_size=4 * 1024 * 1024)
         api = "/v2/{project_id}"
         app.router.add_post(f"{api}/training-jobs", self._create, name="create")
@@ -137,6 +126,10 @@ class EmulatorApp:
         app.router.add_get(tags, self._tags, name="get_tags")
         app.router.add_post(f"{tags}/create", self._add_tags, name="add_tags")
         app.router.add_delete(f"{tags}/delete", self._remove_tags, name="remove_tags")
+        IamRoutes(config.accounts, self.directory, self.access, self.keys).register(app.router)
+        self.metadata.register(app.router)
+        app.router.add_get("/_emulator/credentials", self._credentials)
+        app.router.add_post("/_emulator/credentials/expire", self._expire_credentials)
         app.router.add_get("/_emulator/tag-changes", self._tag_changes)
         app.router.add_get("/_emulator/stats", self._stats)
         app.router.add_post("/_emulator/stats/reset", self._reset_stats)
@@ -179,12 +172,16 @@ class EmulatorApp:
 
     async def _guarded(self, request: web.Request, handler: Handler, operation: str) -> web.StreamResponse:
         body = await request.read()
-        problem = authentication_problem(self.config, request, body)
-        if problem is not None:
-            return error_response(401, AUTH_FAILED, f"Incorrect authentication: {problem}")
+        try:
+            caller = self.access.authenticate(signed_request(request, body), datetime.now(timezone.utc))
+        except ServiceError as exc:
+            return error_response(exc.status, exc.code, exc.message)
+        # Keys see their own account's projects: the region project and its sub-projects, or, for an
+        # agency's keys, the other account's project.
+        projects = self.directory.account(caller.domain_id).project_ids
         project = request.match_info["project_id"]
         header_project = request.headers.get("X-Project-Id")
-        if project != self.config.project_id or (header_project and header_project != self.config.project_id):
+        if project not in projects or (header_project and header_project != project):
             return error_response(
                 403,
                 WRONG_PROJECT,
@@ -290,6 +287,14 @@ class EmulatorApp:
         # Every accepted tag create and delete since the last reset, with what it sent.
         return web.json_response(self.service.tag_changes)
 
+    async def _credentials(self, request: web.Request) -> web.StreamResponse:
+        # Keys issued by method, refusals of expired ones, IAM and metadata calls, each key's expiry.
+        return web.json_response(self.keys.snapshot(time.time()))
+
+    async def _expire_credentials(self, request: web.Request) -> web.StreamResponse:
+        # Tests of renewal expire every issued key now instead of waiting for it.
+        return web.json_response({"expired": self.keys.expire_all(time.time())})
+
     async def _stats(self, request: web.Request) -> web.StreamResponse:
         return web.json_response(self.stats.snapshot())
 
@@ -303,6 +308,8 @@ class EmulatorApp:
         self.service.tag_changes.clear()
         self.stats.reset()
         self.faults.restart()
+        self.keys.clear()
+        self.metadata.clear()
         return web.json_response({"jobs_deleted": deleted})
 
     async def _health(self, request: web.Request) -> web.StreamResponse:

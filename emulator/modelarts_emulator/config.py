@@ -11,6 +11,16 @@ DEFAULT_ACCESS_KEY = "EMULATORAK000000000"
 DEFAULT_SECRET_KEY = "emulator-secret-key"
 DEFAULT_PROJECT_ID = "0123456789abcdef0123456789abcdef"
 DEFAULT_USER_NAME = "emulator_user"
+# The account (IAM domain) the base keys belong to, and a second account whose agency they may assume.
+DEFAULT_REGION = "cn-north-4"
+DEFAULT_DOMAIN_ID = "d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0"
+DEFAULT_DOMAIN_NAME = "emulator_account"
+DEFAULT_AGENCY_NAME = "modelarts_agency"
+DEFAULT_AGENCY_DOMAIN_ID = "a9a9a9a9a9a9a9a9a9a9a9a9a9a9a9a9"
+DEFAULT_AGENCY_DOMAIN_NAME = "emulator_partner"
+DEFAULT_AGENCY_PROJECT_ID = "fedcba9876543210fedcba9876543210"
+DEFAULT_IDP_ID = "emulator_idp"
+DEFAULT_ID_TOKEN = "emulator-id-token"
 
 
 @dataclass(frozen=True)
@@ -41,6 +51,32 @@ class Faults:
 
 
 @dataclass(frozen=True)
+class AccountSettings:
+    """IAM and the instance metadata service as the emulator plays them (``iam.py``, ``metadata.py``)."""
+
+    region: str = DEFAULT_REGION  # the project named after it is EmulatorConfig.project_id
+    domain_id: str = DEFAULT_DOMAIN_ID
+    domain_name: str = DEFAULT_DOMAIN_NAME
+    sub_projects: tuple[str, ...] = ()  # full names, "{region}_{suffix}"
+    list_projects_forbidden: bool = False  # GET /v3/projects answered 403 (users without the permission)
+    # The agency (in a second account) the base keys may assume; its keys see that account's project.
+    agency_name: str = DEFAULT_AGENCY_NAME
+    agency_domain_id: str = DEFAULT_AGENCY_DOMAIN_ID
+    agency_domain_name: str = DEFAULT_AGENCY_DOMAIN_NAME
+    agency_project_id: str = DEFAULT_AGENCY_PROJECT_ID
+    # The identity provider and the id token (taken as an opaque string) that id-token login accepts.
+    idp_id: str = DEFAULT_IDP_ID
+    id_token: str = DEFAULT_ID_TOKEN
+    # Lifetime of every issued key pair; None: what the request asked (IAM), 24 h (metadata).
+    temporary_key_seconds: float | None = None
+    metadata_tokens: bool = True  # off: PUT /meta-data/latest/api/token answered 404, as an old service
+    metadata_agency: bool = True  # off: no agency attached to the "instance" (securitykey answered 401)
+
+    def __repr__(self) -> str:
+        return f"AccountSettings(region={self.region!r}, domain_name={self.domain_name!r}, ...)"
+
+
+@dataclass(frozen=True)
 class EmulatorConfig:
     access_key: str = DEFAULT_ACCESS_KEY
     secret_key: str = DEFAULT_SECRET_KEY
@@ -51,6 +87,7 @@ class EmulatorConfig:
     unique_names: bool = True
     timing: Timing = Timing()
     faults: Faults = Faults()
+    accounts: AccountSettings = AccountSettings()
 
     def __repr__(self) -> str:
         # Secrets stay out of logs even if the config itself gets logged.

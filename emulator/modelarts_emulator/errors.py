@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 # API gateway
 AUTH_FAILED = "APIG.0301"
+TOKEN_EXPIRED = "APIG.0307"  # a temporary key (its security token) past its expiry
 THROTTLED = "APIG.0308"
 NO_SUCH_API = "APIG.0101"
 BACKEND_UNAVAILABLE = "APIG.0201"  # emulator's choice for an injected 503

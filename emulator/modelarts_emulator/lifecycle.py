@@ -39,7 +39,10 @@ TERMINATING_SECONDS = "emulator/terminating-seconds"
 THROTTLE_UPDATES = "emulator/throttle-updates"
 REFUSE_TAGS = "emulator/refuse-tags"
 LOG_ECHO_ENV = "emulator/log-echo-env"
-_SECONDS_HOOKS = (FAIL_AFTER, RUNNING_SECONDS, LOGS_CLEARED_AFTER, TERMINATING_SECONDS)
+REPORT_PHASE = "emulator/report-phase"
+REPORT_PHASE_AFTER = "emulator/report-phase-after-seconds"
+REPORT_PHASE_TERMINABLE = "emulator/report-phase-terminable"
+_SECONDS_HOOKS = (FAIL_AFTER, RUNNING_SECONDS, LOGS_CLEARED_AFTER, TERMINATING_SECONDS, REPORT_PHASE_AFTER)
 
 
 @dataclass(frozen=True)
@@ -60,6 +63,11 @@ class Plan:
     logs_cleared_after: float | None = None
     throttle_updates: bool = False
     refuse_tags: bool = False
+    # A phase the API pages do not list, reported instead of Creating, Pending or Running from reported_after
+    # seconds after creation (``shown_phase``): the service adds phases over time.
+    reported_phase: str | None = None
+    reported_after: float = 0.0
+    reported_terminable: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -85,6 +93,8 @@ def hook_problems(annotations: Mapping[str, str]) -> list[tuple[str, str]]:
             int(annotations[EXIT_CODE])
         except ValueError:
             out.append((f"metadata.annotations.{EXIT_CODE}", "must be an integer"))
+    if REPORT_PHASE in annotations and not annotations[REPORT_PHASE].strip():
+        out.append((f"metadata.annotations.{REPORT_PHASE}", "must name a phase"))
     return out
 
 
@@ -108,6 +118,9 @@ def make_plan(timing: Timing, annotations: Mapping[str, str], now: float) -> Pla
         logs_cleared_after=float(cleared) if cleared is not None else None,
         throttle_updates=annotations.get(THROTTLE_UPDATES, "").lower() == "true",
         refuse_tags=annotations.get(REFUSE_TAGS, "").lower() == "true",
+        reported_phase=annotations.get(REPORT_PHASE),
+        reported_after=float(annotations.get(REPORT_PHASE_AFTER, "0")),
+        reported_terminable=annotations.get(REPORT_PHASE_TERMINABLE, "").lower() == "true",
     )
 
 
@@ -166,7 +179,35 @@ def transitions(plan: Plan, now: float) -> list[tuple[float, str]]:
 
 
 def phase_at(plan: Plan, now: float) -> str:
+    """The job's phase in the emulator's own state machine (what decides its log, events and terminate)."""
     return transitions(plan, now)[-1][1]
+
+
+def shown_phase(plan: Plan, now: float) -> str:
+    """The phase the job reports: phase_at, or the report-phase hook's phase while the job is live (Creating,
+    Pending or Running, not terminated) from its start time on; once it ends or is terminated, the real
+    one."""
+    phase = phase_at(plan, now)
+    reported = plan.reported_phase
+    if reported and phase in TERMINABLE and now >= plan.created_at + plan.reported_after:
+        return reported
+    return phase
+
+
+def reported_refusal(plan: Plan, now: float) -> str | None:
+    """The phase a terminate is refused for because the job reports a phase the pages do not list, or None.
+
+    The terminate page says only Creating, Pending and Running jobs can be terminated, so by default a job in
+    any other phase is refused (409 ModelArts.2796), as the documented rule says. A real service that added a
+    phase would more likely let a job running under it be stopped, yet nothing documents that: under the
+    documented rule such a job could not be stopped through the API at all until its phase moves on (only the
+    console, or waiting, would end it). ``emulator/report-phase-terminable`` plays the other answer (the
+    terminate is accepted as for the phase underneath), so clients are tested against both.
+    """
+    shown = shown_phase(plan, now)
+    if shown != phase_at(plan, now) and not plan.reported_terminable:
+        return shown
+    return None
 
 
 def stopped_at(plan: Plan, now: float) -> float | None:
@@ -177,7 +218,7 @@ def stopped_at(plan: Plan, now: float) -> float | None:
 
 def status_at(plan: Plan, now: float, tasks: list[str]) -> dict[str, Any]:
     """The status object (as the service shapes it) of a job with this plan at time `now`."""
-    phase = phase_at(plan, now)
+    phase = shown_phase(plan, now)
     run = run_at(plan, now)
     status: dict[str, Any] = {
         "phase": phase,

@@ -183,8 +183,9 @@ class Service:
         def change(doc: dict[str, Any]) -> dict[str, Any]:
             plan = lifecycle.Plan.from_dict(doc["plan"])
             phase = lifecycle.phase_at(plan, now)
-            if plan.terminated_at is not None or phase not in lifecycle.TERMINABLE:
-                refused.append(phase)
+            unlisted = lifecycle.reported_refusal(plan, now)
+            if plan.terminated_at is not None or phase not in lifecycle.TERMINABLE or unlisted:
+                refused.append(unlisted or phase)
             elif status_changed:
                 refused.append("")
             else:

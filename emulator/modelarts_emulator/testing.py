@@ -4,7 +4,8 @@
         client = httpx.Client(base_url=emu.url, auth=emu.auth())
 
 Keyword flags map to command-line flags (`running_seconds=0.2` -> `--running-seconds 0.2`); None leaves a
-flag out.
+flag out, a list repeats it (`sub_project=["ml"]`), False turns off an on-by-default one
+(`metadata_tokens=False` -> `--no-metadata-tokens`).
 """
 
 from __future__ import annotations
@@ -35,20 +36,26 @@ class EmulatorStartError(RuntimeError):
 
 class EmulatorAuth(httpx.Auth):
     """Signs httpx requests with SDK-HMAC-SHA256 for talking to an emulator in tests (host, content type,
-    date and project id are signed; an X-Sdk-Date already on the request is kept)."""
+    date, project id and security token are signed; an X-Sdk-Date already on the request is kept). With a
+    ``security_token`` (temporary keys) it is sent as ``X-Security-Token``."""
 
     requires_request_body = True
-    _SIGNED = frozenset({"host", "content-type", signing.DATE_HEADER.lower(), "x-project-id"})
+    _SIGNED = frozenset(
+        {"host", "content-type", signing.DATE_HEADER.lower(), "x-project-id", "x-security-token"}
+    )
 
-    def __init__(self, access_key: str, secret_key: str) -> None:
+    def __init__(self, access_key: str, secret_key: str, security_token: str | None = None) -> None:
         self._access_key = access_key
         self._secret_key = secret_key
+        self._security_token = security_token
 
     def __repr__(self) -> str:
         return f"EmulatorAuth(access_key={self._access_key!r})"
 
     def auth_flow(self, request: httpx.Request) -> Generator[httpx.Request, httpx.Response, None]:
         request.headers.setdefault(signing.DATE_HEADER, signing.sdk_date(datetime.now(timezone.utc)))
+        if self._security_token is not None:
+            request.headers["X-Security-Token"] = self._security_token
         headers = {name.lower(): value for name, value in request.headers.items()}
         signed = sorted(name for name in headers if name in self._SIGNED)
         signature = signing.sign(
@@ -79,6 +86,8 @@ class EmulatorProcess:
         self.secret_key: str = ready["secret_key"]
         self.project_id: str = ready["project_id"]
         self.data_dir: str | None = ready["data_dir"]
+        self.region: str = ready.get("region", "")
+        self.domain_id: str = ready.get("domain_id", "")
         self._output = output
 
     def __repr__(self) -> str:
@@ -87,6 +96,19 @@ class EmulatorProcess:
     def auth(self) -> EmulatorAuth:
         """Signs httpx requests for this emulator."""
         return EmulatorAuth(self.access_key, self.secret_key)
+
+    def temporary_auth(self, credential: dict[str, str]) -> EmulatorAuth:
+        """Signs with temporary keys: the ``credential`` object IAM or the metadata service answered."""
+        return EmulatorAuth(credential["access"], credential["secret"], credential["securitytoken"])
+
+    def credentials(self) -> dict[str, Any]:
+        """Temporary keys issued (``issued`` by method), refusals of expired ones, IAM and metadata calls."""
+        return dict(httpx.get(f"{self.url}/_emulator/credentials", timeout=10).raise_for_status().json())
+
+    def expire_temporary_keys(self) -> int:
+        """Every temporary key and token issued so far expires now; how many keys were still live."""
+        answer = httpx.post(f"{self.url}/_emulator/credentials/expire", timeout=10).raise_for_status()
+        return int(answer.json()["expired"])
 
     def provider_env(self) -> dict[str, str]:
         """The environment variables that point the provider (and the client's settings) at this emulator."""
@@ -141,13 +163,17 @@ class EmulatorProcess:
 
 
 # Flags that are on unless turned off (--no-...).
-NEGATABLE_FLAGS = frozenset({"unique_names"})
+NEGATABLE_FLAGS = frozenset({"unique_names", "metadata_tokens", "metadata_agency"})
 
 
 def _argv(flags: dict[str, Any]) -> list[str]:
     argv: list[str] = []
     for key, value in flags.items():
         if value is None:
+            continue
+        if isinstance(value, (list, tuple)):  # a repeatable flag: sub_project=["ml", "dev"]
+            for item in value:
+                argv += ["--" + key.replace("_", "-"), str(item)]
             continue
         if value is False:
             if key in NEGATABLE_FLAGS:  # on by default: False turns it off
