@@ -82,14 +82,19 @@ def test_a_pulumi_of_another_version_is_not_used(tmp_path: Path) -> None:
         "pulumi-resource-pulumi-python",
         "pulumi-language-nodejs",
         "pulumi-language-go",
+        "pulumi-language-yaml",
     ):
         assert os.access(root / ".tools" / "bin" / name, os.X_OK), name
     assert "built pulumi-language-nodejs in " in result.stderr, result.stderr
     assert "built pulumi-language-go in " in result.stderr, result.stderr
+    # The YAML host comes from its own module (not github.com/pulumi/pulumi/sdk/v3, as the other two).
+    assert "pulumi-language-yaml from github.com/pulumi/pulumi-yaml v1." in result.stderr, result.stderr
+    assert "built pulumi-language-yaml in " in result.stderr, result.stderr
     # A second run builds nothing.
     again = _run_setup(root, [other])
     assert "building" not in again.stderr and "built" not in again.stderr, again.stderr
     assert ".tools/bin has pulumi-language-nodejs" in again.stderr, again.stderr
+    assert ".tools/bin has pulumi-language-yaml" in again.stderr, again.stderr
 
 
 def _pinned() -> str:

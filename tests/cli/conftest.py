@@ -1,5 +1,5 @@
 """The CLI tests' session-wide state (one directory for the TypeScript and Go programs' dependencies) and the
-`languages` marker of their TypeScript and Go cases (`-m languages`, `-m "not languages"`)."""
+`languages` marker of their TypeScript, Go and YAML cases (`-m languages`, `-m "not languages"`)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,8 @@ from .cli_helpers import plugin_processes
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
-        "markers", "languages: a CLI test's TypeScript and Go cases (the Node.js and Go language hosts)"
+        "markers",
+        "languages: a CLI test's TypeScript, Go and YAML cases (the Node.js, Go and YAML language hosts)",
     )
 
 

@@ -9,7 +9,7 @@ the engine at the plugin installed beside the Python interpreter, as docs/native
 Tests take a ``front_end`` parameter from ``FRONT_ENDS`` (ids ``dynamic`` and ``native``); a case that cannot
 apply to one front-end is skipped for it with its reason, through ``front_ends(skip={...})``. Tests built on
 the story project (story.py) take it from ``STORY_FRONT_ENDS``, which adds the native plugin driven from
-TypeScript and Go programs (ids ``typescript`` and ``go``; their programs are in languages.py).
+TypeScript, Go and YAML programs (ids ``typescript``, ``go`` and ``yaml``; their programs: languages.py).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ NATIVE_IMPORT = "from pulumi_modelarts_native import "
 class FrontEnd:
     name: str
     type_token: str  # the TrainingJob resource type in the state
-    language: str = "python"  # the project's runtime: python, nodejs (TypeScript) or go
+    language: str = "python"  # the project's runtime: python, nodejs (TypeScript), go or yaml
 
     @property
     def native(self) -> bool:
@@ -82,10 +82,12 @@ NATIVE = FrontEnd("native", "modelarts:index:TrainingJob")
 # The native plugin from programs in the other languages its SDKs serve (the story's programs: languages.py).
 TYPESCRIPT = FrontEnd("typescript", "modelarts:index:TrainingJob", "nodejs")
 GO = FrontEnd("go", "modelarts:index:TrainingJob", "go")
+# YAML needs no SDK: its language host reads the provider's schema from the plugin.
+YAML = FrontEnd("yaml", "modelarts:index:TrainingJob", "yaml")
 FRONT_ENDS = [pytest.param(DYNAMIC, id="dynamic"), pytest.param(NATIVE, id="native")]
 # Tests built on the story project (story.py) run for every language too; those cases are marked `languages`
 # (select or leave them out with -m).
-OTHER_LANGUAGES = [pytest.param(fe, id=fe.name, marks=pytest.mark.languages) for fe in (TYPESCRIPT, GO)]
+OTHER_LANGUAGES = [pytest.param(fe, id=fe.name, marks=pytest.mark.languages) for fe in (TYPESCRIPT, GO, YAML)]
 STORY_FRONT_ENDS = [*FRONT_ENDS, *OTHER_LANGUAGES]
 NATIVE_LANGUAGES = [pytest.param(NATIVE, id="native"), *OTHER_LANGUAGES]
 

@@ -1,6 +1,7 @@
-"""The story's program in TypeScript and Go, against the repository's generated SDKs (sdk/nodejs, sdk/go).
+"""The story's program in TypeScript, Go and YAML: the first two against the repository's generated SDKs
+(sdk/nodejs, sdk/go), YAML with no SDK at all (its language host reads the schema from the plugin).
 
-Both programs declare what a jobs.json file declares (story.py), with the schema's property names: the test
+Every program declares what a jobs.json file declares (story.py), with the schema's property names: the test
 side writes jobs with the wire names and ``schema_args`` renames their keys through the generated name map
 (pulumi_modelarts.schema_names, what the plugin translates with).
 
@@ -14,6 +15,9 @@ side writes jobs with the wire names and ``schema_args`` renames their keys thro
   module with a ``replace`` to sdk/go; go.mod and go.sum are resolved once per session (offline when the
   module cache has everything) and copied into each stack; Go's build cache serves every compile after the
   first.
+* YAML: ``Main.yaml`` (which the YAML host reads before Pulumi.yaml) is generated from the jobs, as Go's
+  main.go is: one ``modelarts:index:TrainingJob`` resource per job with the schema's property names, a ``get``
+  resource per existing job, and the {id, name, phase} outputs.
 """
 
 from __future__ import annotations
@@ -30,6 +34,8 @@ from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+import yaml  # type: ignore[import-untyped]  # PyYAML: a dependency of the pulumi SDK, no stubs here
 
 from pulumi_modelarts import schema_names
 from pulumi_modelarts.renaming import to_schema
@@ -328,3 +334,42 @@ def write_go_project(workdir: Path, module: Path) -> None:
     for name in ("go.mod", "go.sum"):
         shutil.copy(module / name, workdir / name)
     (workdir / "main.go").write_text(go_program({}, {}))
+
+
+# --- YAML -------------------------------------------------------------------------------------------------
+
+
+def _yaml_literal(value: Any) -> Any:
+    """value with every string escaped for Pulumi YAML, where `${...}` interpolates and `$$` is one `$`."""
+    if isinstance(value, str):
+        return value.replace("$", "$$")
+    if isinstance(value, list):
+        return [_yaml_literal(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _yaml_literal(item) for key, item in value.items()}
+    return value
+
+
+def yaml_program(jobs: Mapping[str, Any], existing: Mapping[str, str]) -> str:
+    """Main.yaml declaring these jobs (schema names, see schema_args) and reading the existing ones."""
+    options_keys = set(OPTION_KEYS.values())
+    resources: dict[str, Any] = {}
+    for name, declared in jobs.items():
+        resource: dict[str, Any] = {
+            "type": JOB_TOKEN,
+            "properties": _yaml_literal({k: v for k, v in declared.items() if k not in options_keys}),
+        }
+        if options := {k: v for k, v in declared.items() if k in options_keys}:
+            resource["options"] = options
+        resources[name] = resource
+    for name, job_id in existing.items():
+        resources[name] = {"type": JOB_TOKEN, "get": {"id": _yaml_literal(job_id)}}
+    outputs = {name: {key: f"${{{name}.{key}}}" for key in ("id", "name", "phase")} for name in resources}
+    document = {"resources": resources, "outputs": outputs} if resources else {}
+    header = "# Jobs declared in jobs.json (generated from it), exported as {id, name, phase}.\n"
+    body: str = yaml.safe_dump(document, sort_keys=False, default_flow_style=False)
+    return header + body
+
+
+def write_yaml_project(workdir: Path) -> None:
+    (workdir / "Main.yaml").write_text(yaml_program({}, {}))

@@ -2,8 +2,8 @@
 
 A test writes jobs.json, runs the real `pulumi` CLI, rewrites jobs.json (the "pull request"), runs it again,
 and looks at the emulator (through the client or the raw API) and at the state (`pulumi stack export`).
-The same project serves every front-end (`new_story(..., front_end=...)`, see front_ends.py), the TypeScript
-and Go ones with their own program (languages.py) reading the same jobs.json.
+The same project serves every front-end (`new_story(..., front_end=...)`, see front_ends.py), the TypeScript,
+Go and YAML ones with their own program (languages.py) declaring what the same jobs.json declares.
 """
 
 from __future__ import annotations
@@ -92,7 +92,7 @@ class StoryStack:
     front_end: FrontEnd = DYNAMIC
 
     def declare(self, jobs: Mapping[str, Any], existing: Mapping[str, str] | None = None) -> None:
-        """Write jobs.json (jobs given with the wire names; TypeScript and Go take the schema's names)."""
+        """Write jobs.json (jobs given with the wire names; the other languages take the schema's names)."""
         declared = dict(jobs)
         if self.front_end.language != "python":
             declared = {name: languages.schema_args(args) for name, args in jobs.items()}
@@ -100,6 +100,8 @@ class StoryStack:
         (self.workdir / "jobs.json").write_text(json.dumps(payload, indent=2))
         if self.front_end.language == "go":  # the program is the declaration
             (self.workdir / "main.go").write_text(languages.go_program(declared, payload["existing"]))
+        elif self.front_end.language == "yaml":  # likewise
+            (self.workdir / "Main.yaml").write_text(languages.yaml_program(declared, payload["existing"]))
 
     def jobs_in_state(self, *, show_secrets: bool = False) -> dict[str, dict[str, Any]]:
         """TrainingJob resources in the state, by resource name."""
@@ -138,6 +140,8 @@ def new_story(
         )
         if front_end.language == "nodejs":
             languages.write_typescript_project(workdir, languages.node_modules(languages.session_cache()))
+        elif front_end.language == "yaml":
+            languages.write_yaml_project(workdir)
         else:
             languages.write_go_project(workdir, languages.go_module(languages.session_cache()))
             extra.update(languages.GO_ENV)

@@ -120,9 +120,9 @@ CHECKS: dict[str, Callable[[ModelArtsClient, dict[str, Any], dict[str, Any]], No
 }
 
 
-# Native-provider programs in TypeScript and Go (`scripts/sdk --check` compiles them too): they run through
-# the Node.js and Go language hosts set-up builds, against the repository's sdk/.
-OTHER_LANGUAGES = ("native-typescript", "native-go")
+# Native-provider programs in TypeScript and Go (`scripts/sdk --check` compiles them too) and YAML: they run
+# through the Node.js, Go and YAML language hosts set-up builds, the first two against the repository's sdk/.
+OTHER_LANGUAGES = ("native-typescript", "native-go", "native-yaml")
 
 
 def test_every_example_is_exercised() -> None:
@@ -172,7 +172,7 @@ def test_example_up_preview_destroy(
 def _copy_other_language_example(name: str, dest: Path) -> None:
     """The example as a user has it once its dependencies are in place: the plugins block and the SDK link
     point at this checkout (the virtualenv's plugin; sdk/go through go.mod's replace, the compiled sdk/nodejs
-    in the session's node_modules, see languages.py)."""
+    in the session's node_modules, see languages.py; YAML has no SDK)."""
     # Without what a user's own installs left there (node_modules, package-lock.json: git ignores them).
     shutil.copytree(EXAMPLES / name, dest, ignore=shutil.ignore_patterns("node_modules", "package-lock.json"))
     project = dest / "Pulumi.yaml"
@@ -188,7 +188,7 @@ def _copy_other_language_example(name: str, dest: Path) -> None:
                 relative_sdk, f"replace {languages.go_sdk_module()} => {languages.SDK_GO}"
             )
         )
-    else:
+    elif name == "native-typescript":
         # The SDK as `npm install` puts it there (the package built from sdk/nodejs, docs/examples.md).
         sdk_package = json.loads((languages.SDK_NODEJS / "package.json").read_text())["name"]
         dependencies = json.loads((dest / "package.json").read_text())["dependencies"]
@@ -221,6 +221,9 @@ def test_other_language_example_up_preview_destroy(
             # Looked up once the job was running: it counts itself, the one running job of the project.
             assert outputs["running"] == 1
             assert [j.job_id for j in all_jobs(client) if j.phase == "Running"] == [outputs["id"]]
+        if name == "native-yaml":
+            # getTrainingJobs through fn::invoke, given the job's name: run once the job was, it finds it.
+            assert outputs["runningId"] == outputs["id"]
 
         stack.preview("--expect-no-changes")
 

@@ -8,13 +8,18 @@ PATH but the Pulumi CLI and its language host from .tools/bin), each with a priv
   preview and destroy;
 - the native SDK's wheel with automatic plugin acquisition on and no `plugins:` block: the engine downloads
   the plugin archive from a loopback HTTP server serving dist/ (PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES redirects
-  the SDK's github:// server there), its launcher installs the provider on first start, and the stack goes up,
-  previews empty and is destroyed;
+  the SDK's github:// server there), its launcher installs the provider on first start from the archive's own
+  wheels, with the package index unreachable and another pulumi_modelarts on PYTHONPATH, and the stack goes
+  up, previews empty and is destroyed;
 - the same with the archive installed by `pulumi plugin install resource modelarts <v> --file <archive>` and
-  acquisition off.
+  acquisition off, offline too; and a first start with no bundled wheel for the local Python, which says so
+  and installs from what pip is configured with;
+- a YAML program (no SDK, no virtualenv) whose resource options name the plugin's version and server: the
+  engine downloads the archive the same way.
 
-No command prints a `warning:` line. Needs the package index (the virtualenvs and the plugin's first start
-install from it) and npm (scripts/release packs the Node.js SDK).
+No command prints a `warning:` line. Needs the package index (the virtualenvs install from it; the plugin's
+first start does not) and npm (scripts/release packs the Node.js SDK). scripts/release downloads the archives'
+wheels once per constraints.txt (its wheel cache), later runs take them from there.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ import os
 import platform
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import tarfile
@@ -37,13 +43,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+import yaml  # type: ignore[import-untyped]  # PyYAML: a dependency of the pulumi SDK, no stubs here
 from packaging.requirements import Requirement
+from packaging.tags import Tag, compatible_tags, cpython_tags, mac_platforms
+from packaging.utils import canonicalize_name, parse_wheel_filename
 from packaging.version import Version
 
 from modelarts_emulator.testing import EmulatorProcess
 
 from ..support import emulator_env
-from .front_ends import DYNAMIC, NATIVE, FrontEnd
+from .front_ends import DYNAMIC, NATIVE, YAML, FrontEnd
+from .languages import schema_args, yaml_program
 from .pulumi_cli import PASSPHRASE, REPO, TOOLS_BIN, Stack, write_project
 from .story import POLL_ENV, PROGRAM, StoryStack, job_args
 
@@ -56,6 +66,19 @@ pytestmark = [
 
 VERSION = re.search(r'^version = "([^"]+)"', (REPO / "pyproject.toml").read_text(), re.M).group(1)  # type: ignore[union-attr]
 ARCHIVE_PLATFORMS = ("linux-amd64", "linux-arm64", "darwin-amd64", "darwin-arm64")
+# The CPython versions every archive carries wheels for (scripts/release), and the oldest platforms it serves.
+ARCHIVE_PYTHONS = ((3, 10), (3, 11), (3, 12), (3, 13), (3, 14))
+ARCHIVE_PLATFORM_TAGS = {
+    "linux-amd64": [
+        "manylinux_2_17_x86_64",
+        "manylinux2014_x86_64",
+        "manylinux2010_x86_64",
+        "manylinux1_x86_64",
+    ],
+    "linux-arm64": ["manylinux_2_17_aarch64", "manylinux2014_aarch64"],
+    "darwin-amd64": list(mac_platforms((11, 0), "x86_64")),
+    "darwin-arm64": list(mac_platforms((11, 0), "arm64")),
+}
 # Only system directories besides .tools/bin and the virtualenv: no checkout .venv, no pyenv shims.
 PULUMI = shutil.which("pulumi", path=str(TOOLS_BIN)) or "pulumi"  # the CLI set-up built, not one on PATH
 SYSTEM_PATH = ["/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"]
@@ -211,6 +234,32 @@ def user_env(tmp_path: Path, venv: Venv, emu: EmulatorProcess, **extra: str) -> 
     return env
 
 
+def offline_pip() -> dict[str, str]:
+    """pip with no package index: a loopback port nothing listens on, no configuration, no other wheels."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]  # closed when the block ends: connections to it are refused
+    return {
+        "PIP_INDEX_URL": f"http://127.0.0.1:{port}/simple/",
+        "PIP_CONFIG_FILE": os.devnull,
+        "PIP_FIND_LINKS": "",
+        "PIP_RETRIES": "0",
+    }
+
+
+def another_pulumi_modelarts(tmp_path: Path) -> str:
+    """A directory for PYTHONPATH holding another pulumi_modelarts (as a checkout or a monorepo would), which
+    pip would count as installed and Python would import; neither may happen to the plugin."""
+    root = tmp_path / "elsewhere"
+    (root / "pulumi_modelarts").mkdir(parents=True)
+    (root / "pulumi_modelarts" / "__init__.py").write_text('raise ImportError("not the plugin\'s package")\n')
+    info = root / f"pulumi_modelarts-{VERSION}.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: pulumi-modelarts\nVersion: {VERSION}\n")
+    (info / "RECORD").write_text("")
+    return str(root)
+
+
 def install_plugin_archive(dist: Path, env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
     """`pulumi plugin install resource modelarts <version> --file <archive>`, as a user would."""
     archive = dist / archive_name(this_platform())
@@ -263,17 +312,31 @@ def test_dist_holds_every_release_file_with_checksums(dist: Path) -> None:
     for name, digest in sums.items():
         assert hashlib.sha256((dist / name).read_bytes()).hexdigest() == digest, name
 
-    with tarfile.open(dist / archive_name("linux-amd64")) as archive:
-        members = {m.name: m for m in archive.getmembers()}
-        assert set(members) == {"pulumi-resource-modelarts", f"pulumi_modelarts-{VERSION}-py3-none-any.whl"}
-        assert members["pulumi-resource-modelarts"].mode & 0o111 == 0o111
-        wheel = archive.extractfile(f"pulumi_modelarts-{VERSION}-py3-none-any.whl")
-        assert (
-            wheel is not None
-            and wheel.read() == (dist / f"pulumi_modelarts-{VERSION}-py3-none-any.whl").read_bytes()
-        )
-    # A pure-Python launcher: the same files serve every platform.
-    assert len({sums[archive_name(p)] for p in ARCHIVE_PLATFORMS}) == 1
+    package_wheel = (dist / f"pulumi_modelarts-{VERSION}-py3-none-any.whl").read_bytes()
+    launchers: set[bytes] = set()
+    pure_wheels: dict[str, set[str]] = {}
+    for platform_ in ARCHIVE_PLATFORMS:
+        with tarfile.open(dist / archive_name(platform_)) as archive:
+            members = {m.name: m for m in archive.getmembers()}
+            wheels = {n.removeprefix("wheels/") for n in members if n.startswith("wheels/")}
+            assert set(members) == {
+                "pulumi-resource-modelarts",
+                f"pulumi_modelarts-{VERSION}-py3-none-any.whl",
+                "wheels",
+                *(f"wheels/{w}" for w in wheels),
+            }, platform_
+            assert members["pulumi-resource-modelarts"].mode & 0o111 == 0o111
+            launcher = archive.extractfile("pulumi-resource-modelarts")
+            assert launcher is not None
+            launchers.add(launcher.read())
+            wheel = archive.extractfile(f"pulumi_modelarts-{VERSION}-py3-none-any.whl")
+            assert wheel is not None and wheel.read() == package_wheel, platform_
+        assert_a_complete_set_of_wheels(platform_, wheels)
+        pure_wheels[platform_] = {w for w in wheels if w.endswith("-none-any.whl")}
+    # The same launcher, package and pure-Python wheels everywhere; compiled wheels are each platform's own.
+    assert len(launchers) == 1
+    assert all(pure == pure_wheels["linux-amd64"] for pure in pure_wheels.values()), pure_wheels
+    assert len({sums[archive_name(p)] for p in ARCHIVE_PLATFORMS}) == len(ARCHIVE_PLATFORMS)
 
     with tarfile.open(dist / f"pulumi-modelarts-modelarts-{VERSION}.tgz") as npm:
         names = set(npm.getnames())
@@ -294,6 +357,37 @@ def test_dist_holds_every_release_file_with_checksums(dist: Path) -> None:
         "version": VERSION,
         "server": "github://api.github.com/pulumi-modelarts",
     }
+
+
+def assert_a_complete_set_of_wheels(platform_: str, wheels: set[str]) -> None:
+    """Every distribution in an archive has a wheel for each supported CPython on that platform, at the
+    version constraints.txt pins, and no wheel serves only another platform."""
+    pins = {
+        canonicalize_name(Requirement(line).name): Version(line.split("==", 1)[1])
+        for line in (REPO / "constraints.txt").read_text().splitlines()
+        if "==" in line and not line.startswith("#")
+    }
+    parsed = [parse_wheel_filename(w) for w in wheels]
+    for name, version, _build, tags in parsed:
+        assert any(t.platform == "any" or t.platform in ARCHIVE_PLATFORM_TAGS[platform_] for t in tags), (
+            platform_,
+            name,
+            tags,
+        )
+        if name in pins:
+            assert version == pins[name], (platform_, name, version)
+    names = {name for name, *_ in parsed}
+    assert {"pulumi", "httpx", "pydantic", "pydantic-core", "grpcio"} <= names, platform_
+    # What constraints.txt (frozen from the 3.11 development environment) cannot pin: the pip the launcher
+    # runs (scripts/release pins it) and what a dependency needs only on 3.10.
+    assert names - set(pins) <= {"pip", "exceptiongroup"}, platform_
+    for python in ARCHIVE_PYTHONS:
+        supported: set[Tag] = {
+            *cpython_tags(python, platforms=ARCHIVE_PLATFORM_TAGS[platform_]),
+            *compatible_tags(python, f"cp{python[0]}{python[1]}", ARCHIVE_PLATFORM_TAGS[platform_]),
+        }
+        lacking = names - {name for name, _, _, tags in parsed if tags & supported}
+        assert not lacking, (platform_, python, lacking)
 
 
 def test_release_refuses_versions_that_disagree(tmp_path: Path) -> None:
@@ -349,7 +443,17 @@ def test_the_engine_downloads_and_installs_the_plugin_for_the_native_sdk(
     # The SDK asks for plugin modelarts <v> from github://api.github.com/pulumi-modelarts; the override sends
     # the engine to the loopback server instead of GitHub.
     override = rf"^github://api\.github\.com/pulumi-modelarts={dist_server.url}"
-    env = user_env(tmp_path, native_venv, emulator, PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES=override)
+    # The first start needs no package index (the archive carries the wheels; pip finds no other source, so a
+    # fallback to the index would fail the up), and a pulumi_modelarts on the user's PYTHONPATH replaces the
+    # bundled one neither in the installation nor at run time.
+    env = user_env(
+        tmp_path,
+        native_venv,
+        emulator,
+        PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES=override,
+        PYTHONPATH=another_pulumi_modelarts(tmp_path),
+        **offline_pip(),
+    )
     no_warning(*up_preview_destroy(tmp_path, env, NATIVE))
     assert f"/{archive_name(this_platform())}" in dist_server.requested
     plugin_dir = tmp_path / "home" / "plugins" / f"resource-modelarts-v{VERSION}"
@@ -362,7 +466,9 @@ def test_the_engine_downloads_and_installs_the_plugin_for_the_native_sdk(
 def test_a_plugin_installed_from_the_archive_file_serves_the_native_sdk(
     tmp_path: Path, emulator: EmulatorProcess, native_venv: Venv, dist: Path
 ) -> None:
-    env = user_env(tmp_path, native_venv, emulator, PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION="true")
+    env = user_env(
+        tmp_path, native_venv, emulator, PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION="true", **offline_pip()
+    )
     install = install_plugin_archive(dist, env, tmp_path)
     listed = _run(PULUMI, "plugin", "ls", "--json", env=env).stdout
     assert {"name": "modelarts", "kind": "resource", "version": VERSION}.items() <= next(
@@ -389,8 +495,43 @@ def test_a_plugin_installed_from_the_archive_file_serves_the_native_sdk(
     assert all(re.fullmatch(r"\d+\n", port) for port in ports), (ports, errors)
     assert sum("first start: installing" in e for e in errors) == 1, errors
     assert sum("waiting for another start" in e for e in errors) == 1, errors
+    assert not any("no bundled wheel fits" in e for e in errors), errors
     # The stack then runs on the installed plugin (later starts).
     no_warning(install, *up_preview_destroy(tmp_path, env, NATIVE))
+
+
+def test_a_yaml_program_names_the_plugin_and_the_engine_downloads_it(
+    tmp_path: Path, emulator: EmulatorProcess, dist_server: DistServer
+) -> None:
+    # No SDK names the plugin for YAML: the program's options do (docs/installation-configuration.md#yaml).
+    override = rf"^github://api\.github\.com/pulumi-modelarts={dist_server.url}"
+    no_venv = Venv(tmp_path / "no-venv")  # a YAML user needs no Python environment of their own
+    no_venv.bin.mkdir(parents=True)
+    env = user_env(tmp_path, no_venv, emulator, PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES=override)
+    program = yaml.safe_load(yaml_program({"train": schema_args(job_args(wait_for="running"))}, {}))
+    program["resources"]["train"]["options"] = {
+        "version": VERSION,
+        "pluginDownloadURL": "github://api.github.com/pulumi-modelarts",
+    }
+    workdir = tmp_path / "project"
+    workdir.mkdir()
+    (workdir / "Pulumi.yaml").write_text(
+        yaml.safe_dump({"name": "release-yaml", "runtime": "yaml", **program})
+    )
+    stack = Stack(workdir, tmp_path, env=env).init()
+    up = stack.up()
+    [resource] = stack.resources(YAML.type_token)
+    assert stack.outputs()["train"] == {
+        "id": resource["id"],
+        "name": resource["outputs"]["name"],
+        "phase": "Running",
+    }
+    no_warning(up, stack.preview("--expect-no-changes"), stack.destroy())
+    assert f"/{archive_name(this_platform())}" in dist_server.requested
+    assert (
+        tmp_path / "home" / "plugins" / f"resource-modelarts-v{VERSION}" / "pulumi-resource-modelarts"
+    ).is_file()
+    assert stack.resources(YAML.type_token) == []
 
 
 def test_a_plugin_without_a_usable_python_says_what_to_do(
@@ -415,3 +556,53 @@ def test_a_plugin_without_a_usable_python_says_what_to_do(
     plugin_dir = tmp_path / "home" / "plugins" / f"resource-modelarts-v{VERSION}"
     assert not (plugin_dir / "python-env").exists()
     assert not (plugin_dir / ".install-lock").exists()
+
+
+def test_a_first_start_with_no_bundled_wheel_for_the_local_python_says_so_and_uses_pip_s_configuration(
+    tmp_path: Path, emulator: EmulatorProcess, native_venv: Venv, dist: Path
+) -> None:
+    # As with a Python the archive has no wheels for (3.15, PyPy, musl): this Python's compiled wheels taken
+    # out of the installed plugin.
+    env = user_env(
+        tmp_path, native_venv, emulator, PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION="true", **offline_pip()
+    )
+    install_plugin_archive(dist, env, tmp_path)
+    plugin_dir = tmp_path / "home" / "plugins" / f"resource-modelarts-v{VERSION}"
+    major, minor = _run(native_venv.python, "-c", "import sys; print(*sys.version_info[:2])").stdout.split()
+    configured = tmp_path / "configured-wheels"
+    configured.mkdir()
+    for wheel in (plugin_dir / "wheels").glob(f"*-cp{major}{minor}-*.whl"):
+        wheel.rename(configured / wheel.name)
+    assert list(configured.iterdir())
+    # With the package index unreachable, the preview fails and says why, and the next start begins afresh.
+    workdir = tmp_path / "project"
+    write_project(workdir, "release-story", NATIVE.program(PROGRAM))
+    stack = Stack(workdir, tmp_path, env=env).init()
+    StoryStack(stack, workdir, NATIVE).declare({"train": job_args()})
+    preview = stack.preview(check=False)
+    output = preview.stdout + preview.stderr
+    assert preview.returncode != 0
+    assert f"no bundled wheel fits Python {major}.{minor}." in output, output
+    assert "this first start needs the index pip is configured for" in output, output
+    assert not (plugin_dir / "python-env").exists()
+    assert not (plugin_dir / ".install-lock").exists()
+    # With pip configured to find the missing wheels (no index, a directory), the next start says where the
+    # dependencies come from and installs them from there and the bundled wheels. (The engine shows a plugin's
+    # stderr only when it fails, so the start is watched directly.)
+    env.update(PIP_NO_INDEX="1", PIP_FIND_LINKS=str(configured))
+    start = subprocess.Popen(
+        [str(plugin_dir / "pulumi-resource-modelarts"), "127.0.0.1:1"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        port = start.stdout.readline() if start.stdout else ""
+    finally:
+        start.terminate()
+    errors = start.communicate(timeout=60)[1]
+    assert re.fullmatch(r"\d+\n", port), errors
+    assert f"no bundled wheel fits Python {major}.{minor}." in errors, errors
+    assert "installing the dependencies from the package index pip is configured for" in errors, errors
+    assert (plugin_dir / "python-env" / ".installed").is_file()
