@@ -136,7 +136,10 @@ def test_create_with_a_broken_answer_fails_without_posting_again(server: Scripte
     server.handler = lambda _request: reply
     with pytest.raises(ModelArtsError, match=words):
         TrainingJobProvider().create(inputs())
-    assert [r.method for r in server.requests].count("POST") == 1
+    # The one other POST is the search for the job by name (the lost-create recovery), never a second create.
+    creates = [r for r in server.requests if r.method == "POST" and r.path.endswith("/training-jobs")]
+    assert len(creates) == 1
+    assert [r.path.rsplit("/", 1)[-1] for r in server.requests] == ["training-jobs", "training-job-searches"]
 
 
 def test_delete_of_a_job_answered_with_garbage_fails_clearly(server: ScriptedServer) -> None:

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
+import threading
+import time
 from typing import Any
 
 import pytest
@@ -23,7 +26,7 @@ from pulumi.provider.experimental.provider import (
 from pulumi.runtime import rpc
 
 from modelarts_emulator.testing import EmulatorProcess
-from pulumi_modelarts import job_state, plugin, renaming, wait
+from pulumi_modelarts import job_state, plugin, progress, renaming, wait
 
 URN = "urn:pulumi:dev::proj::modelarts:index:TrainingJob::train"
 
@@ -241,6 +244,49 @@ def test_configure_takes_the_namespace_and_explicit_arguments() -> None:
     assert provider.config() == {"modelarts:region": "cn-north-4", "modelarts:secretKey": "sk"}
 
 
+DEFAULT_PROVIDER = "urn:pulumi:dev::proj::pulumi:providers:modelarts::default_0_2_0"
+
+
+def test_check_config_marks_the_schemas_secret_settings_and_warns_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The engine strips secrets before CheckConfig and stores its answer as the provider's inputs and outputs:
+    # a key set without --secret would be stored in plain text unless marked here.
+    provider = plugin.ModelArtsProvider()
+    logged: list[tuple[str, str, bool]] = []
+    monkeypatch.setattr(
+        provider._log, "log", lambda urn, line, *, warning=False: logged.append((urn, line, warning))
+    )
+    schema = json.loads(run(provider.get_schema(GetSchemaRequest(0))).schema)
+    secret = {key for key, spec in schema["config"]["variables"].items() if spec.get("secret")}
+    assert secret == {"secretKey", "securityToken", "authToken"}
+    news = {key: PropertyValue(f"value-{key}") for key in schema["config"]["variables"]}
+    news["version"] = PropertyValue("0.2.0")
+    for _ in range(2):
+        answer = run(provider.check_config(CheckRequest(DEFAULT_PROVIDER, {}, news, b"")))
+        assert {key for key, value in answer.inputs.items() if value.is_secret} == secret
+        assert plugin.plain_map(answer.inputs) == plugin.plain_map(news)
+    [(urn, line, warning)] = logged  # once, however often the engine checks the configuration
+    assert urn == DEFAULT_PROVIDER and warning
+    assert line.startswith("modelarts:secretKey, modelarts:securityToken, modelarts:authToken are set in")
+    assert "--secret" in line and "$HW_SECRET_KEY" in line and "value-" not in line
+
+
+def test_check_config_warns_for_neither_the_environment_nor_an_explicit_provider(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    provider = plugin.ModelArtsProvider()
+    logged: list[str] = []
+    monkeypatch.setattr(provider._log, "log", lambda urn, line, *, warning=False: logged.append(line))
+    plain = {"region": PropertyValue("cn-north-4")}
+    assert run(provider.check_config(CheckRequest(DEFAULT_PROVIDER, {}, plain, b""))).inputs == plain
+    # A program's own Provider: the generated SDKs already send its secret arguments as secrets.
+    explicit = "urn:pulumi:dev::proj::pulumi:providers:modelarts::mine"
+    answer = run(provider.check_config(CheckRequest(explicit, {}, {"authToken": PropertyValue("t")}, b"")))
+    assert answer.inputs["authToken"].is_secret
+    assert logged == []
+
+
 def test_the_schema_served_is_the_generated_one() -> None:
     provider = plugin.ModelArtsProvider()
     schema = json.loads(run(provider.get_schema(GetSchemaRequest(0))).schema)
@@ -374,3 +420,57 @@ def test_inputs_and_state_are_read_and_renamed_in_one_walk_as_in_two() -> None:
     wire = plugin.wire_inputs(plugin.property_map(odd))
     assert wire["algorithm"]["environments"] == {"A_B": "x"} and wire["spec"] == [1, {"nodeCount": 2}]
     assert wire["metadata"]["annotations"] == {"k_1": "v"} and wire["not_a_property"] == {"x_y": 1}
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The plugin leaves once the engine that started it is gone
+
+
+def _listener() -> socket.socket:
+    engine = socket.socket()
+    engine.bind(("127.0.0.1", 0))
+    engine.listen()
+    return engine
+
+
+def _watch(address: str, parents: list[int]) -> threading.Thread:
+    """wait_until_engine_gone on a thread, fast, with the parent pid read from the end of parents."""
+    thread = threading.Thread(
+        target=progress.wait_until_engine_gone,
+        args=(address, 100),
+        kwargs={"interval": 0.01, "address_every": 2, "getppid": lambda: parents[-1]},
+        daemon=True,
+    )
+    thread.start()
+    return thread
+
+
+def test_the_engine_is_gone_once_the_plugins_parent_changes() -> None:
+    with _listener() as engine:
+        parents = [100]
+        watch = _watch(f"127.0.0.1:{engine.getsockname()[1]}", parents)
+        time.sleep(0.2)
+        assert watch.is_alive()  # the engine runs: never returns
+        parents.append(1)  # reparented: the engine died
+        watch.join(timeout=5)
+        assert not watch.is_alive()
+
+
+def test_the_engine_is_gone_once_its_address_refuses_though_the_parent_lives_on() -> None:
+    engine = _listener()
+    watch = _watch(f"127.0.0.1:{engine.getsockname()[1]}", [100])
+    time.sleep(0.2)
+    assert watch.is_alive()
+    engine.close()
+    watch.join(timeout=5)
+    assert not watch.is_alive()
+
+
+def test_an_address_that_never_answered_proves_nothing() -> None:
+    # As the tests start the plugin by hand ("127.0.0.1:1"): it serves until stopped.
+    parents = [100]
+    watch = _watch("127.0.0.1:1", parents)
+    time.sleep(0.3)
+    assert watch.is_alive()
+    parents.append(1)  # ends the watch
+    watch.join(timeout=5)

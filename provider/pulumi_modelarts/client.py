@@ -12,12 +12,17 @@ exactly that name created since the call began, and returns it if found; only ot
 Failures that happen before the request leaves (connection refused, connect timeout) and throttling are not
 ambiguous and are simply retried. A refused connection or a host name that does not resolve is retried only
 once, after a short pause: it means nothing listens at the endpoint (a wrong port or host, a stopped
-emulator), which ten attempts with growing pauses would not change. Every transport error names the endpoint.
+emulator), which ten attempts with growing pauses would not change. A certificate that fails verification is
+not retried at all (CertificateError says why and what to do). Every transport error names the endpoint.
+
+An answer the client cannot use (not UTF-8, not JSON, nested too deeply, the wrong shape) is an
+InvalidResponseError naming the operation and the HTTP status, whatever the status. A create answered with a
+success status but such a body did make the job: it is looked up by name, as after a lost answer, and never
+posted again.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import random
@@ -38,6 +43,7 @@ from .errors import (
     MODELARTS_THROTTLED_CODE,
     MODELARTS_THROTTLED_MIN_PAUSE,
     APIError,
+    CertificateError,
     InvalidResponseError,
     SearchRejectedError,
     ServerError,
@@ -45,6 +51,7 @@ from .errors import (
     ThrottledError,
     TransportError,
     api_error_class,
+    certificate_problem,
     redact,
     shorten,
 )
@@ -71,6 +78,10 @@ MAX_PAGES = 2000
 # Largest answer body read; a training job is a few kB and a page of 50 is well under a megabyte.
 MAX_BODY_BYTES = 16 * 1024 * 1024
 EXCERPT_CHARS = 200
+# Deepest nesting of arrays and objects accepted in an answer: a job is under 10 levels deep. Deeper values
+# would break later, outside this client (recursive validation and serialisation, the engine's protobuf
+# messages), where the failure could name neither the call nor the job.
+MAX_JSON_DEPTH = 32
 # Attempts for a refused connection or an unresolvable host name: one quick retry covers a gateway restarting,
 # more would only make a wrong endpoint slow to report.
 UNREACHABLE_ATTEMPTS = 2
@@ -109,27 +120,62 @@ class _Answer:
 
 @dataclass(frozen=True)
 class _Received:
-    """An answer as read: status, text, the JSON value (parsed: whether the text is JSON) and request id."""
+    """An answer as read: status, text, the JSON value (parsed: whether the text is usable JSON; if not,
+    unreadable says why) and request id."""
 
     status: int
     text: str
     payload: Any
     parsed: bool
     request_id: str | None
+    unreadable: str = ""
 
     @classmethod
     def of(cls, response: httpx.Response, raw: bytes) -> _Received:
-        text = raw.decode("utf-8", errors="replace")
-        payload: Any = None
-        parsed = False
-        if text.strip():
-            with contextlib.suppress(ValueError):
-                payload, parsed = json.loads(text), True
+        text, payload, unreadable = _read_json(raw)
+        parsed = unreadable is None
         request_id = response.headers.get("X-Request-Id") or None
         if request_id is None and parsed and isinstance(payload, dict):
             body_id = payload.get("request_id")
             request_id = body_id if isinstance(body_id, str) and body_id else None
-        return cls(response.status_code, text, payload, parsed, request_id)
+        return cls(response.status_code, text, payload, parsed, request_id, unreadable or "")
+
+
+def _read_json(raw: bytes) -> tuple[str, Any, str | None]:
+    """The body as text, its JSON value, and why it is unusable (None: it is usable, or empty)."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        # JSON is UTF-8 (RFC 8259): a replacement character would pass for the service's text.
+        return raw.decode("utf-8", errors="replace"), None, "not valid UTF-8"
+    if not text.strip():
+        return text, None, None
+    try:
+        payload = json.loads(text)
+    except ValueError:
+        return text, None, "not JSON"
+    except RecursionError:
+        # The parser recurses once per level: a hostile "[[[[…" must not escape as a crash.
+        return text, None, f"nested too deeply to read (more than {MAX_JSON_DEPTH} levels)"
+    if _deeper_than(payload, MAX_JSON_DEPTH):
+        return text, None, f"nested too deeply to read (more than {MAX_JSON_DEPTH} levels)"
+    return text, payload, None
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    """Whether a JSON value nests more than limit arrays and objects, level by level (no recursion)."""
+    level = [value] if type(value) is dict or type(value) is list else []
+    depth = 0
+    while level:
+        depth += 1
+        if depth > limit:
+            return True
+        below: list[Any] = []
+        for item in level:
+            children = item.values() if type(item) is dict else item
+            below.extend(c for c in children if type(c) is dict or type(c) is list)
+        level = below
+    return False
 
 
 class _NoAnswer(Exception):
@@ -165,11 +211,22 @@ def _json_content(body: Any) -> bytes:
     return json.dumps(body, ensure_ascii=False).encode("utf-8")
 
 
-def _connect_failure(exc: BaseException) -> _NoAnswer:
-    """What a failed connect means, from the OS error httpx wraps (refused and DNS failures end retries)."""
+def _connect_failure(exc: BaseException, operation: str, endpoint: str) -> _NoAnswer | CertificateError:
+    """What a failed connect means, from the OS error httpx wraps (refused and DNS failures end retries; a
+    refused certificate is raised at once, as CertificateError)."""
     cause: BaseException | None = exc
     while cause is not None and not isinstance(cause, OSError):
         cause = cause.__cause__ or cause.__context__
+    if isinstance(cause, ssl.SSLCertVerificationError):
+        host = httpx.URL(endpoint).host
+        problem = certificate_problem(cause.verify_code, cause.verify_message, host)
+        return CertificateError(operation, problem, endpoint=endpoint)
+    if isinstance(cause, ssl.SSLError):
+        # Another handshake failure (https to a plain-HTTP port, say): retried once, as a refused connection.
+        detail = cause.reason or type(cause).__name__
+        return _NoAnswer(
+            f"could not connect: the TLS handshake failed ({detail})", ambiguous=False, unreachable=True
+        )
     if isinstance(cause, socket.gaierror):
         reason = "could not connect: the host name could not be resolved"
         return _NoAnswer(reason, ambiguous=False, unreachable=True)
@@ -203,7 +260,7 @@ class ModelArtsClient:
 
     `sleep`, `clock` (monotonic seconds), `wall_clock` (epoch seconds) and `rng` (0..1) are injectable so
     tests run without waiting. `secrets` are the strings scrubbed from every error message: the credentials
-    behind `auth` (`from_settings` passes them).
+    behind `auth` (`from_settings` passes them), and whatever `hide` adds.
     """
 
     def __init__(
@@ -312,6 +369,8 @@ class ModelArtsClient:
 
         try:
             answer = self._call(attempt, operation=operation)
+        except InvalidResponseError as exc:
+            return self._adopt_unreadable_create(exc, name, since, operation)
         except Exception:
             if not lost:
                 raise
@@ -324,7 +383,10 @@ class ModelArtsClient:
             return found
         if isinstance(answer, TrainingJob):
             return answer
-        job = self._parse(TrainingJob, answer, operation)
+        try:
+            job = self._parse(TrainingJob, answer, operation)
+        except InvalidResponseError as exc:
+            return self._adopt_unreadable_create(exc, name, since, operation)
         if not job.metadata.id:
             raise InvalidResponseError(
                 operation,
@@ -502,9 +564,42 @@ class ModelArtsClient:
 
     # ---------------------------------------------------------------- lost-create recovery
 
-    def _find_created_job(self, name: str, since_ms: float, operation: str) -> TrainingJob | None:
-        """The job a create whose answer was lost made (``ownership.judge`` with ``sent``), or None."""
-        self._say(f"{operation}: the request may have been applied; looking for the job before posting again")
+    def _adopt_unreadable_create(
+        self, exc: InvalidResponseError, name: str, since_ms: float, operation: str
+    ) -> TrainingJob:
+        """After a create answered with a success status but an unusable body: the job it made, found by name
+        (never a second post), else exc saying what the search found. Another status's exc is raised as is."""
+        if exc.status_code is None or not 200 <= exc.status_code < 300:
+            raise exc
+        looking = "the job was created but the answer could not be read; looking for it by name"
+        try:
+            found = self._find_created_job(name, since_ms, operation, looking=looking)
+        except TransportError as lookup:
+            outcome = f"and looking for it by name failed too ({lookup.__cause__ or lookup})"
+        else:
+            if found is not None:
+                return found
+            outcome = "but a search by its name does not list it"
+        raise InvalidResponseError(
+            operation,
+            f"{exc.problem}; the job was probably created, {outcome}; check the ModelArts console before "
+            "retrying",
+            status_code=exc.status_code,
+            excerpt=exc.excerpt,
+            request_id=exc.request_id,
+        ) from None
+
+    def _find_created_job(
+        self, name: str, since_ms: float, operation: str, *, looking: str | None = None
+    ) -> TrainingJob | None:
+        """The job a create whose answer was lost made (``ownership.judge`` with ``sent``), or None.
+
+        looking: what the progress line says is being done (by default: before posting again).
+        """
+        self._say(
+            f"{operation}: "
+            f"{looking or 'the request may have been applied; looking for the job before posting again'}"
+        )
         try:
             for job in self.iter_jobs([SearchFilter(key="name", operator="like", value=[name])]):
                 meta = job.metadata
@@ -626,7 +721,7 @@ class ModelArtsClient:
                 # per call for the cyclic garbage collector.
                 response.stream = _CLOSED_STREAM
         except httpx.ConnectError as exc:
-            raise _connect_failure(exc) from None
+            raise _connect_failure(exc, operation, self.endpoint) from None
         except (httpx.ConnectTimeout, httpx.PoolTimeout) as exc:
             raise _NoAnswer(f"could not connect ({type(exc).__name__})", ambiguous=False) from None
         except httpx.TimeoutException as exc:
@@ -679,7 +774,7 @@ class ModelArtsClient:
                 raise InvalidResponseError(operation, "the answer is empty", status_code=got.status)
             return _Answer(got.status, None, got.request_id)
         if not got.parsed:
-            problem = "the answer is not JSON"
+            problem = f"the answer is {got.unreadable}"
         elif isinstance(got.payload, dict) and got.payload.get("error_code"):
             problem = "a success status came with an error body"
         elif body_required and not isinstance(got.payload, dict):
@@ -702,15 +797,22 @@ class ModelArtsClient:
             # Not a ModelArts error body (an HTML gateway page, say). The status alone is trustworthy for
             # authentication, throttling and server failures; for other 4xx it could be anything (a wrong
             # endpoint answering 404 must not look like "the job is gone").
+            unreadable = f" (it is {got.unreadable})" if has_text and not got.parsed else ""
             if not (got.status in (401, 403, 429) or got.status >= 500):
                 return InvalidResponseError(
                     operation,
-                    "the answer is not a ModelArts error body; check the endpoint",
+                    f"the answer is not a ModelArts error body{unreadable}; check the endpoint",
                     status_code=got.status,
                     excerpt=self._excerpt(got.text) if has_text else None,
                     request_id=got.request_id,
                 )
-            error_msg = f"non-JSON answer: {self._excerpt(got.text)}" if has_text else None
+            # Labelled by what is wrong with it (JSON without the error fields keeps its old label).
+            what = (
+                f"answer {got.unreadable}"
+                if unreadable and got.unreadable != "not JSON"
+                else "non-JSON answer"
+            )
+            error_msg = f"{what}: {self._excerpt(got.text)}" if has_text else None
         cls = api_error_class(got.status, error_code)
         args = (
             got.status,
@@ -742,8 +844,15 @@ class ModelArtsClient:
                 request_id=answer.request_id,
             ) from None
 
+    def hide(self, values: Iterable[str]) -> None:
+        """Scrub these values too from now on: the secret inputs of the job being worked on
+        (``diffing.secret_values``), which the service may echo in an error message."""
+        added = [v for v in values if isinstance(v, str) and v and v not in self._secrets]
+        self._secrets = (*self._secrets, *added)
+
     def scrub(self, text: str) -> str:
-        """text with every credential of this client replaced by "***" (for text the client did not build)."""
+        """text with every credential of this client, and every value it was told to hide, replaced by "***"
+        (for text the client did not build)."""
         return redact(text, self._secrets)
 
     def _excerpt(self, text: str) -> str:

@@ -37,6 +37,7 @@ from .errors import (
 from .held_names import post_create
 from .job_state import JobState, declared_inputs, job_outputs, public_job
 from .progress import Progress
+from .reports import warn_unknown_phase
 from .settings import resolve_settings
 from .stopping import delete_bound, delete_record, stop_job
 from .tagging import TAGS_FIELD, change_tags, tag_map, tag_new_job, tags_of
@@ -130,6 +131,7 @@ def create(
     anything is left running), or the client's errors when the create itself fails.
     """
     inputs = diffing.normalise_inputs(inputs)
+    client.hide(diffing.secret_values(inputs))  # the service may echo the request in its error messages
     wait_for, timeout = wait_settings(inputs)
     bound = Bound(timeout, "wait_timeout")
     if limit is not None and 0 < limit < timeout:
@@ -167,6 +169,7 @@ def read(
     refresh records the tags found as the declared ones, so a change made elsewhere shows as a diff of
     ``tags`` at the next preview.
     """
+    client.hide(diffing.secret_values(old_outputs))
     try:
         job: TrainingJob = client.get_job(job_id)
     except NotFoundError as exc:
@@ -177,6 +180,7 @@ def read(
             ) from None
         progress.say(f"training job {job_id} no longer exists")
         return None
+    warn_unknown_phase(job, job_id, progress)
     declared = declared_inputs(old_outputs)
     tags: dict[str, str] | None = None
     if must_exist or tags_of(declared) is not None:
@@ -207,6 +211,7 @@ def update(
     calls: a service that keeps refusing them (throttling, 5xx) fails the update once it is spent.
     """
     inputs = diffing.normalise_inputs(news)
+    client.hide(diffing.secret_values(inputs) | diffing.secret_values(old_outputs))
     decision = diffing.decide(declared_inputs(old_outputs), inputs, normalised=True)
     bounded = limit is not None and 0 < limit < client.max_retry_seconds
     try:
@@ -257,6 +262,7 @@ def delete(
     built-in one, and the retries of the calls too.
     """
     declared = declared_inputs(outputs or {}) or {}
+    client.hide(diffing.secret_values(outputs))
     bound = delete_bound(limit)
     with retry_budget(client, limit):
         job = stop_job(job_id, client, progress, bound)

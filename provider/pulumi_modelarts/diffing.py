@@ -31,6 +31,7 @@ from .fields import JOB_FIELDS as JOB_FIELDS
 from .fields import NAME_SCOPE_FIELD as NAME_SCOPE_FIELD
 from .fields import SETTINGS_FIELDS as SETTINGS_FIELDS
 from .fields import TRIGGERS_FIELD as TRIGGERS_FIELD
+from .job_state import DECLARED_INPUTS
 from .ownership import Holding as Holding
 from .ownership import Judgment as Judgment
 from .ownership import judge
@@ -246,6 +247,34 @@ def _without_secrets(value: Any, parts: tuple[str, ...] | None = None) -> Any:
     if not rest:
         return {k: v for k, v in value.items() if k != head}
     return {**value, head: _without_secrets(value[head], rest)}
+
+
+def secret_values(data: Mapping[str, Any] | None) -> set[str]:
+    """The values of a job's secret inputs (``fields.SECRET_INPUTS``: environment variables), from its
+    declared inputs or from a resource's outputs (their ``declared_inputs``): what ``redact`` must hide from a
+    text quoting the service, which may echo the request."""
+    # What the walker of the secret paths removes is what is secret (a value also given elsewhere among the
+    # inputs is not a secret of the state, so it is left alone).
+    if not isinstance(data, Mapping):
+        return set()
+    found = _strings(data) - _strings(_without_secrets(data))
+    declared = data.get(DECLARED_INPUTS)
+    return found | secret_values(declared) if isinstance(declared, Mapping) else found
+
+
+def _strings(value: Any) -> set[str]:
+    """Every text among the values (not the keys) of plain data."""
+    found: set[str] = set()
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            found.add(item)
+        elif isinstance(item, Mapping):
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+    return found
 
 
 def auto_name(inputs: Mapping[str, Any], generation: int = 0, default_prefix: str = "job") -> str | None:

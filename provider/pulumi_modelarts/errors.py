@@ -16,6 +16,8 @@ if TYPE_CHECKING:
 
 # Codes the API gateway uses for failed authentication or authorisation; retrying these can lock the key.
 AUTH_ERROR_CODES = frozenset({"APIG.0301", "APIG.0302", "APIG.0303", "APIG.0304", "APIG.0305", "APIG.0307"})
+# The ModelArts platform's own codes for a token it cannot accept (invalid, missing, unparsable, illegal).
+TOKEN_ERROR_CODES = frozenset({"ModelArts.0203", "ModelArts.4101", "ModelArts.4102", "ModelArts.4103"})
 THROTTLED_ERROR_CODE = "APIG.0308"
 # ModelArts' own throttling (HTTP 429); Huawei advises waiting 2-5 s before the next attempt.
 MODELARTS_THROTTLED_CODE = "ModelArts.2799"
@@ -128,10 +130,22 @@ class NotFoundError(APIError):
 
 
 class AuthenticationError(APIError):
-    """The credentials were refused (HTTP 401/403 or an APIG authentication code). Never retried."""
+    """The credentials were refused (HTTP 401, or an APIG authentication or ModelArts token code). Never
+    retried."""
 
     def describe_kind(self) -> str:
         return "the credentials were refused; check the access key, secret key, token and project id"
+
+
+class ForbiddenError(APIError):
+    """HTTP 403 with any other code (or none): the request was understood and refused, which says nothing
+    against the credentials themselves. Never retried."""
+
+    def describe_kind(self) -> str:
+        return (
+            "the request is forbidden: the account or IAM user lacks a permission it needs, or the project "
+            "id is not one these credentials may use"
+        )
 
 
 class ThrottledError(APIError):
@@ -203,8 +217,11 @@ def api_error_class(status_code: int, error_code: str | None) -> type[APIError]:
         return StatusChangedError
     if status_code == 429 or error_code in (THROTTLED_ERROR_CODE, MODELARTS_THROTTLED_CODE):
         return ThrottledError
-    if status_code in (401, 403) or error_code in AUTH_ERROR_CODES:
+    if status_code == 401 or error_code in AUTH_ERROR_CODES or error_code in TOKEN_ERROR_CODES:
         return AuthenticationError
+    if status_code == 403:
+        # A 403 is what its code says: only an authentication code blames the credentials (above).
+        return ForbiddenError
     if error_code == API_NOT_FOUND_CODE:
         return BadRequestError
     if status_code == 404 or (400 <= status_code < 500 and error_code == JOB_NOT_FOUND_CODE):
@@ -243,6 +260,67 @@ def _rebuild_transport_error(
     operation: str, reason: str, attempts: int, endpoint: str | None = None
 ) -> TransportError:
     return TransportError(operation, reason, attempts=attempts, endpoint=endpoint)
+
+
+# OpenSSL's verify codes (X509_V_ERR_*) a certificate refusal is explained by.
+_UNTRUSTED_CODES = frozenset({2, 18, 19, 20, 21})  # unknown issuer, self-signed (leaf or in the chain)
+_SELF_SIGNED_CODES = frozenset({18, 19})
+_EXPIRED, _NOT_YET_VALID, _REVOKED = 10, 9, 23
+_NAME_MISMATCH_CODES = frozenset({62, 64})  # host name, IP address
+_TRUST_ADVICE = (
+    "if the endpoint is the right one and its certificate comes from a private or corporate authority, set "
+    "SSL_CERT_FILE to a CA bundle (PEM) that includes the issuer"
+)
+
+
+def certificate_problem(verify_code: int | None, verify_message: str | None, host: str) -> str:
+    """What a refused certificate means and what to do, from OpenSSL's verify code and message."""
+    said = f" (OpenSSL: {verify_message})" if verify_message else ""
+    if verify_code in _SELF_SIGNED_CODES:
+        return f"it is self-signed, so no authority this machine trusts vouches for it{said}; {_TRUST_ADVICE}"
+    if verify_code in _UNTRUSTED_CODES:
+        return f"its issuer is not an authority this machine trusts{said}; {_TRUST_ADVICE}"
+    if verify_code == _EXPIRED:
+        return (
+            f"it has expired{said}; check this machine's clock, else the endpoint must renew its certificate"
+        )
+    if verify_code == _NOT_YET_VALID:
+        return f"it is not valid yet{said}; check this machine's clock"
+    if verify_code == _REVOKED:
+        return f"it has been revoked{said}; the endpoint must get a new certificate"
+    if verify_code in _NAME_MISMATCH_CODES:
+        return (
+            f"it was not issued for the host {host}{said}; check the endpoint (modelarts:endpoint or "
+            "HW_MODELARTS_ENDPOINT): it must use the host name the certificate names"
+        )
+    code = f" (verify code {verify_code})" if verify_code is not None else ""
+    return f"it could not be verified{said}{code}; {_TRUST_ADVICE}"
+
+
+class CertificateError(TransportError):
+    """The endpoint's TLS certificate failed verification. Never retried: the next attempt meets the same
+    certificate. Verification stays on; the message says how to trust a private authority."""
+
+    def __init__(self, operation: str, problem: str, *, endpoint: str | None = None) -> None:
+        self.operation = operation
+        self.problem = problem
+        self.reason = f"could not connect: the server's TLS certificate was refused: {problem}"
+        self.attempts = 1
+        self.endpoint = endpoint
+        where = f" at {endpoint}" if endpoint else ""
+        # Not TransportError's "no answer from ModelArts": a server answered, with a certificate not trusted.
+        ModelArtsError.__init__(
+            self,
+            f"{operation} failed: could not connect to ModelArts{where}: the server's TLS certificate was "
+            f"refused: {problem}",
+        )
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild_certificate_error, (self.operation, self.problem, self.endpoint))
+
+
+def _rebuild_certificate_error(operation: str, problem: str, endpoint: str | None) -> CertificateError:
+    return CertificateError(operation, problem, endpoint=endpoint)
 
 
 class InvalidResponseError(ModelArtsError):

@@ -124,12 +124,21 @@ def warning_line(path: str, reason: str, job: str | None = None) -> str:
     return f"{named}{path}: {reason}" if path else f"{named}{reason}"
 
 
-def error_text(exc: BaseException) -> str:
+def error_text(exc: BaseException, *data: Mapping[str, Any]) -> str:
     """What the engine shows of a failed operation: this package's errors are written for users and go as
-    they are; anything else is a bug, named by its type."""
-    from .errors import ModelArtsError
+    they are; anything else is a bug, named by its type.
 
-    return str(exc) if isinstance(exc, ModelArtsError) else f"{type(exc).__name__}: {exc}"
+    data: the operation's inputs or outputs, when the front-end has them: their secret values are hidden, a
+    last net behind the client's own scrubbing (``ModelArtsClient.hide``).
+    """
+    from .diffing import secret_values
+    from .errors import ModelArtsError, redact
+
+    text = str(exc) if isinstance(exc, ModelArtsError) else f"{type(exc).__name__}: {exc}"
+    hidden: set[str] = set()
+    for given in data:
+        hidden |= secret_values(given)
+    return redact(text, hidden) if hidden else text
 
 
 def find_jobs(

@@ -58,7 +58,7 @@ def classify(phase: str | None, wait_for: WaitFor, secondary_phase: str | None =
     so has one that is Terminating or Terminated while we wait for it (someone stopped it). A Completed job
     satisfies every target: it got past Creating, it ran, and it completed. Phases this code does not know are
     waited on, so a new in-progress phase the service might add does not break deployments; the wait timeout
-    bounds that.
+    bounds that, and a wait that ends on such a phase terminates the job (``phases.may_still_run``).
     """
     if wait_for == "none":
         return Verdict.DONE
@@ -163,6 +163,23 @@ def describe_job(name: str | None, job_id: str | None) -> str:
     return f"training job {name or '(unnamed)'}"
 
 
+def how_to_stop(name: str | None, job_id: str | None) -> str:
+    """How a user stops a job this provider could not: the console, or the terminate API, naming the job."""
+    segment = job_id or "{job_id}"
+    return (
+        f"stop {describe_job(name, job_id)} in the ModelArts console, or with the terminate API "
+        f'(POST /v2/{{project_id}}/training-jobs/{segment}/actions, body {{"action_type": "terminate"}})'
+    )
+
+
+def unknown_phase(phase: str | None) -> str:
+    """Why a job in a phase this code does not know may still run (``phases.may_still_run``)."""
+    return (
+        f"phase {phase or '(none)'} is not one this provider knows (the service adds phases over time), "
+        "so it cannot tell whether the job still runs"
+    )
+
+
 def describe_failure(
     *,
     name: str | None,
@@ -171,12 +188,14 @@ def describe_failure(
     reason: str,
     terminated: bool | None,
     wait_for: WaitFor | None = None,
+    notes: Sequence[str] = (),
 ) -> str:
     """One error text for a job that failed or timed out during create.
 
     reason says what went wrong ("ended Failed", "did not reach Running within 30m"); terminated tells the
-    reader whether this provider stopped the job (True), found it already stopped (False), or could not
-    stop it (None) — so they know whether anything is still running and billing outside the state.
+    reader whether this provider stopped the job (True), found it ended (False: a caller passes it only when
+    the service said so), or could not stop it (None: then how to stop it) — so they know whether anything is
+    still running and billing outside the state. notes (why it could not) come before that last line.
     """
     status = status or {}
     phase = _text(status.get("phase")) or "unknown"
@@ -191,13 +210,14 @@ def describe_failure(
         lines.append(f"  {task_line}")
     if wait_for is not None:
         lines.append(f"  waiting for: {wait_for}")
+    lines.extend(f"  {note}" for note in notes)
     if terminated is True:
         lines.append("  the job was terminated, so nothing is left running outside the Pulumi state.")
     elif terminated is False:
         lines.append("  the job is no longer running, so nothing is left running outside the Pulumi state.")
     else:
         lines.append(
-            "  the job could NOT be terminated and may still be running: stop it in the ModelArts console."
+            f"  the job could NOT be terminated and may still be running: {how_to_stop(name, job_id)}."
         )
     return "\n".join(lines)
 

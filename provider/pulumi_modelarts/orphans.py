@@ -38,16 +38,16 @@ import shlex
 import socket
 import sys
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from . import schema_names
 from .client import ModelArtsClient
-from .errors import ModelArtsError, NotFoundError
+from .errors import ModelArtsError, NotFoundError, NotTerminableError
 from .job_state import DECLARED_INPUTS
 from .models import SearchFilter, TrainingJob
-from .phases import is_terminable
+from .phases import may_still_run
 from .settings import resolve_settings
 
 __all__ = [
@@ -406,6 +406,8 @@ class _Findings:
     adopted_to: str | None  # the adopted export written (--adopt-to)
     locks: list[StackLock] | None
     processes: list[LeftoverProcess] | None
+    # ids of orphans that may still run whose terminate the service refused (--terminate): never "terminated"
+    refused: list[str] = field(default_factory=list)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -429,6 +431,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             found.adopted_to,
             found.locks,
             len(pending_creates(export)),
+            refused=found.refused,
         )
     all_adopted = found.adopted_to is not None and found.imports is not None
     return EXIT_FOUND if found.orphans and not all_adopted else EXIT_CLEAN
@@ -444,28 +447,37 @@ def _investigate(args: argparse.Namespace, export: Mapping[str, Any]) -> _Findin
     settings = resolve_settings(_settings_config(args.config), os.environ)
     with ModelArtsClient.from_settings(settings) as client:
         orphans = find_orphans(client, export)
-        terminated = _terminate(client, orphans) if args.terminate else []
+        terminated, refused = _terminate(client, orphans) if args.terminate else ([], [])
     imports = import_arguments(orphans)
     adopted_to = None
     if args.adopt_to and orphans:
         with open(args.adopt_to, "w", encoding="utf-8") as handle:
             json.dump(adopted_export(export, orphans), handle, indent=2)
         adopted_to = args.adopt_to
-    return _Findings(orphans, terminated, imports, adopted_to, locks, processes)
+    return _Findings(orphans, terminated, imports, adopted_to, locks, processes, refused)
 
 
-def _terminate(client: ModelArtsClient, orphans: Iterable[Orphan]) -> list[str]:
-    """Terminate the orphans that still run; the ids terminated (one gone meanwhile is skipped)."""
+_STOP_HINT = "stop it in the ModelArts console, or with the terminate API once the service allows it"
+
+
+def _terminate(client: ModelArtsClient, orphans: Iterable[Orphan]) -> tuple[list[str], list[str]]:
+    """Terminate the orphans that may still run (a phase this code does not know included): the ids
+    terminated, and those whose terminate the service refused (409 ModelArts.2796: for a phase this code
+    does not know, nothing says it has ended). One gone meanwhile is skipped."""
     terminated: list[str] = []
+    refused: list[str] = []
     for orphan in orphans:
-        if not is_terminable(orphan.job.phase):
+        if not may_still_run(orphan.job.phase, orphan.job.secondary_phase):
             continue
         try:
             client.terminate_job(orphan.job_id)
         except NotFoundError:
             continue
+        except NotTerminableError:
+            refused.append(orphan.job_id)
+            continue
         terminated.append(orphan.job_id)
-    return terminated
+    return terminated, refused
 
 
 def _findings_json(found: _Findings) -> dict[str, Any]:
@@ -475,6 +487,7 @@ def _findings_json(found: _Findings) -> dict[str, Any]:
             {"urn": o.urn, "id": o.job_id, "name": o.job.name, "phase": o.job.phase} for o in found.orphans
         ],
         "terminated": found.terminated,
+        "not_terminated": found.refused,
         "import_pending_creates": found.imports,
         "adopted_to": found.adopted_to,
         "locks": None if found.locks is None else [_lock_json(lock) for lock in found.locks],
@@ -526,6 +539,8 @@ def _print_text(
     adopted_to: str | None,
     locks: list[StackLock] | None,
     pending: int,
+    *,
+    refused: Sequence[str] = (),
 ) -> None:
     steps: list[list[str]] = []
     if not orphans:
@@ -537,6 +552,8 @@ def _print_text(
         print(f"{len(orphans)} training job(s) exist that the state does not know:")
         for orphan in orphans:
             state = "terminated now" if orphan.job_id in terminated else orphan.job.phase or "unknown phase"
+            if orphan.job_id in refused:
+                state += f"; the service refused to terminate it: it may still be running ({_STOP_HINT})"
             print(f"  {orphan.job_id}  {orphan.job.name}  ({state})  for {orphan.urn}")
         again = ["modelarts-orphans", "--stack-export", args.stack_export]
         if args.config:

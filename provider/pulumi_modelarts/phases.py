@@ -18,9 +18,11 @@ __all__ = [
     "Phase",
     "SecondaryPhase",
     "is_failure",
+    "is_known",
     "is_stopped",
     "is_terminable",
     "is_terminal",
+    "may_still_run",
     "parse_phase",
 ]
 
@@ -81,6 +83,22 @@ def is_terminal(phase: str | None, secondary_phase: str | None = None) -> bool:
 def is_failure(phase: str | None, secondary_phase: str | None = None) -> bool:
     """True when the job ended badly (Failed, Abnormal, or its creation failed)."""
     return phase in FAILURE_PHASES or secondary_phase in TERMINAL_SECONDARY_PHASES
+
+
+def is_known(phase: str | None) -> bool:
+    """True for a level-1 phase the API pages list (``Phase.ALL``); the service adds phases over time."""
+    return phase in Phase.ALL
+
+
+def may_still_run(phase: str | None, secondary_phase: str | None = None) -> bool:
+    """True unless the phase says the job has ended or is being stopped: a terminable phase, or one this code
+    does not know (no phase at all included). A phase the service added may be a running one, so a job in it
+    is treated as running until the service says otherwise: try to terminate it, never claim it has ended.
+    A secondary phase CreateFailed ends a job whatever its level-1 phase says.
+    """
+    if is_terminable(phase):
+        return True
+    return not is_known(phase) and secondary_phase not in TERMINAL_SECONDARY_PHASES
 
 
 def is_stopped(phase: str | None) -> bool:

@@ -28,7 +28,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import importlib.resources
+import json
+import os
 import signal
 import sys
 import threading
@@ -75,9 +78,9 @@ from .front_end import (
     with_naming,
 )
 from .job_state import declared_from_job, restrict
-from .progress import EngineLog, engine_address
+from .progress import EngineLog, engine_address, wait_until_engine_gone
 from .renaming import rename, schema_failure, schema_path, to_schema, wire_table
-from .settings import CONFIG_NAMESPACE
+from .settings import CONFIG_NAMESPACE, SOURCES
 
 __all__ = ["ModelArtsProvider", "main", "to_plain", "to_property"]
 
@@ -197,6 +200,44 @@ def _secret_at(value: PropertyValue, rest: Sequence[str]) -> PropertyValue:
     return value  # absent, unknown (Computed) or not the shape the schema gives: nothing to mark
 
 
+@functools.cache
+def secret_settings() -> tuple[str, ...]:
+    """The provider settings the schema marks secret (``secretKey``...): the schema, generated from the
+    settings, is their one list."""
+    schema = importlib.resources.files("pulumi_modelarts").joinpath("schema.json").read_text(encoding="utf-8")
+    variables: Mapping[str, Mapping[str, Any]] = json.loads(schema)["config"]["variables"]
+    return tuple(key for key, spec in variables.items() if spec.get("secret"))
+
+
+def with_secret_settings(config: Mapping[str, PropertyValue]) -> dict[str, PropertyValue]:
+    """The provider's configuration with every secret setting marked secret, however it was given."""
+    secret = secret_settings()
+    return {
+        key: value.with_secret(True) if key in secret and not value.is_secret else value
+        for key, value in config.items()
+    }
+
+
+def config_secrets_warning(keys: Sequence[str]) -> str:
+    """The warning for credentials given in the stack config: the state keeps them secret, but the config file
+    holds them in plain text unless set with --secret, and Pulumi's own debug output shows them."""
+    environment = {key: names for key, names in SOURCES.values()}
+    named = [f"{CONFIG_NAMESPACE}:{key}" for key in keys]
+    where = " or ".join(f"${name}" for key in keys for name in environment.get(key, ())[:1])
+    verb, it = ("is", "it") if len(keys) == 1 else ("are", "them")
+    return (
+        f"{', '.join(named)} {verb} set in the stack config: the state keeps {it} secret, but without "
+        f"`--secret` the stack's config file holds {it} in plain text, and Pulumi's own debug output (-v=9, "
+        f"PULUMI_DEBUG_GRPC) shows {it} either way. Prefer the environment ({where})."
+    )
+
+
+def _is_default_provider(urn: str) -> bool:
+    # The engine names the provider it makes from the stack config "default" or "default_<version>...".
+    name = urn.rpartition("::")[2]
+    return name == "default" or name.startswith("default_")
+
+
 def outputs_map(outputs: Mapping[str, Any], inputs: Mapping[str, PropertyValue]) -> dict[str, PropertyValue]:
     """The resource's outputs (core's, in wire names) for the engine, in schema names; those always secret are
     marked, and so is any output whose input was secret."""
@@ -281,6 +322,7 @@ class ModelArtsProvider(Provider):
         self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="modelarts")
         self._config = ProviderConfig()
         self._stop = threading.Event()
+        self._warned_config = False
         self.warm_up = WarmUp() if warm_up else None
 
     async def _run(self, call: Callable[[], T]) -> T:
@@ -295,8 +337,15 @@ class ModelArtsProvider(Provider):
         return GetSchemaResponse(schema.read_text(encoding="utf-8"))
 
     async def check_config(self, request: CheckRequest) -> CheckResponse:
-        # Settings are resolved (with the environment's fallbacks) when an operation needs them.
-        return CheckResponse(inputs=dict(request.new_inputs), failures=[])
+        # Settings are resolved (with the environment's fallbacks) when an operation needs them. The engine
+        # records this answer as the provider's inputs and outputs, and strips secrets before this call: a
+        # credential set without --secret would be stored in plain text unless it is marked here.
+        inputs = with_secret_settings(request.new_inputs)
+        given = [key for key in secret_settings() if key in request.new_inputs]
+        if given and not self._warned_config and _is_default_provider(request.urn):
+            self._warned_config = True  # once per plugin, not on every check of the provider
+            self._log.log(request.urn, config_secrets_warning(given), warning=True)
+        return CheckResponse(inputs=inputs, failures=[])
 
     async def configure(self, request: ConfigureRequest) -> ConfigureResponse:
         # The engine hands the package's config both as "modelarts:key" variables and as bare-key args (an
@@ -611,6 +660,24 @@ def _servicer_class() -> type:
     return type("ModelArtsServicer", (ProviderServicer,), {name: answering(name) for name in RPCS})
 
 
+def leave_when_engine_gone(engine: str, parent: int) -> None:
+    """End this process once the engine that started it is gone (e.g. `pulumi` killed with SIGKILL, which
+    never stops its plugins): nobody will ask anything of it again, and it would otherwise run for ever.
+
+    It ends at once, without cancelling anything: a wait in flight just stops, and its job keeps running,
+    neither terminated nor recorded, for ``modelarts-orphans`` or the next ``pulumi up`` to adopt (a job is
+    only ever terminated while the engine listens). ``os._exit`` because the executor's threads, one per wait,
+    would hold an ordinary exit until their waits end.
+    """
+    wait_until_engine_gone(engine, parent)
+    with contextlib.suppress(OSError, ValueError):  # nobody may read it any more
+        sys.stderr.write(
+            "modelarts: the Pulumi engine is gone; the provider exits, leaving its jobs as they are\n"
+        )
+        sys.stderr.flush()
+    os._exit(0)
+
+
 def main() -> None:
     """Entry point of ``pulumi-resource-modelarts``: serve the provider to the engine that started it.
 
@@ -623,6 +690,7 @@ def main() -> None:
     import grpc
     from pulumi.runtime.proto import provider_pb2_grpc
 
+    parent = os.getppid()  # first: the engine, unless it is already gone
     # The engine stops its plugins with SIGINT and kills one only after a grace of seconds. A plugin started
     # from a shell's background job inherits SIGINT ignored, which would add that grace to every command.
     signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -631,6 +699,9 @@ def main() -> None:
     if engine is None:
         sys.exit("pulumi-resource-modelarts is a Pulumi plugin: the Pulumi engine starts it")
     provider = ModelArtsProvider(engine, warm_up=True)
+    threading.Thread(
+        target=leave_when_engine_gone, args=(engine, parent), name="modelarts-engine-watch", daemon=True
+    ).start()
 
     async def serve() -> None:
         options = [

@@ -10,16 +10,19 @@ engine listens; once the engine was killed the job belongs to the recovery proce
 
 The engine starts every plugin with the address of its own gRPC server as the last argument, and that server
 lives exactly as long as the engine: connecting to it is the question "is the engine still listening?". (The
-plugin's parent process is no answer: the dynamic provider host runs under a shell script that outlives a
-killed engine.)
+plugin's parent process is no answer for the dynamic provider host, which runs under a shell script that
+outlives a killed engine; the native plugin's parent is the engine itself, and ``wait_until_engine_gone``
+watches both, so that a plugin whose engine was killed leaves instead of running for ever.)
 """
 
 from __future__ import annotations
 
+import os
 import socket
 import sys
 import threading
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 __all__ = [
@@ -28,12 +31,18 @@ __all__ = [
     "ResourceProgress",
     "StderrProgress",
     "engine_address",
+    "engine_answer",
     "engine_reachable",
+    "wait_until_engine_gone",
 ]
 
 # A live engine accepts at once; a killed one refuses at once. The timeout only bounds a wedged machine.
 CONNECT_TIMEOUT_SECONDS = 2.0
 CONNECT_ATTEMPTS = 3
+# How often a plugin looks whether its engine is still there: its parent every half second, the engine's
+# address every 4 s (a connection each time, so no more often).
+WATCH_SECONDS = 0.5
+WATCH_ADDRESS_EVERY = 8
 
 
 class Progress(Protocol):
@@ -64,17 +73,56 @@ def engine_address(argv: Sequence[str]) -> str | None:
 
 def engine_reachable(address: str, *, timeout: float = CONNECT_TIMEOUT_SECONDS) -> bool:
     """Whether something accepts connections at address (``host:port``); a refusal means nobody is there."""
-    host, _, port = address.rpartition(":")
-    host = host.strip("[]")
     for _ in range(CONNECT_ATTEMPTS):
-        try:
-            with socket.create_connection((host, int(port)), timeout=timeout):
-                return True
-        except ConnectionRefusedError:
-            return False
-        except OSError:
-            continue  # a timeout or a transient failure: ask again before concluding
+        answer = engine_answer(address, timeout=timeout)
+        if answer is not None:
+            return answer
+        # a timeout or a transient failure: ask again before concluding
     return False
+
+
+def engine_answer(address: str, *, timeout: float = CONNECT_TIMEOUT_SECONDS) -> bool | None:
+    """True when something accepts connections at address, False when it refuses (nobody is there), None when
+    neither is known (a timeout, another error): only a refusal says the engine is gone."""
+    host, _, port = address.rpartition(":")
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout):
+            return True
+    except ConnectionRefusedError:
+        return False
+    except OSError:
+        return None
+
+
+def wait_until_engine_gone(
+    address: str,
+    parent: int,
+    *,
+    interval: float = WATCH_SECONDS,
+    address_every: int = WATCH_ADDRESS_EVERY,
+    getppid: Callable[[], int] = os.getppid,
+) -> None:
+    """Return once the engine that started this plugin is gone; never returns while it runs.
+
+    The engine starts the plugin itself (the release's launcher execs Python), so the plugin is reparented
+    the moment the engine dies: a changed parent pid is the quick, free answer. Started some other way (a
+    wrapper that does not exec), the parent may outlive the engine: then the engine's address refusing
+    connections, once it accepted one, is the answer (an address that never answered, as in a test starting
+    the plugin by hand, proves nothing). Checked every ``address_every`` intervals, to keep connections rare.
+    """
+    seen = engine_answer(address) is True
+    ticks = 0
+    while True:
+        time.sleep(interval)
+        if getppid() != parent:
+            return
+        ticks += 1
+        if ticks % address_every:
+            continue
+        answer = engine_answer(address)
+        if answer is False and seen:
+            return
+        seen = seen or answer is True
 
 
 class StderrProgress:

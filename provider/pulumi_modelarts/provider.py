@@ -118,7 +118,9 @@ def _reported(method: Callable[..., _R]) -> Callable[..., _R]:
                 raise
             import grpc  # type: ignore[import-untyped]
 
-            context.abort(grpc.StatusCode.UNKNOWN, error_text(exc))  # raises
+            # The operation's inputs and outputs: their secrets are hidden from the text too.
+            data = [arg for arg in args if isinstance(arg, Mapping)]
+            context.abort(grpc.StatusCode.UNKNOWN, error_text(exc, *data))  # raises
             raise
 
     return wrapper

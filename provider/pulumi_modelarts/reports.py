@@ -8,15 +8,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import lifecycle as lc
-from .errors import APIError, ModelArtsError, NotFoundError, ProvisioningError, redact
-from .phases import is_failure, is_terminable
+from .errors import APIError, ModelArtsError, NotFoundError, NotTerminableError, ProvisioningError, redact
+from .phases import is_failure, is_known, may_still_run
 from .progress import Progress
 
 if TYPE_CHECKING:
     from .client import ModelArtsClient
     from .models import TrainingJob
 
-__all__ = ["REPORT_LINE_CHARS", "brief", "give_up", "job_label"]
+__all__ = ["REPORT_LINE_CHARS", "brief", "give_up", "job_label", "warn_unknown_phase"]
 
 # The failure report of a job that ended Failed or Abnormal: the last lines of the failing task's log and the
 # newest error events, each line shortened, so the error stays readable. Fetched with few attempts: the
@@ -39,6 +39,16 @@ def brief(exc: BaseException) -> str:
     return str(exc) or type(exc).__name__
 
 
+def warn_unknown_phase(job: TrainingJob, job_id: str, progress: Progress) -> None:
+    """Say so when a job read (refresh, import) is in a phase this code does not know: the state records it
+    as it is, and nothing here may claim it has ended."""
+    if may_still_run(job.phase, job.secondary_phase) and not is_known(job.phase):
+        progress.say(
+            f"warning: {job_label(job, job_id)} reports phase {job.phase or '(none)'}, which this provider "
+            "does not know: it is recorded as it is and may still run (a destroy tries to terminate it)"
+        )
+
+
 def give_up(
     client: ModelArtsClient,
     job: TrainingJob,
@@ -47,28 +57,25 @@ def give_up(
     wait_for: lc.WaitFor,
     progress: Progress,
 ) -> ProvisioningError:
-    """Terminate the job if it still runs, and build the error create raises (no id reaches the state).
+    """Terminate the job if it may still run, and build the error create raises (no id reaches the state).
+
+    A job may still run in a terminable phase and in any phase this code does not know (``may_still_run``):
+    the service adds phases over time, so both are terminated. The error's last line says what is true:
+    terminated, ended (only when the service's phase or a not-found said so), or how to stop it.
 
     A job is terminated only while the engine listens. Once the engine is gone (`pulumi up` was killed) the
     job belongs to the recovery procedure: modelarts-orphans adopts or stops it, and stopping it here could
     end a job the user is keeping.
     """
     terminated: bool | None = False
-    label = job_label(job, job_id)
-    if is_terminable(job.phase):
+    notes: list[str] = []
+    if may_still_run(job.phase, job.secondary_phase):
         if not progress.engine_listening():
             terminated = None
         else:
-            progress.say(f"{label} {reason}; terminating it")
-            try:
-                client.terminate_job(job_id)
-                terminated = True
-                progress.say(f"{label} terminated")
-            except NotFoundError:
-                terminated = False
-            except ModelArtsError as exc:
-                terminated = None
-                progress.say(f"terminating {label} failed: {exc}")
+            terminated, job = _terminate(client, job, job_id, reason, progress, notes)
+        if terminated is None and not is_known(job.phase):  # the phase as last read
+            notes.insert(0, lc.unknown_phase(job.phase))
     status = job.status.model_dump(mode="json", exclude_none=True)
     text = lc.describe_failure(
         name=job.name,
@@ -77,10 +84,41 @@ def give_up(
         reason=reason,
         terminated=terminated,
         wait_for=wait_for,
+        notes=notes,
     )
     if is_failure(job.phase, job.secondary_phase):
         text += "\n" + "\n".join(_failure_report(client, job, job_id))
     return ProvisioningError(text)
+
+
+def _terminate(
+    client: ModelArtsClient, job: TrainingJob, job_id: str, reason: str, progress: Progress, notes: list[str]
+) -> tuple[bool | None, TrainingJob]:
+    """Terminate a job that may still run, and the job as last seen: True when the service accepted, False
+    when it is gone or has ended (read again after a refusal), None when it may still run (notes say why)."""
+    label = job_label(job, job_id)
+    progress.say(f"{label} {reason}; terminating it")
+    try:
+        client.terminate_job(job_id)
+    except NotFoundError:
+        return False, job
+    except NotTerminableError as exc:
+        # 409 ModelArts.2796 is an answer, not a failure: the service will not terminate the job in the phase
+        # it is in now. Whether that means it has ended is what its phase, read again, says.
+        notes.append(f"the service refused to terminate it ({brief(exc)})")
+        try:
+            job = client.get_job(job_id)
+        except NotFoundError:
+            return False, job
+        except ModelArtsError:
+            return None, job
+        return (None if may_still_run(job.phase, job.secondary_phase) else False), job
+    except ModelArtsError as exc:
+        progress.say(f"terminating {label} failed: {exc}")
+        notes.append(f"terminating it failed ({brief(exc)})")
+        return None, job
+    progress.say(f"{label} terminated")
+    return True, job
 
 
 def _failure_report(client: ModelArtsClient, job: TrainingJob, job_id: str) -> list[str]:

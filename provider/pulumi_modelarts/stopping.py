@@ -1,5 +1,6 @@
-"""Stopping a job: terminate it if it still runs and wait until it has stopped (delete), and delete a stopped
-job's record and wait until the service no longer knows it (``keep_record: false``, or freeing a held name).
+"""Stopping a job: terminate it if it may still run and wait until it has stopped (delete), and delete a
+stopped job's record and wait until the service no longer knows it (``keep_record: false``, or freeing a held
+name).
 """
 
 from __future__ import annotations
@@ -16,9 +17,9 @@ from .errors import (
     ProvisioningError,
     WaitTimedOut,
 )
-from .phases import Phase, is_terminable
+from .phases import Phase, is_known, is_terminable, may_still_run
 from .progress import Progress
-from .reports import job_label
+from .reports import brief, job_label
 from .wait import Condition, until
 from .waiting import CUSTOM_TIMEOUTS, Bound, named
 
@@ -40,29 +41,23 @@ def delete_bound(limit: float | None) -> Bound:
 
 
 def stop_job(job_id: str, client: ModelArtsClient, progress: Progress, bound: Bound) -> TrainingJob | None:
-    """Terminate the job if it still runs and wait until it has stopped: the job then, or None when gone."""
+    """Terminate the job if it may still run and wait until it has stopped: the job then, or None when gone.
+
+    A job in a phase this code does not know may still run (``may_still_run``): it is terminated like a
+    running one. Raises ProvisioningError when the service refuses to terminate such a job (409
+    ModelArts.2796): it may still run, so it must stay in the state (a destroy fails, saying how to stop it).
+    """
     try:
         job: TrainingJob = client.get_job(job_id)
     except NotFoundError:
         progress.say(f"training job {job_id} is already gone")
         return None
     label = job_label(job, job_id)
-    if is_terminable(job.phase):
-        try:
-            job = client.terminate_job(job_id)
-            progress.say(f"{label} terminating")
-        except NotFoundError:
+    if may_still_run(job.phase, job.secondary_phase):
+        terminating = _terminate(client, job, job_id, label, progress)
+        if terminating is None:
             return None
-        except BadRequestError as exc:
-            # It may have finished, been stopped or gone between the two calls (409 ModelArts.2796 says it is
-            # no longer terminable): look again; the wait below sees it as it is now.
-            try:
-                job = client.get_job(job_id)
-            except NotFoundError:
-                progress.say(f"{label} is already gone")
-                return None
-            if is_terminable(job.phase) and not isinstance(exc, NotTerminableError):
-                raise
+        job = terminating
     elif job.phase != Phase.TERMINATING:
         return job  # it has already ended (completed, failed, terminated): nothing to stop or wait for
     start = time.monotonic()
@@ -72,6 +67,43 @@ def stop_job(job_id: str, client: ModelArtsClient, progress: Progress, bound: Bo
         elapsed = lc.format_elapsed(time.monotonic() - start)
         progress.say(f"{label} {stopped.phase or 'stopped'} after {elapsed}")
     return stopped
+
+
+def _terminate(
+    client: ModelArtsClient, job: TrainingJob, job_id: str, label: str, progress: Progress
+) -> TrainingJob | None:
+    """Terminate a job that may still run: the job as the service then shows it, or None once it is gone."""
+    try:
+        job = client.terminate_job(job_id)
+        progress.say(f"{label} terminating")
+        return job
+    except NotFoundError:
+        return None
+    except BadRequestError as exc:
+        # It may have finished, been stopped or gone between the two calls (409 ModelArts.2796 says it is
+        # no longer terminable): look again; the wait after this sees it as it is now.
+        try:
+            job = client.get_job(job_id)
+        except NotFoundError:
+            progress.say(f"{label} is already gone")
+            return None
+        if may_still_run(job.phase, job.secondary_phase) and not isinstance(exc, NotTerminableError):
+            raise
+        if may_still_run(job.phase, job.secondary_phase) and not is_known(job.phase):
+            raise _refused(label, job, job_id, exc) from None
+        return job
+
+
+def _refused(label: str, job: TrainingJob, job_id: str, exc: BadRequestError) -> ProvisioningError:
+    """A job in a phase this code does not know whose terminate the service refuses: it may still run, so it
+    is not removed from the state; nothing says it has stopped, so only the user can tell."""
+    return ProvisioningError(
+        f"{label} is in phase {job.phase or '(none)'}, which this provider does not know, and the service "
+        f"refuses to terminate it ({brief(exc)}): it may still be running, so it stays in the Pulumi state. "
+        f"Check it: {lc.how_to_stop(job.name, job_id)} if it still runs; once it has stopped, run "
+        "`pulumi destroy` (or `pulumi up`) again. If you know it has ended, `pulumi state delete` with its "
+        "URN drops it from the state without stopping anything"
+    )
 
 
 def _wait_stopped(
@@ -95,7 +127,8 @@ def _wait_stopped(
 
 
 def _stopped(job: TrainingJob) -> bool:
-    return not (is_terminable(job.phase) or job.phase == Phase.TERMINATING)
+    # A phase this code does not know is not stopped: only a known final phase (or gone) ends the wait.
+    return not (may_still_run(job.phase, job.secondary_phase) or job.phase == Phase.TERMINATING)
 
 
 def _still_stopping(label: str, exc: WaitTimedOut, bound: Bound) -> ProvisioningError:
@@ -121,6 +154,11 @@ def delete_record(client: ModelArtsClient, job: TrainingJob, progress: Progress,
         job = stopped
     if is_terminable(job.phase):
         raise ProvisioningError(f"{label} is {job.phase}; a running job's record is never deleted")
+    if may_still_run(job.phase, job.secondary_phase):
+        raise ProvisioningError(
+            f"{label} is in phase {job.phase or '(none)'}, which this provider does not know: it may still "
+            f"be running, so its record is not deleted; {lc.how_to_stop(job.name, job_id)} if it still runs"
+        )
     try:
         client.delete_job(job_id)
     except NotFoundError:

@@ -10,9 +10,12 @@ report run from TypeScript and Go programs too (languages.py).
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -25,7 +28,7 @@ import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
 
-from .cli_helpers import all_jobs, live, popen
+from .cli_helpers import all_jobs, live, plugin_processes, popen
 from .front_ends import NATIVE, NATIVE_LANGUAGES, FrontEnd
 from .pulumi_cli import Stack
 from .story import job_args, new_story
@@ -193,6 +196,54 @@ def test_ctrl_c_stops_the_wait_and_terminates_the_job_it_started(
     assert live(all_jobs(emulator)) == []
 
 
+def alive(pid: int) -> bool:
+    """Running, and not a zombie waiting for its new parent to reap it."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat[stat.rindex(")") + 2] != "Z"
+
+
+def test_a_plugin_whose_engine_was_killed_leaves_and_its_waiting_job_keeps_running(
+    tmp_path: Path, emulator: EmulatorProcess
+) -> None:
+    # kill -9 of `pulumi` never stops its plugins (the engine starts them in their own process groups): the
+    # plugin notices its engine is gone and leaves by itself, without terminating the job its wait was for.
+    args = job_args(annotations={"emulator/stay-pending": "true"}, wait_for="running", wait_timeout="30m")
+    stack = native_stack(tmp_path, emulator, {"stuck": args})
+    proc = popen(stack, "up", "--yes", "--skip-preview")
+    try:
+        deadline = time.monotonic() + 120
+        while not all_jobs(emulator):
+            assert time.monotonic() < deadline and proc.poll() is None, "no job was created"
+            time.sleep(0.2)
+        time.sleep(1.0)  # the create is now in its wait
+        [plugin] = plugin_processes(tmp_path, b"pulumi-resource-modelarts")
+        proc.kill()  # the CLI only, as `kill -9 <pid of pulumi>` does
+        proc.communicate(timeout=60)
+        killed = time.monotonic()
+        while alive(plugin):
+            assert time.monotonic() - killed < 15, "the plugin outlived its engine by 15 s"
+            time.sleep(0.1)
+        time.sleep(1.0)  # nothing it started may still reach the service
+        [job] = all_jobs(emulator)
+        assert job["status"]["phase"] == "Pending"  # the wait ended; the job was left as it was
+        assert "terminate" not in emulator.stats()["by_operation"]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+        for pid in plugin_processes(tmp_path):  # the language host and program the kill left behind
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+    # A SIGKILL is delivered, not awaited: give the killed processes a moment to end.
+    deadline = time.monotonic() + 10
+    while left := [pid for pid in plugin_processes(tmp_path) if alive(pid)]:
+        assert time.monotonic() < deadline, f"processes outlived the test: {left}"
+        time.sleep(0.1)
+
+
 def test_preview_checks_the_settings_and_hints_at_near_miss_keys(
     tmp_path: Path, emulator: EmulatorProcess
 ) -> None:
@@ -229,6 +280,36 @@ def test_the_plugin_stops_on_the_engines_sigint_though_it_was_started_with_sigin
         if proc.poll() is None:
             proc.kill()
         proc.communicate()
+
+
+def test_the_plugin_leaves_when_its_engines_address_refuses_and_one_started_by_hand_keeps_serving() -> None:
+    # Started by something that outlives the engine (here pytest, a parent that stays): the engine's address
+    # refusing connections, after it accepted them, is what tells the plugin it is gone. One started with an
+    # address nothing ever answered at (as the test above does) proves nothing and serves until stopped.
+    binary = str(Path(sys.executable).parent / "pulumi-resource-modelarts")
+    engine = socket.socket()
+    engine.bind(("127.0.0.1", 0))
+    engine.listen()
+    started = [
+        subprocess.Popen([binary, address], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for address in (f"127.0.0.1:{engine.getsockname()[1]}", "127.0.0.1:1")
+    ]
+    try:
+        for proc in started:
+            assert proc.stdout is not None and proc.stdout.readline().strip().isdigit()  # serving
+        time.sleep(1.0)  # the watch has seen the engine answer
+        engine.close()
+        orphaned, by_hand = started
+        assert orphaned.wait(timeout=15) == 0
+        assert by_hand.poll() is None, by_hand.communicate()[1]
+        by_hand.send_signal(signal.SIGINT)
+        assert by_hand.wait(timeout=30) == 0
+    finally:
+        engine.close()
+        for proc in started:
+            if proc.poll() is None:
+                proc.kill()
+            proc.communicate()
 
 
 def test_importing_a_missing_job_fails_naming_the_id(tmp_path: Path, emulator: EmulatorProcess) -> None:

@@ -1,0 +1,156 @@
+"""Hostile answers and endpoints through the real CLI, as a user meets them: an answer nested too deeply to
+parse (a create's 201 and a refresh), a self-signed certificate, and a refusal that echoes the job's secret
+environment values. Each is one clear error (or, for the create, the job adopted), never a crash, a retry
+storm or a leaked value."""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ..httpserver import Recorded, Reply, ScriptedServer, json_reply, self_signed_certificate
+from .cli_helpers import jobs_program, make_stack
+from .front_ends import DYNAMIC, FRONT_ENDS, FrontEnd
+from .pulumi_cli import Stack
+
+pytestmark = pytest.mark.cli
+
+PROJECT = "0123456789abcdef0123456789abcdef"
+SECRET_KEY = "hostile-cli-secret-key-VALUE"
+ENV_SECRET = "EnvValue-Secret-123"
+DEEP = "[" * 10000 + "]" * 10000
+WITH_ENV = f'\n                    "environments": {{"MYTOKEN": "{ENV_SECRET}"}},'
+
+
+class Service:
+    """Just enough of ModelArts for a create and a refresh: creates are recorded and answered by
+    `create_answer` (a fresh job by default), searches and reads show the jobs created."""
+
+    def __init__(self) -> None:
+        self.jobs: dict[str, dict[str, Any]] = {}
+        self.create_answer: Callable[[dict[str, Any]], Reply] = lambda job: json_reply(job, 201)
+        self.creates = 0
+
+    def __call__(self, request: Recorded) -> Reply:
+        if request.method == "POST" and request.path.endswith("/training-jobs"):
+            self.creates += 1
+            name = request.json()["metadata"]["name"]
+            job: dict[str, Any] = {
+                "kind": "job",
+                "metadata": {"id": str(uuid.uuid4()), "name": name, "create_time": int(time.time() * 1000)},
+                "status": {"phase": "Running", "secondary_phase": "Running"},
+            }
+            self.jobs[job["metadata"]["id"]] = job
+            return self.create_answer(job)
+        if request.path.endswith("/training-job-searches"):
+            items = list(self.jobs.values())
+            return json_reply({"total": len(items), "count": len(items), "items": items})
+        job_id = request.path.rsplit("/", 1)[-1]
+        if request.method == "GET" and job_id in self.jobs:
+            return json_reply(self.jobs[job_id])
+        return json_reply({"error_code": "ModelArts.2775", "error_msg": "not found"}, 400)
+
+
+def stack_at(tmp_path: Path, url: str, front_end: FrontEnd, program: str | None = None) -> Stack:
+    env = {
+        "HW_MODELARTS_ENDPOINT": url,
+        "HW_ACCESS_KEY": "HOSTILECLIAK",
+        "HW_SECRET_KEY": SECRET_KEY,
+        "HW_PROJECT_ID": PROJECT,
+    }
+    program = program or jobs_program(1, wait_for="none")
+    return make_stack(tmp_path, None, program, env=env, front_end=front_end)
+
+
+def assert_clean(output: str) -> None:
+    for crash in ("Traceback", "RecursionError", "Exception calling application", "maximum recursion"):
+        assert crash not in output, output
+    assert SECRET_KEY not in output
+
+
+def job_ids(stack: Stack, front_end: FrontEnd) -> list[str]:
+    return [r["id"] for r in stack.export()["deployment"]["resources"] if front_end.is_job(r)]
+
+
+def test_a_create_answered_too_deeply_adopts_the_job_it_made(tmp_path: Path) -> None:
+    front_end = DYNAMIC
+    service = Service()
+    service.create_answer = lambda _job: Reply(201, DEEP)
+    with ScriptedServer() as server:
+        server.handler = service
+        stack = stack_at(tmp_path, server.url, front_end)
+        up = stack.up()
+        output = up.stdout + up.stderr
+    assert_clean(output)
+    assert "the answer could not be read; looking for it by name" in output
+    assert service.creates == 1  # never posted twice
+    assert job_ids(stack, front_end) == list(service.jobs)  # the job it made is the one in the state
+
+
+@pytest.mark.parametrize("front_end", FRONT_ENDS)
+def test_a_refresh_answered_too_deeply_names_the_call_and_keeps_the_state(
+    tmp_path: Path, front_end: FrontEnd
+) -> None:
+    service = Service()
+    with ScriptedServer() as server:
+        server.handler = service
+        stack = stack_at(tmp_path, server.url, front_end)
+        stack.up()
+        [job_id] = job_ids(stack, front_end)
+        server.handler = lambda _request: Reply(200, DEEP)
+        refresh = stack.refresh(check=False)
+    output = refresh.stdout + refresh.stderr
+    assert refresh.returncode != 0
+    assert_clean(output)
+    assert f"get training job '{job_id}' failed" in output and "nested too deeply" in output
+    assert "(HTTP 200)" in output
+    assert job_ids(stack, front_end) == [job_id]
+
+
+@pytest.mark.parametrize("front_end", FRONT_ENDS)
+def test_a_self_signed_endpoint_fails_at_once_naming_the_certificate(
+    tmp_path: Path, front_end: FrontEnd
+) -> None:
+    certificate = self_signed_certificate(tmp_path / "tls")
+    with ScriptedServer(tls=certificate) as server:
+        server.handler = Service()
+        stack = stack_at(tmp_path, server.url, front_end)
+        stack.env.pop("SSL_CERT_FILE", None)
+        stack.env.pop("SSL_CERT_DIR", None)
+        started = time.monotonic()
+        up = stack.up(check=False)
+        elapsed = time.monotonic() - started
+        assert server.requests == []
+    output = up.stdout + up.stderr
+    assert up.returncode != 0
+    assert_clean(output)
+    assert "certificate" in output and "self-signed" in output and "SSL_CERT_FILE" in output
+    assert "retrying" not in output and "attempts" not in output  # one attempt, no pauses
+    assert elapsed < 60, elapsed  # ten attempts with backoff took 68 s
+
+
+@pytest.mark.parametrize("front_end", FRONT_ENDS)
+def test_a_refusal_echoing_the_request_hides_the_environment_values(
+    tmp_path: Path, front_end: FrontEnd
+) -> None:
+    def echo(request: Recorded) -> Reply:
+        sent = request.body.decode("utf-8")
+        return json_reply({"error_code": "ModelArts.0001", "error_msg": f"invalid request: {sent}"}, 400)
+
+    with ScriptedServer() as server:
+        server.handler = echo
+        stack = stack_at(tmp_path, server.url, front_end, jobs_program(1, wait_for="none", extra=WITH_ENV))
+        up = stack.up(check=False)
+        [create] = server.requests
+    output = up.stdout + up.stderr
+    assert ENV_SECRET in json.dumps(create.json())  # it was sent, and echoed back
+    assert up.returncode != 0
+    assert_clean(output)
+    assert ENV_SECRET not in output, output
+    assert '"MYTOKEN": "***"' in output and "HTTP 400" in output
