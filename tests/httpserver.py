@@ -3,12 +3,13 @@
 Each request is recorded, then answered by the next queued `Reply` (or by `handler`, if set, when the queue is
 empty). A reply can also drop the connection without answering, or wait before answering, to reproduce lost
 answers and timeouts with a real socket. With `tls`, it speaks HTTPS with a certificate made by
-`self_signed_certificate`.
+`self_signed_certificate`. `serving_the_provider` points the dynamic provider's settings at one.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import socket
 import ssl
@@ -16,12 +17,15 @@ import subprocess
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
+
+import pytest
 
 
 @dataclass
@@ -173,3 +177,27 @@ class ScriptedServer:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+@contextmanager
+def serving_the_provider(
+    monkeypatch: pytest.MonkeyPatch, *, access_key: str, secret_key: str, project: str
+) -> Iterator[ScriptedServer]:
+    """A ScriptedServer that the provider's settings point at, from the environment alone (no other HW_ or
+    HUAWEICLOUD_SDK_ variable, no provider config): it polls every 0.01 s, and its client retries as often
+    as ever without the pause between tries."""
+    from pulumi_modelarts import client, provider, wait  # provider code, loaded only by the tests using this
+
+    for name in list(os.environ):
+        if name.startswith(("HW_", "HUAWEICLOUD_SDK_")):
+            monkeypatch.delenv(name)
+    monkeypatch.setenv(wait.POLL_SECONDS_ENV, "0.01")
+    # Retries keep their real count; only the pause between them is removed.
+    monkeypatch.setattr(client.ModelArtsClient, "_retry_delay", lambda self, attempt, retry_after=None: 0.0)
+    with ScriptedServer() as srv:
+        monkeypatch.setenv("HW_MODELARTS_ENDPOINT", srv.url)
+        monkeypatch.setenv("HW_ACCESS_KEY", access_key)
+        monkeypatch.setenv("HW_SECRET_KEY", secret_key)
+        monkeypatch.setenv("HW_PROJECT_ID", project)
+        provider.set_config({})
+        yield srv

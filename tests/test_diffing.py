@@ -70,7 +70,7 @@ def test_normalise_is_unwrap_then_clean_for_every_kind_of_value() -> None:
         "g": {"h": unknown, "i": rpc.UNKNOWN, "j": 0, "k": False},
         "kind": "job",
     }
-    assert d.normalise_inputs(props) == d._clean(d.unwrap_secrets(props))
+    assert d.normalise_inputs(props) == d.clean(d.unwrap_secrets(props))
     out = d.normalise_inputs(props)
     assert out["b"] == [1, {"x": 2}] and isinstance(out["b"][0], int)
     assert "a" not in out and out["e"] == {"1": "one"} and out["g"]["h"] is unknown

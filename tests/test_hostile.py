@@ -12,13 +12,10 @@ from typing import Any
 
 import pytest
 
-from pulumi_modelarts import client as client_module
-from pulumi_modelarts import provider as provider_module
-from pulumi_modelarts import wait as wait_module
 from pulumi_modelarts.errors import InvalidResponseError, ModelArtsError
 from pulumi_modelarts.provider import TrainingJobProvider
 
-from .httpserver import Reply, ScriptedServer, json_reply
+from .httpserver import Reply, ScriptedServer, json_reply, serving_the_provider
 from .support import minimal_job
 
 PROJECT = "0123456789abcdef0123456789abcdef"
@@ -28,20 +25,7 @@ JOB_ID = "11111111-2222-3333-4444-555555555555"
 
 @pytest.fixture
 def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[ScriptedServer]:
-    for name in list(__import__("os").environ):
-        if name.startswith(("HW_", "HUAWEICLOUD_SDK_")):
-            monkeypatch.delenv(name)
-    monkeypatch.setenv(wait_module.POLL_SECONDS_ENV, "0.01")
-    # Retries keep their real count; only the pause between them is removed.
-    monkeypatch.setattr(
-        client_module.ModelArtsClient, "_retry_delay", lambda self, attempt, retry_after=None: 0.0
-    )
-    with ScriptedServer() as srv:
-        monkeypatch.setenv("HW_MODELARTS_ENDPOINT", srv.url)
-        monkeypatch.setenv("HW_ACCESS_KEY", "HOSTILEAK")
-        monkeypatch.setenv("HW_SECRET_KEY", SECRET)
-        monkeypatch.setenv("HW_PROJECT_ID", PROJECT)
-        provider_module.set_config({})
+    with serving_the_provider(monkeypatch, access_key="HOSTILEAK", secret_key=SECRET, project=PROJECT) as srv:
         yield srv
 
 

@@ -299,9 +299,10 @@ def test_endpoint_tokens_stay_out_of_reprs() -> None:
 # Strict requests: invalid inputs -> (path, message)
 
 
-def _request(**changes: Any) -> dict[str, Any]:
-    """A valid create body (the custom-image example) with dotted-path changes; value ... deletes."""
-    body: dict[str, Any] = copy.deepcopy(load("create_request_custom_image_003"))
+def _changed(base: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
+    """A copy of base with dotted-path changes ("__" separates keys, a digit one is a list index); the value
+    ... deletes."""
+    body: dict[str, Any] = copy.deepcopy(base)
     for path, value in changes.items():
         keys = [int(k) if k.isdigit() else k for k in path.split("__")]
         target: Any = body
@@ -312,6 +313,11 @@ def _request(**changes: Any) -> dict[str, Any]:
         else:
             target[keys[-1]] = value
     return body
+
+
+def _request(**changes: Any) -> dict[str, Any]:
+    """A valid create body (the custom-image example) with dotted-path changes (``_changed``)."""
+    return _changed(load("create_request_custom_image_003"), changes)
 
 
 INVALID: list[tuple[str, dict[str, Any], str, str]] = [
@@ -438,11 +444,8 @@ INVALID: list[tuple[str, dict[str, Any], str, str]] = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("data", "path", "fragment"), [case[1:] for case in INVALID], ids=[c[0] for c in INVALID]
-)
-def test_invalid_requests_name_the_field(data: dict[str, Any], path: str, fragment: str) -> None:
-    found = problems_of(m.CreateTrainingJobRequest, data)
+def assert_names_the_field(found: list[tuple[str, str]], path: str, fragment: str) -> None:
+    """found (path, message) pairs hold path, with fragment in its message and no validator jargon."""
     assert path in [p for p, _ in found], found
     message = dict(found)[path]
     assert fragment in message, found
@@ -773,18 +776,8 @@ def test_a_job_using_the_full_shape_validates_and_round_trips() -> None:
 
 
 def _full(**changes: Any) -> dict[str, Any]:
-    """FULL_JOB with dotted-path changes ("__" separates keys); the value ... deletes."""
-    body: dict[str, Any] = copy.deepcopy(FULL_JOB)
-    for path, value in changes.items():
-        keys = [int(k) if k.isdigit() else k for k in path.split("__")]
-        target: Any = body
-        for key in keys[:-1]:
-            target = target[key]
-        if value is ...:
-            del target[keys[-1]]
-        else:
-            target[keys[-1]] = value
-    return body
+    """FULL_JOB with dotted-path changes (``_changed``)."""
+    return _changed(FULL_JOB, changes)
 
 
 SELECTOR = "spec.schedule_policy.required_affinity.node_affinity.nodeSelectorTerms"
@@ -1004,15 +997,15 @@ FULL_INVALID: list[tuple[str, dict[str, Any], str, str]] = [
 ]
 
 
+# Both tables of refused requests: the custom-image example's (INVALID) and the full shape's rules.
+ALL_INVALID = INVALID + [(f"full shape: {name}", *case) for name, *case in FULL_INVALID]
+
+
 @pytest.mark.parametrize(
-    ("data", "path", "fragment"), [case[1:] for case in FULL_INVALID], ids=[c[0] for c in FULL_INVALID]
+    ("data", "path", "fragment"), [case[1:] for case in ALL_INVALID], ids=[c[0] for c in ALL_INVALID]
 )
-def test_rules_of_the_full_shape_name_the_field(data: dict[str, Any], path: str, fragment: str) -> None:
-    found = problems_of(m.CreateTrainingJobRequest, data)
-    assert path in [p for p, _ in found], found
-    message = dict(found)[path]
-    assert fragment in message, found
-    assert not JARGON.search(message), message
+def test_invalid_requests_name_the_field(data: dict[str, Any], path: str, fragment: str) -> None:
+    assert_names_the_field(problems_of(m.CreateTrainingJobRequest, data), path, fragment)
 
 
 # Requests the API pages advise against but the service accepts (or nothing shows it refusing): they pass,
@@ -1146,11 +1139,7 @@ ADVISED: list[tuple[str, dict[str, Any], str, str]] = [
 def test_advised_requests_pass_with_a_warning_on_the_field(
     data: dict[str, Any], path: str, fragment: str
 ) -> None:
-    found = m.advice(m.validate_create_request(data))
-    assert path in [p for p, _ in found], found
-    message = dict(found)[path]
-    assert fragment in message, found
-    assert not JARGON.search(message), message
+    assert_names_the_field(m.advice(m.validate_create_request(data)), path, fragment)
 
 
 def test_every_warning_rule_has_an_advised_case() -> None:

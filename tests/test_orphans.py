@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import socket
@@ -20,6 +19,7 @@ from modelarts_emulator.testing import EmulatorProcess
 from pulumi_modelarts import orphans, plugin
 from pulumi_modelarts.models import TrainingJob
 
+from .plugin_support import run
 from .support import minimal_job
 
 TYPE = "pulumi-python:dynamic/modelarts:TrainingJob"
@@ -88,11 +88,7 @@ def test_an_adopted_native_job_holds_the_declared_inputs_under_the_schemas_name(
     assert resource["outputs"]["declaredInputs"] == declared and "declared_inputs" not in resource["outputs"]
     state = plugin.property_map({k: v for k, v in resource["outputs"].items() if k != "__provider"})
     request = DiffRequest(resource["urn"], "j-1", state, plugin.property_map(declared), [])
-    loop = asyncio.new_event_loop()
-    try:
-        answer = loop.run_until_complete(plugin.ModelArtsProvider().diff(request))
-    finally:
-        loop.close()
+    answer = run(plugin.ModelArtsProvider().diff(request))
     assert answer.changes is False
 
 

@@ -3,7 +3,6 @@ configuration, the executor, and the provider against the emulator without the e
 
 from __future__ import annotations
 
-import asyncio
 import json
 import socket
 import threading
@@ -28,7 +27,7 @@ from pulumi.runtime import rpc
 from modelarts_emulator.testing import EmulatorProcess
 from pulumi_modelarts import job_state, plugin, progress, renaming, wait
 
-URN = "urn:pulumi:dev::proj::modelarts:index:TrainingJob::train"
+from .plugin_support import URN, declared_state, diff, diff_kinds, engine_log, run
 
 
 def pv(value: Any, secret: bool = False) -> PropertyValue:
@@ -44,16 +43,6 @@ def inputs(**overrides: Any) -> dict[str, Any]:
     }
     base.update(overrides)
     return base
-
-
-def run(coro: Any) -> Any:
-    # A private loop, not asyncio.run: that leaves the main thread without a current loop, which breaks tests
-    # after this one that use Pulumi's mocks (they ask for the current loop).
-    loop = asyncio.new_event_loop()
-    try:
-        return loop.run_until_complete(coro)
-    finally:
-        loop.close()
 
 
 def test_values_round_trip_with_whole_numbers_secrets_and_unknowns() -> None:
@@ -97,10 +86,7 @@ def test_check_passes_advised_inputs_and_logs_each_warning_on_the_job(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     provider = plugin.ModelArtsProvider()
-    logged: list[tuple[str, str, bool]] = []
-    monkeypatch.setattr(
-        provider._log, "log", lambda urn, line, *, warning=False: logged.append((urn, line, warning))
-    )
+    logged = engine_log(monkeypatch)
     # Huawei's Terraform acceptance test sends engine_id with engine_name; the service accepts it.
     news = inputs(
         algorithm={
@@ -144,10 +130,10 @@ def test_check_answers_unchanged_inputs_with_the_values_the_engine_sent() -> Non
 
 
 def test_diff_reads_only_what_it_plans_with_but_all_of_an_imported_job() -> None:
-    state = {**_state(inputs()), "algorithm": pv({"parameters": [{"name": "p", "value": "v"}]})}
-    assert set(plugin._planned_state(state)) == {"phase", "declaredInputs"}
+    state = {**declared_state(inputs()), "algorithm": pv({"parameters": [{"name": "p", "value": "v"}]})}
+    assert set(plugin.planned_state(state)) == {"phase", "declaredInputs"}
     imported = {k: v for k, v in state.items() if k != "declaredInputs"}
-    assert plugin._planned_state(imported) is imported
+    assert plugin.planned_state(imported) is imported
 
 
 def test_check_marks_environment_variables_secret_though_the_program_did_not() -> None:
@@ -169,23 +155,17 @@ def test_check_marks_environment_variables_secret_though_the_program_did_not() -
     assert not answer.inputs["tasks"].is_secret
 
 
-def _state(declared: dict[str, Any]) -> dict[str, PropertyValue]:
-    return plugin.property_map({"phase": "Running", "metadata": {"id": "j"}, "declaredInputs": declared})
-
-
 def test_diff_names_each_property_and_its_kind() -> None:
-    provider = plugin.ModelArtsProvider()
     old = {**inputs(), "metadata": {"name": "train-abc123", "description": "nightly"}, "waitFor": "running"}
     new = {
         **inputs(),
         "metadata": {"name": "train-abc123", "description": "weekly"},
         "triggers": "v2",
     }
-    answer = run(provider.diff(DiffRequest(URN, "j", _state(old), plugin.property_map(new), [])))
+    answer = diff(old, new)
     assert answer.changes is True and answer.delete_before_replace is True
     assert answer.replaces == ["triggers"]
-    kinds = {k: v.kind for k, v in answer.detailed_diff.items()}
-    assert kinds == {
+    assert diff_kinds(answer) == {
         "triggers": PropertyDiffKind.ADD_REPLACE,
         "metadata.description": PropertyDiffKind.UPDATE,
         "waitFor": PropertyDiffKind.DELETE,
@@ -193,9 +173,8 @@ def test_diff_names_each_property_and_its_kind() -> None:
 
 
 def test_diff_of_identical_inputs_is_no_change() -> None:
-    provider = plugin.ModelArtsProvider()
     same = {**inputs(), "metadata": {"name": "train-abc123", "description": "nightly"}}
-    answer = run(provider.diff(DiffRequest(URN, "j", _state(same), plugin.property_map(same), [])))
+    answer = diff(same, same)
     assert answer.changes is False and answer.detailed_diff == {}
 
 
@@ -253,10 +232,7 @@ def test_check_config_marks_the_schemas_secret_settings_and_warns_once(
     # The engine strips secrets before CheckConfig and stores its answer as the provider's inputs and outputs:
     # a key set without --secret would be stored in plain text unless marked here.
     provider = plugin.ModelArtsProvider()
-    logged: list[tuple[str, str, bool]] = []
-    monkeypatch.setattr(
-        provider._log, "log", lambda urn, line, *, warning=False: logged.append((urn, line, warning))
-    )
+    logged = engine_log(monkeypatch)
     schema = json.loads(run(provider.get_schema(GetSchemaRequest(0))).schema)
     secret = {key for key, spec in schema["config"]["variables"].items() if spec.get("secret")}
     assert secret == {"secretKey", "securityToken", "authToken"}
@@ -276,8 +252,7 @@ def test_check_config_warns_for_neither_the_environment_nor_an_explicit_provider
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     provider = plugin.ModelArtsProvider()
-    logged: list[str] = []
-    monkeypatch.setattr(provider._log, "log", lambda urn, line, *, warning=False: logged.append(line))
+    logged = engine_log(monkeypatch)
     plain = {"region": PropertyValue("cn-north-4")}
     assert run(provider.check_config(CheckRequest(DEFAULT_PROVIDER, {}, plain, b""))).inputs == plain
     # A program's own Provider: the generated SDKs already send its secret arguments as secrets.

@@ -56,8 +56,8 @@ def checked(news: dict[str, Any]) -> tuple[dict[str, Any], list[tuple[str, str]]
 def test_python_names_are_the_native_python_sdks() -> None:
     # Pulumi's code generator named every property of the native SDK; renaming derives the same names from
     # the schema's, and the wire models' field names are those names too.
+    import pulumi_modelarts_native as native
     from pulumi import _types
-    from pulumi_modelarts_native import _inputs
 
     from pulumi_modelarts import models
 
@@ -65,7 +65,7 @@ def test_python_names_are_the_native_python_sdks() -> None:
     compared = 0
     for token, spec in schema["types"].items():
         type_name = token.rpartition(":")[2]
-        args = getattr(_inputs, f"{type_name}Args", None)
+        args = getattr(native, f"{type_name}Args", None)
         if args is None:
             continue
         py_to_schema = _types.input_type_py_to_pulumi_names(args)

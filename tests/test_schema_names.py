@@ -4,7 +4,6 @@ or values of any type), in inputs, outputs, check failures, diffs and the functi
 
 from __future__ import annotations
 
-import asyncio
 import inspect
 import json
 import keyword
@@ -19,19 +18,12 @@ from pulumi.provider.experimental.provider import CheckRequest, DiffRequest, Pro
 
 from pulumi_modelarts import plugin, renaming, schema_names
 
-URN = "urn:pulumi:dev::proj::modelarts:index:TrainingJob::train"
+from .plugin_support import URN, diff, diff_kinds, engine_log, run
+
 SCHEMA = json.loads(
     (Path(plugin.__file__).parent / "schema.json").read_text(encoding="utf-8")  # the one the plugin serves
 )
 USER_KEY = "user_key.with-dots"
-
-
-def run(coro: Any) -> Any:
-    loop = asyncio.new_event_loop()
-    try:
-        return loop.run_until_complete(coro)
-    finally:
-        loop.close()
 
 
 def sample(shape: str, depth: int = 0) -> Any:
@@ -199,14 +191,11 @@ def test_rules_name_the_fields_as_the_user_wrote_them(
 ) -> None:
     # These rules are the API pages' advice (docs/input-rules.md): a warning on the job's row, not a failure.
     provider = plugin.ModelArtsProvider()
-    logged: list[tuple[str, bool]] = []
-    monkeypatch.setattr(
-        provider._log, "log", lambda urn, line, *, warning=False: logged.append((line, warning))
-    )
+    logged = engine_log(monkeypatch)
     news = {"algorithm": algorithm, "spec": {"resource": {"flavorId": "f", "nodeCount": 1}}}
     answer = run(provider.check(CheckRequest(URN, {}, plugin.property_map(news), b"")))
     assert [f.reason for f in answer.failures] == []
-    assert logged == [(warning, True)]
+    assert logged == [(URN, warning, True)]
 
 
 def test_a_reason_keeps_words_that_are_not_names_of_its_object() -> None:
@@ -217,10 +206,6 @@ def test_a_reason_keeps_words_that_are_not_names_of_its_object() -> None:
     assert (path, reason) == ("spec.resource", "'/b/node_count/' is not flavorId, nor pool_x")
 
 
-def _state(declared: dict[str, Any]) -> dict[str, PropertyValue]:
-    return plugin.property_map({"phase": "Running", "metadata": {"id": "j"}, "declaredInputs": declared})
-
-
 def test_detailed_diff_keys_and_replace_reasons_are_schema_names() -> None:
     base = {
         "metadata": {"name": "train-abc123", "description": "nightly"},
@@ -229,11 +214,9 @@ def test_detailed_diff_keys_and_replace_reasons_are_schema_names() -> None:
     }
     old = {**base, "waitTimeout": "10m"}
     new = {**base, "trainType": "SFT", "waitTimeout": "20m", "replaceWhenFailed": True}
-    request = DiffRequest(URN, "j", _state(old), plugin.property_map(new), [])
-    answer = run(plugin.ModelArtsProvider().diff(request))
+    answer = diff(old, new)
     assert answer.replaces == ["trainType"]
-    kinds = {k: v.kind for k, v in answer.detailed_diff.items()}
-    assert kinds == {
+    assert diff_kinds(answer) == {
         "trainType": PropertyDiffKind.ADD_REPLACE,
         "waitTimeout": PropertyDiffKind.UPDATE,
         "replaceWhenFailed": PropertyDiffKind.ADD,
@@ -290,14 +273,14 @@ def test_the_native_python_sdk_keeps_the_wire_names() -> None:
     # to snake_case, which must be the wire name of every property of every type.
     import pulumi_modelarts_native as native
     from pulumi import _types
-    from pulumi_modelarts_native import _inputs, outputs
+    from pulumi_modelarts_native import outputs
 
-    assert _types.input_type_py_to_pulumi_names(_inputs.TrainingJobEngineArgs)["image_url"] == "imageUrl"
+    assert _types.input_type_py_to_pulumi_names(native.TrainingJobEngineArgs)["image_url"] == "imageUrl"
     for token, spec in SCHEMA["types"].items():
         name = token.rpartition(":")[2]
         wire = {w for w, (s, _) in schema_names.TYPES[name].items() if s in spec["properties"]}
         if name.startswith("TrainingJob") and name != "TrainingJobDetails":
-            args = getattr(_inputs, f"{name}Args")
+            args = getattr(native, f"{name}Args")
             assert _python_names(args) == {_snake(w) for w in wire}, name
             assert _types.input_type_py_to_pulumi_names(args) == {
                 _snake(w): schema_names.TYPES[name][w][0] for w in wire

@@ -13,14 +13,12 @@ from typing import Any
 
 import pytest
 
-from pulumi_modelarts import client as client_module
-from pulumi_modelarts import wait as wait_module
 from pulumi_modelarts.diffing import secret_values
 from pulumi_modelarts.errors import BadRequestError, ModelArtsError
 from pulumi_modelarts.front_end import error_text
-from pulumi_modelarts.provider import TrainingJobProvider, set_config
+from pulumi_modelarts.provider import TrainingJobProvider
 
-from .httpserver import Recorded, Reply, ScriptedServer, json_reply
+from .httpserver import Recorded, Reply, ScriptedServer, json_reply, serving_the_provider
 from .support import minimal_job
 
 PROJECT = "0123456789abcdef0123456789abcdef"
@@ -32,19 +30,9 @@ TASK_SECRET = "TaskEnv-Secret-456"
 
 @pytest.fixture
 def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[ScriptedServer]:
-    for name in list(__import__("os").environ):
-        if name.startswith(("HW_", "HUAWEICLOUD_SDK_")):
-            monkeypatch.delenv(name)
-    monkeypatch.setenv(wait_module.POLL_SECONDS_ENV, "0.01")
-    monkeypatch.setattr(
-        client_module.ModelArtsClient, "_retry_delay", lambda self, attempt, retry_after=None: 0.0
-    )
-    with ScriptedServer() as srv:
-        monkeypatch.setenv("HW_MODELARTS_ENDPOINT", srv.url)
-        monkeypatch.setenv("HW_ACCESS_KEY", "SCRUBAK")
-        monkeypatch.setenv("HW_SECRET_KEY", SECRET_KEY)
-        monkeypatch.setenv("HW_PROJECT_ID", PROJECT)
-        set_config({})
+    with serving_the_provider(
+        monkeypatch, access_key="SCRUBAK", secret_key=SECRET_KEY, project=PROJECT
+    ) as srv:
         yield srv
 
 

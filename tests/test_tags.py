@@ -222,21 +222,21 @@ def test_plugin_import_and_refresh_carry_tags() -> None:
     found: Mapping[str, Any] = {"metadata": {"name": "n"}, "kind": "job", "tags": {"team": "ml"}}
     assert job_state.declared_from_job(found)["tags"] == {"team": "ml"}
     stored = plugin.property_map({"tags": {"team": "ml"}, "kind": "job"})
-    drifted = plugin._with_tags_found(stored, {"tags": {"team": "cv"}})
+    drifted = plugin.with_tags_found(stored, {"tags": {"team": "cv"}})
     assert plugin.to_plain(drifted["tags"]) == {"team": "cv"}
     assert plugin.to_plain(drifted["kind"]) == "job"
-    assert plugin._with_tags_found(stored, {"tags": {"team": "ml"}}) is stored
-    assert plugin._with_tags_found(stored, {"kind": "job"}) is stored  # tags not managed: nothing to show
+    assert plugin.with_tags_found(stored, {"tags": {"team": "ml"}}) is stored
+    assert plugin.with_tags_found(stored, {"kind": "job"}) is stored  # tags not managed: nothing to show
 
 
 def test_get_training_jobs_filters_by_tag(
     client: ModelArtsClient, emulator: EmulatorProcess, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import asyncio
-
     from pulumi.provider.experimental.provider import InvokeRequest
 
     from pulumi_modelarts import front_end, plugin
+
+    from .plugin_support import run
 
     for name, tags in (("tag-find-a", {"team": "ml"}), ("tag-find-b", {"team": "cv"}), ("tag-find-c", None)):
         core.create(job_inputs(name, **({"tags": tags} if tags else {})), client, Recorder())
@@ -247,9 +247,7 @@ def test_get_training_jobs_filters_by_tag(
     assert len(front_end.find_jobs({}, Recorder())) == 3
     # The native function's argument, in schema names, reaches the same filter.
     args = plugin.property_map({"tags": {"team": "ml"}})
-    answer = asyncio.run(
-        plugin.ModelArtsProvider().invoke(InvokeRequest("modelarts:index:getTrainingJobs", args))
-    )
+    answer = run(plugin.ModelArtsProvider().invoke(InvokeRequest("modelarts:index:getTrainingJobs", args)))
     assert [j["metadata"]["name"] for j in plugin.to_plain(answer.return_value["jobs"])] == ["tag-find-a"]
 
 
@@ -288,7 +286,7 @@ def test_the_dynamic_provider_hands_drifted_tags_back_as_inputs_when_its_sdk_can
 
     assert rpc.is_rpc_secret(inputs["algorithm"]["environments"])
     # A pulumi SDK without inputs on ReadResult: the outputs still carry the tags found.
-    monkeypatch.setattr(provider, "_READ_TAKES_INPUTS", False)
+    monkeypatch.setattr(provider, "READ_TAKES_INPUTS", False)
     older = provider.TrainingJobProvider().read(state.id, state.outputs)
     assert getattr(older, "inputs", None) is None
     assert (older.outs or {})["declared_inputs"]["tags"] == {"team": "cv"}

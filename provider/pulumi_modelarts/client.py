@@ -97,7 +97,7 @@ _SSL_LOCK = threading.Lock()
 _SSL_CONTEXTS: dict[tuple[str, str], ssl.SSLContext] = {}
 
 
-def _verifying_ssl_context() -> ssl.SSLContext:
+def verifying_ssl_context() -> ssl.SSLContext:
     """httpx's default verifying context, built once per process (per SSL_CERT_FILE/SSL_CERT_DIR).
 
     Building one loads the whole CA bundle (about 20 ms of CPU); the provider opens a client per
@@ -307,7 +307,7 @@ class ModelArtsClient:
             auth=auth,
             timeout=httpx.Timeout(timeout),
             transport=transport,
-            verify=_verifying_ssl_context() if transport is None else True,
+            verify=verifying_ssl_context() if transport is None else True,
             follow_redirects=False,  # a redirect must never carry a signed request elsewhere
             headers={"User-Agent": USER_AGENT, "Accept": "application/json"},
         )

@@ -21,12 +21,14 @@ from typing import Any
 from pulumi.output import UNKNOWN, Unknown
 from pulumi.runtime import rpc
 
+from . import secret_paths
+
 # The property lists are generated from the models (scripts/generate): JOB_FIELDS go into the create request
 # body, SETTINGS_FIELDS steer the provider only, a change to TRIGGERS_FIELD forces a new job, HIDDEN_FIELDS
 # are filled in by the resource itself.
 from .fields import HIDDEN_FIELDS as HIDDEN_FIELDS
 from .fields import INPUT_FIELDS as INPUT_FIELDS
-from .fields import JOB_DEFAULTS, SECRET_INPUTS
+from .fields import JOB_DEFAULTS
 from .fields import JOB_FIELDS as JOB_FIELDS
 from .fields import NAME_SCOPE_FIELD as NAME_SCOPE_FIELD
 from .fields import SETTINGS_FIELDS as SETTINGS_FIELDS
@@ -124,19 +126,20 @@ def unwrap_secrets(value: Any) -> Any:
     return value
 
 
-def _clean(value: Any) -> Any:
+def clean(value: Any) -> Any:
+    """Plain data as declared inputs compare: unset (None) entries dropped, whole floats back to ints."""
     # None means "not set"; the engine turns every number into a float, so 2.0 goes back to 2.
     if isinstance(value, Mapping):
-        return {str(k): _clean(v) for k, v in value.items() if v is not None}
+        return {str(k): clean(v) for k, v in value.items() if v is not None}
     if isinstance(value, (list, tuple)):
-        return [_clean(v) for v in value]
+        return [clean(v) for v in value]
     if isinstance(value, float) and math.isfinite(value) and value.is_integer():
         return int(value)
     return value
 
 
 def _normalised(value: Any) -> Any:
-    """unwrap_secrets then _clean in one walk (the same result), testing the exact types plain data has
+    """unwrap_secrets then clean in one walk (the same result), testing the exact types plain data has
     first: check and diff normalise every job's inputs several times, and the ABC checks dominated."""
     kind = type(value)
     if kind is str or kind is bool or kind is int or value is None:
@@ -152,7 +155,7 @@ def _normalised(value: Any) -> Any:
         return out
     if kind is list or kind is tuple:
         return [_normalised(v) for v in value]
-    return _clean(value)
+    return clean(value)
 
 
 _SECRET_SIG_KEY = "4dabf18193072939515e22adb298388d"  # rpc's marker of a wrapped secret (is_rpc_secret)
@@ -191,7 +194,7 @@ def canonical(value: Any) -> Any:
         return out
     if isinstance(value, (list, tuple)):
         return [canonical(v) for v in value]
-    return _clean(value)
+    return clean(value)
 
 
 def _same(old: Any, new: Any) -> bool:
@@ -233,31 +236,15 @@ def name_prefix_of(inputs: Mapping[str, Any], default_prefix: str = "job") -> st
     return sanitise_prefix(prefix if isinstance(prefix, str) and prefix else default_prefix)
 
 
-def _without_secrets(value: Any, parts: tuple[str, ...] | None = None) -> Any:
-    """value without the secret inputs (SECRET_INPUTS): a name must not let anyone test guesses at one."""
-    if parts is None:
-        for path in SECRET_INPUTS:
-            value = _without_secrets(value, tuple(path.replace("[]", ".[]").split(".")))
-        return value
-    head, rest = parts[0], parts[1:]
-    if head == "[]":
-        return [_without_secrets(v, rest) for v in value] if isinstance(value, list) else value
-    if not isinstance(value, Mapping) or head not in value:
-        return value
-    if not rest:
-        return {k: v for k, v in value.items() if k != head}
-    return {**value, head: _without_secrets(value[head], rest)}
-
-
 def secret_values(data: Mapping[str, Any] | None) -> set[str]:
     """The values of a job's secret inputs (``fields.SECRET_INPUTS``: environment variables), from its
     declared inputs or from a resource's outputs (their ``declared_inputs``): what ``redact`` must hide from a
     text quoting the service, which may echo the request."""
-    # What the walker of the secret paths removes is what is secret (a value also given elsewhere among the
-    # inputs is not a secret of the state, so it is left alone).
+    # The texts the secret paths hold, less those also given elsewhere among the inputs: such a text is not a
+    # secret of the state, so it is left alone.
     if not isinstance(data, Mapping):
         return set()
-    found = _strings(data) - _strings(_without_secrets(data))
+    found = _strings(secret_paths.found(data)) - _strings(secret_paths.without(data))
     declared = data.get(DECLARED_INPUTS)
     return found | secret_values(declared) if isinstance(declared, Mapping) else found
 
@@ -288,7 +275,8 @@ def auto_name(inputs: Mapping[str, Any], generation: int = 0, default_prefix: st
     a value it depends on is not known.
     """
     prefix = name_prefix_of(inputs, default_prefix)
-    body = _without_secrets(job_body(inputs))
+    # Without the secret inputs: a name must not let anyone test guesses at one.
+    body = secret_paths.without(job_body(inputs))
     metadata = body.get("metadata")
     if isinstance(metadata, Mapping):
         body["metadata"] = {k: v for k, v in metadata.items() if k not in ("name", "description")}

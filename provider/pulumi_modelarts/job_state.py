@@ -10,6 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .secret_paths import ATTRIBUTES, ENVIRONMENTS, JOB_ENVIRONMENTS, found, without
+
 if TYPE_CHECKING:
     from .models import TrainingJob
 
@@ -47,13 +49,12 @@ def job_outputs(
     from .models import ResourceOutputs, environments_map
 
     wire = public_job(job)
-    environments = environments_map(job.algorithm.environments) if job.algorithm is not None else {}
+    sent = found(job, (JOB_ENVIRONMENTS,), ATTRIBUTES)
+    environments = environments_map(sent[0]) if sent else {}
     if not environments and declared:
-        declared_algorithm = declared.get("algorithm")
-        if isinstance(declared_algorithm, Mapping):
-            declared_env = declared_algorithm.get("environments")
-            if isinstance(declared_env, Mapping):
-                environments = {str(k): str(v) for k, v in declared_env.items()}
+        given = found(declared, (JOB_ENVIRONMENTS,))
+        if given and isinstance(given[0], Mapping):
+            environments = {str(k): str(v) for k, v in given[0].items()}
     outputs = ResourceOutputs(
         kind=wire.get("kind") or "job",
         metadata=wire.get("metadata") or {},
@@ -79,11 +80,8 @@ def public_job(job: TrainingJob) -> dict[str, Any]:
     # where every byte is written again at each of the engine's checkpoints.
     wire = job.model_dump(mode="json", exclude_none=True, exclude_unset=True)
     wire.pop("endpoints", None)
-    for holder in [wire, *(t for t in wire.get("tasks") or [] if isinstance(t, dict))]:
-        algorithm = holder.get("algorithm")
-        if isinstance(algorithm, dict):
-            algorithm.pop("environments", None)
-    return wire
+    public: dict[str, Any] = without(wire, ENVIRONMENTS)
+    return public
 
 
 def declared_inputs(outputs: Mapping[str, Any]) -> Mapping[str, Any] | None:

@@ -67,7 +67,7 @@ from pulumi.provider.experimental.provider import (
 from pulumi.runtime import rpc
 
 from . import schema_names
-from .fields import SECRET_INPUTS, SECRET_OUTPUTS, SETTINGS_FIELDS
+from .fields import SECRET_OUTPUTS, SETTINGS_FIELDS
 from .front_end import (
     ProviderConfig,
     engine_failure,
@@ -80,6 +80,7 @@ from .front_end import (
 from .job_state import declared_from_job, restrict
 from .progress import EngineLog, engine_address, wait_until_engine_gone
 from .renaming import rename, schema_failure, schema_path, to_schema, wire_table
+from .secret_paths import SECRET_PATHS, Path, Steps, mark, renamed
 from .settings import CONFIG_NAMESPACE, SOURCES
 
 __all__ = ["ModelArtsProvider", "main", "to_plain", "to_property"]
@@ -176,28 +177,39 @@ def with_secret_inputs(inputs: Mapping[str, PropertyValue]) -> dict[str, Propert
     The schema declares them secret, but the generated SDKs mark no nested property so: the checked inputs the
     engine records in the state must, or environment variables would be stored there in plain text.
     """
-    marked = dict(inputs)
-    for path in SECRET_INPUTS:
-        # "tasks[].algorithm.environments": in schema names, one segment per property, "[]" for each item.
-        segments = schema_path(path.replace("[]", "[0]")).replace("[0]", ".[]").split(".")
-        top, *rest = segments
-        if top in marked:
-            marked[top] = _secret_at(marked[top], rest)
-    return marked
+    return mark(inputs, _PROPERTY_VALUES, _secret, _secret_schema_paths())
 
 
-def _secret_at(value: PropertyValue, rest: Sequence[str]) -> PropertyValue:
-    if not rest:
-        return value if value.is_secret else value.with_secret(True)
-    head, *tail = rest
-    inner = value.value
-    if head == "[]" and isinstance(inner, Sequence) and not isinstance(inner, str):
-        items = [_secret_at(item, tail) for item in inner]
-        return PropertyValue(items, is_secret=value.is_secret, dependencies=value.dependencies)
-    if isinstance(inner, Mapping) and head in inner:
-        fields = {**inner, head: _secret_at(inner[head], tail)}
-        return PropertyValue(fields, is_secret=value.is_secret, dependencies=value.dependencies)
+@functools.cache
+def _secret_schema_paths() -> tuple[Path, ...]:
+    # The plugin's values are in schema names: the secret paths renamed once.
+    return renamed(schema_path, SECRET_PATHS)
+
+
+def _into_field(
+    value: PropertyValue, name: str, inner: Callable[[PropertyValue], PropertyValue]
+) -> PropertyValue:
+    fields = value.value
+    if isinstance(fields, Mapping) and name in fields:
+        return PropertyValue(
+            {**fields, name: inner(fields[name])}, is_secret=value.is_secret, dependencies=value.dependencies
+        )
     return value  # absent, unknown (Computed) or not the shape the schema gives: nothing to mark
+
+
+def _into_items(value: PropertyValue, inner: Callable[[PropertyValue], PropertyValue]) -> PropertyValue:
+    items = value.value
+    if isinstance(items, Sequence) and not isinstance(items, str):
+        marked = [inner(item) for item in items]
+        return PropertyValue(marked, is_secret=value.is_secret, dependencies=value.dependencies)
+    return value
+
+
+def _secret(value: PropertyValue) -> PropertyValue:
+    return value if value.is_secret else value.with_secret(True)
+
+
+_PROPERTY_VALUES: Steps[PropertyValue] = Steps(_into_field, _into_items)
 
 
 @functools.cache
@@ -388,7 +400,7 @@ class ModelArtsProvider(Provider):
         from .job_state import DECLARED_INPUTS
         from .tagging import TAGS_FIELD
 
-        olds = wire_state(_planned_state(request.old_state))
+        olds = wire_state(planned_state(request.old_state))
         # Normalised once, by core.plan (diffing.decide).
         news = wire_inputs(request.new_inputs)
         declared = olds.get(DECLARED_INPUTS)
@@ -458,7 +470,7 @@ class ModelArtsProvider(Provider):
                 property_map(to_schema(declared_from_job(found.outputs), schema_names.INPUTS))
             )
         else:
-            inputs = _with_tags_found(inputs, found.outputs.get(DECLARED_INPUTS))
+            inputs = with_tags_found(inputs, found.outputs.get(DECLARED_INPUTS))
         return ReadResponse(
             resource_id=found.id, properties=outputs_map(found.outputs, inputs), inputs=dict(inputs)
         )
@@ -524,7 +536,7 @@ class ModelArtsProvider(Provider):
         self._stop.set()
 
 
-def _with_tags_found(inputs: Mapping[str, PropertyValue], declared: object) -> Mapping[str, PropertyValue]:
+def with_tags_found(inputs: Mapping[str, PropertyValue], declared: object) -> Mapping[str, PropertyValue]:
     """The stored inputs with the tags a refresh found, when they manage tags and the job's differ: the next
     preview then shows the drift as a change of ``tags`` (and only of it)."""
     from .tagging import tag_map, tags_of
@@ -543,7 +555,7 @@ def _with_tags_found(inputs: Mapping[str, PropertyValue], declared: object) -> M
 _PLANNED = ("declared_inputs", "phase", "secondary_phase", "name")
 
 
-def _planned_state(state: Mapping[str, PropertyValue]) -> Mapping[str, PropertyValue]:
+def planned_state(state: Mapping[str, PropertyValue]) -> Mapping[str, PropertyValue]:
     """The stored outputs diff needs (schema names), without converting the ~90 the job itself carries."""
     names = schema_names.TYPES[schema_names.OUTPUTS]
     planned = {names[wire][0] for wire in _PLANNED}

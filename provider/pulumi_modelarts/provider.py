@@ -127,7 +127,7 @@ def _reported(method: Callable[..., _R]) -> Callable[..., _R]:
 
 
 # Whether this pulumi SDK's dynamic ReadResult carries inputs (the inputs the engine then stores).
-_READ_TAKES_INPUTS = "inputs" in inspect.signature(ReadResult.__init__).parameters
+READ_TAKES_INPUTS = "inputs" in inspect.signature(ReadResult.__init__).parameters
 
 
 def _secret_inputs(inputs: Mapping[str, Any]) -> dict[str, Any]:
@@ -135,25 +135,9 @@ def _secret_inputs(inputs: Mapping[str, Any]) -> dict[str, Any]:
     as the resource registered them: the state's inputs keep them encrypted."""
     from pulumi.runtime import rpc
 
-    from .fields import SECRET_INPUTS
+    from .secret_paths import PLAIN, mark
 
-    def mark(value: Any, parts: list[str]) -> Any:
-        if not parts:
-            return rpc.wrap_rpc_secret(value)
-        head, rest = parts[0], parts[1:]
-        if head.endswith("[]"):
-            items = value.get(head[:-2]) if isinstance(value, Mapping) else None
-            if not isinstance(items, list):
-                return value
-            return {**value, head[:-2]: [mark(item, rest) for item in items]}
-        if not isinstance(value, Mapping) or head not in value:
-            return value
-        return {**value, head: mark(value[head], rest)}
-
-    marked: dict[str, Any] = dict(inputs)
-    for path in SECRET_INPUTS:
-        marked = mark(marked, path.split("."))
-    return marked
+    return mark(inputs, PLAIN, rpc.wrap_rpc_secret)
 
 
 class TrainingJobProvider(ResourceProvider):
@@ -226,7 +210,7 @@ class TrainingJobProvider(ResourceProvider):
         # found), shown as an update without the property named.
         before, after = props.get(DECLARED_INPUTS), found.outputs.get(DECLARED_INPUTS)
         if (
-            _READ_TAKES_INPUTS
+            READ_TAKES_INPUTS
             and isinstance(before, dict)
             and isinstance(after, dict)
             and tags_of(before) != tags_of(after)

@@ -11,6 +11,7 @@ from . import lifecycle as lc
 from .errors import APIError, ModelArtsError, NotFoundError, NotTerminableError, ProvisioningError, redact
 from .phases import is_failure, is_known, may_still_run
 from .progress import Progress
+from .secret_paths import ATTRIBUTES, ENVIRONMENTS, found
 
 if TYPE_CHECKING:
     from .client import ModelArtsClient
@@ -129,9 +130,9 @@ def _failure_report(client: ModelArtsClient, job: TrainingJob, job_id: str) -> l
     """
     from .models import environments_map
 
-    # The log is the job's own output: it may print a credential or an environment variable's value.
-    environments = environments_map(job.algorithm.environments) if job.algorithm is not None else {}
-    hidden = [*environments.values()]
+    # The log is the job's own output: it may print a credential or an environment variable's value (the
+    # job's or any task's).
+    hidden = [v for sent in found(job, ENVIRONMENTS, ATTRIBUTES) for v in environments_map(sent).values()]
 
     def clean(line: str) -> str:
         # Indentation stays (a traceback reads by it); only the length is bounded.

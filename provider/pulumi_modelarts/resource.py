@@ -16,16 +16,17 @@ from __future__ import annotations
 import copy
 import datetime as _dt
 import inspect
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Optional, Union
 
 import pulumi
 import pulumi.dynamic
 
 from .errors import ModelArtsError
-from .fields import OUTPUT_ONLY_FIELDS, SECRET_INPUTS, SECRET_OUTPUTS
+from .fields import OUTPUT_ONLY_FIELDS, SECRET_OUTPUTS
 from .front_end import find_jobs, stack_scope, with_naming
 from .provider import TrainingJobProvider
+from .secret_paths import Steps, mark
 
 if TYPE_CHECKING:
     # Only annotations name the typed inputs: a program that passes plain dicts never loads them. The typed
@@ -37,48 +38,39 @@ if TYPE_CHECKING:
 __all__ = ["SECRET_OUTPUTS", "TrainingJob", "get_training_jobs"]
 
 
-def _path_parts(path: str) -> list[str]:
-    """``"tasks[].algorithm.environments"`` -> ``["tasks", "[]", "algorithm", "environments"]``."""
-    parts: list[str] = []
-    for piece in path.split("."):
-        name = piece.removesuffix("[]")
-        parts.append(name)
-        if name != piece:
-            parts.append("[]")
-    return parts
-
-
-def _mark_secret(value: Any, parts: list[str]) -> Any:
-    """value with what parts leads to wrapped in ``pulumi.Output.secret``; a value not known yet (an Output)
-    is marked once it resolves."""
-    if value is None:
-        return None
-    if not parts:
-        return pulumi.Output.secret(value)
+def _into_field(value: Any, name: str, inner: Callable[[Any], Any]) -> Any:
     if isinstance(value, pulumi.Output):
-        return value.apply(lambda resolved: _mark_secret(resolved, parts))
-    head, rest = parts[0], parts[1:]
-    if head == "[]":
-        return [_mark_secret(item, rest) for item in value] if isinstance(value, (list, tuple)) else value
+        # Not known yet: marked once it resolves.
+        return value.apply(lambda resolved: _into_field(resolved, name, inner))
     if isinstance(value, Mapping):
-        return {k: _mark_secret(v, rest) if k == head else v for k, v in value.items()}
-    attribute = getattr(type(value), head, None)
+        return {k: inner(v) if k == name else v for k, v in value.items()}
+    attribute = getattr(type(value), name, None)
     if isinstance(attribute, property) and attribute.fset is not None:
         # A typed input (``inputs.…Args``; the secret paths are spelled as its property names): a copy with
         # the property marked, leaving the caller's object alone. Pulumi serialises it as it does any Args.
         marked = copy.copy(value)
-        setattr(marked, head, _mark_secret(getattr(value, head), rest))
+        setattr(marked, name, inner(getattr(value, name)))
         return marked
     return value
 
 
+def _into_items(value: Any, inner: Callable[[Any], Any]) -> Any:
+    if isinstance(value, pulumi.Output):
+        return value.apply(lambda resolved: _into_items(resolved, inner))
+    return [inner(item) for item in value] if isinstance(value, (list, tuple)) else value
+
+
+def _secret(value: Any) -> Any:
+    return None if value is None else pulumi.Output.secret(value)
+
+
+# A program's values: plain data, typed Args and Outputs, in any mix.
+_PROGRAM_VALUES: Steps[Any] = Steps(_into_field, _into_items)
+
+
 def _with_secrets(props: dict[str, Any]) -> dict[str, Any]:
     """props with every secret input (``fields.SECRET_INPUTS``) wrapped, so the state holds it encrypted."""
-    for path in SECRET_INPUTS:
-        top, *rest = _path_parts(path)
-        if top in props:
-            props[top] = _mark_secret(props[top], rest)
-    return props
+    return mark(props, _PROGRAM_VALUES, _secret)
 
 
 class TrainingJob(pulumi.dynamic.Resource, module="modelarts", name="TrainingJob"):

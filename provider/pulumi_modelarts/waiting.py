@@ -15,6 +15,7 @@ from .errors import JobVanished, ModelArtsError, ProvisioningError, WaitCancelle
 from .phases import SecondaryPhase, is_stopped
 from .progress import Progress
 from .reports import give_up
+from .secret_paths import ENVIRONMENTS, found
 from .wait import Condition, until
 
 if TYPE_CHECKING:
@@ -160,12 +161,13 @@ def log_follower(
     wanted = inputs.get("show_logs")
     if not (SETTING_DEFAULTS["show_logs"] if wanted is None else wanted is True):
         return None
-    hidden: list[str] = []
-    for holder in [inputs, *(t for t in inputs.get("tasks") or [] if isinstance(t, Mapping))]:
-        algorithm = holder.get("algorithm")
-        environments = algorithm.get("environments") if isinstance(algorithm, Mapping) else None
-        if isinstance(environments, Mapping):
-            hidden.extend(str(v) for v in environments.values() if v is not None)
+    hidden = [
+        str(v)
+        for environments in found(inputs, ENVIRONMENTS)
+        if isinstance(environments, Mapping)
+        for v in environments.values()
+        if v is not None
+    ]
     job_id, name = job.job_id or "", job.name or job.job_id or "the job"
 
     def read(task: str) -> Any:
