@@ -693,7 +693,8 @@ def _native_check_diff(iterations: int, reps: int) -> list[float]:
 
     from pulumi_modelarts import schema_names
     from pulumi_modelarts.job_state import DECLARED_INPUTS
-    from pulumi_modelarts.plugin import ModelArtsProvider, outputs_map, plain_map, property_map
+    from pulumi_modelarts.native_values import outputs_map, plain_map, property_map
+    from pulumi_modelarts.plugin import ModelArtsProvider
     from pulumi_modelarts.renaming import to_schema, to_wire
 
     provider = ModelArtsProvider(None, workers=1)

@@ -15,6 +15,7 @@ from pulumi.provider.experimental.property_value import PropertyValue
 from pulumi.provider.experimental.provider import DiffRequest, DiffResponse, PropertyDiffKind
 
 from pulumi_modelarts import plugin
+from pulumi_modelarts.native_values import property_map
 from pulumi_modelarts.progress import EngineLog
 
 __all__ = ["URN", "declared_state", "diff", "diff_kinds", "engine_log", "run"]
@@ -39,12 +40,12 @@ def run(coro: Coroutine[Any, Any, T]) -> T:
 
 def declared_state(declared: Mapping[str, Any]) -> dict[str, PropertyValue]:
     """The state of a running job (id "j") created from these declared inputs (schema names)."""
-    return plugin.property_map({"phase": "Running", "metadata": {"id": "j"}, "declaredInputs": declared})
+    return property_map({"phase": "Running", "metadata": {"id": "j"}, "declaredInputs": declared})
 
 
 def diff(old: Mapping[str, Any], new: Mapping[str, Any]) -> DiffResponse:
     """A new provider's diff of a job created from old (declared inputs) against new inputs (schema names)."""
-    request = DiffRequest(URN, "j", declared_state(old), plugin.property_map(dict(new)), [])
+    request = DiffRequest(URN, "j", declared_state(old), property_map(dict(new)), [])
     return run(plugin.ModelArtsProvider().diff(request))
 
 

@@ -616,7 +616,7 @@ def test_iter_jobs_refuses_a_total_that_keeps_growing(server: ScriptedServer, ma
 def test_iter_jobs_without_total_is_bounded(
     server: ScriptedServer, make_client: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("pulumi_modelarts.client.MAX_PAGES", 6)
+    monkeypatch.setattr("pulumi_modelarts.api.MAX_PAGES", 6)
     counter = iter(range(10**6))
     server.handler = lambda _: json_reply({"items": [job(f"n-{next(counter)}") for _ in range(50)]})
     with pytest.raises(InvalidResponseError, match="beyond page"):

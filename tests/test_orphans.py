@@ -18,6 +18,7 @@ from pulumi.provider.experimental.provider import DiffRequest
 from modelarts_emulator.testing import EmulatorProcess
 from pulumi_modelarts import orphans, plugin
 from pulumi_modelarts.models import TrainingJob
+from pulumi_modelarts.native_values import property_map
 
 from .plugin_support import run
 from .support import minimal_job
@@ -86,8 +87,8 @@ def test_an_adopted_native_job_holds_the_declared_inputs_under_the_schemas_name(
     [resource] = adopted["deployment"]["resources"]
     declared = {"metadata": {"name": "train-abc123"}, "waitFor": "none"}
     assert resource["outputs"]["declaredInputs"] == declared and "declared_inputs" not in resource["outputs"]
-    state = plugin.property_map({k: v for k, v in resource["outputs"].items() if k != "__provider"})
-    request = DiffRequest(resource["urn"], "j-1", state, plugin.property_map(declared), [])
+    state = property_map({k: v for k, v in resource["outputs"].items() if k != "__provider"})
+    request = DiffRequest(resource["urn"], "j-1", state, property_map(declared), [])
     answer = run(plugin.ModelArtsProvider().diff(request))
     assert answer.changes is False
 

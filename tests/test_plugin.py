@@ -26,12 +26,22 @@ from pulumi.runtime import rpc
 
 from modelarts_emulator.testing import EmulatorProcess
 from pulumi_modelarts import job_state, plugin, progress, renaming, wait
+from pulumi_modelarts.native_values import (
+    outputs_map,
+    plain_map,
+    planned_state,
+    property_map,
+    to_plain,
+    to_property,
+    wire_inputs,
+    wire_state,
+)
 
 from .plugin_support import URN, declared_state, diff, diff_kinds, engine_log, run
 
 
 def pv(value: Any, secret: bool = False) -> PropertyValue:
-    return plugin.to_property(value, secret=secret)
+    return to_property(value, secret=secret)
 
 
 def inputs(**overrides: Any) -> dict[str, Any]:
@@ -55,10 +65,10 @@ def test_values_round_trip_with_whole_numbers_secrets_and_unknowns() -> None:
             "items": PropertyValue([PropertyValue(True), PropertyValue(None)]),
         }
     )
-    plain = plugin.to_plain(value)
+    plain = to_plain(value)
     assert plain == {"n": 2, "x": 0.5, "env": {"K": "v"}, "later": rpc.UNKNOWN, "items": [True, None]}
     assert isinstance(plain["n"], int)
-    back = plugin.to_property(plain, value)
+    back = to_property(plain, value)
     assert back.value["env"].is_secret and not back.value["n"].is_secret
     assert back.value["n"].value == 2.0 and isinstance(back.value["n"].value, float)
     assert isinstance(back.value["later"].value, Computed)
@@ -66,7 +76,7 @@ def test_values_round_trip_with_whole_numbers_secrets_and_unknowns() -> None:
 
 def test_secret_outputs_are_marked() -> None:
     wire = {"phase": "Running", "environments": {"A": "b"}, "endpoints": {}, "declared_inputs": {}}
-    outs = plugin.outputs_map(wire, {})
+    outs = outputs_map(wire, {})
     assert outs["environments"].is_secret and outs["endpoints"].is_secret and not outs["phase"].is_secret
     assert outs["declaredInputs"].is_secret
 
@@ -74,7 +84,7 @@ def test_secret_outputs_are_marked() -> None:
 def test_check_names_top_level_properties_and_leads_nested_reasons_with_the_path() -> None:
     provider = plugin.ModelArtsProvider()
     news = inputs(waitFor="sometime", spec={"resource": {"flavorId": "f", "nodeCount": 0}})
-    answer = run(provider.check(CheckRequest(URN, {}, plugin.property_map(news), b"")))
+    answer = run(provider.check(CheckRequest(URN, {}, property_map(news), b"")))
     assert [f.reason for f in answer.failures if f.property == "waitFor"]
     nested = [f for f in answer.failures if f.reason.startswith("spec.resource.nodeCount: ")]
     assert nested and nested[0].property == ""
@@ -95,7 +105,7 @@ def test_check_passes_advised_inputs_and_logs_each_warning_on_the_job(
             "boot_file": "/b/code/train.py",
         }
     )
-    answer = run(provider.check(CheckRequest(URN, {}, plugin.property_map(news), b"")))
+    answer = run(provider.check(CheckRequest(URN, {}, property_map(news), b"")))
     assert answer.failures == []
     assert [(urn, warning) for urn, _, warning in logged] == [(URN, True)]
     # The warning names the field as the schema does (the user wrote engineName in TypeScript or Go).
@@ -104,7 +114,7 @@ def test_check_passes_advised_inputs_and_logs_each_warning_on_the_job(
 
 def test_check_keeps_secrets_where_the_inputs_had_them() -> None:
     provider = plugin.ModelArtsProvider()
-    news = plugin.property_map(inputs())
+    news = property_map(inputs())
     algorithm = dict(news["algorithm"].value)
     algorithm["environments"] = PropertyValue({"TOKEN": PropertyValue("s3cr3t")}, is_secret=True)
     news["algorithm"] = PropertyValue(algorithm)
@@ -118,7 +128,7 @@ def test_check_answers_unchanged_inputs_with_the_values_the_engine_sent() -> Non
     # Each top-level input check leaves as it is comes back as the very value sent (nothing rebuilt); one it
     # fills in (metadata: the generated name) is built anew, keeping the secrets the inputs had.
     provider = plugin.ModelArtsProvider()
-    news = plugin.property_map(inputs(waitFor="none"))
+    news = property_map(inputs(waitFor="none"))
     news["metadata"] = PropertyValue({"description": PropertyValue("nightly", is_secret=True)})
     answer = run(provider.check(CheckRequest(URN, {}, news, b"")))
     assert answer.failures == []
@@ -126,14 +136,14 @@ def test_check_answers_unchanged_inputs_with_the_values_the_engine_sent() -> Non
     assert answer.inputs["waitFor"] is news["waitFor"]
     assert answer.inputs["metadata"] is not news["metadata"]
     assert answer.inputs["metadata"].value["description"].is_secret
-    assert plugin.to_plain(answer.inputs["metadata"])["name"].startswith("train-")
+    assert to_plain(answer.inputs["metadata"])["name"].startswith("train-")
 
 
 def test_diff_reads_only_what_it_plans_with_but_all_of_an_imported_job() -> None:
     state = {**declared_state(inputs()), "algorithm": pv({"parameters": [{"name": "p", "value": "v"}]})}
-    assert set(plugin.planned_state(state)) == {"phase", "declaredInputs"}
+    assert set(planned_state(state)) == {"phase", "declaredInputs"}
     imported = {k: v for k, v in state.items() if k != "declaredInputs"}
-    assert plugin.planned_state(imported) is imported
+    assert planned_state(imported) is imported
 
 
 def test_check_marks_environment_variables_secret_though_the_program_did_not() -> None:
@@ -141,7 +151,7 @@ def test_check_marks_environment_variables_secret_though_the_program_did_not() -
     provider = plugin.ModelArtsProvider()
     algorithm = {"engine": {"imageUrl": "org/img:1"}, "command": "train", "environments": {"T": "s"}}
     task = {"role": "worker", "algorithm": {"environments": {"T": "s"}}}
-    news = plugin.property_map(inputs(algorithm=algorithm, tasks=[task, {"role": "ps"}]))
+    news = property_map(inputs(algorithm=algorithm, tasks=[task, {"role": "ps"}]))
     assert not news["algorithm"].value["environments"].is_secret
     answer = run(provider.check(CheckRequest(URN, {}, news, b"")))
     environments = answer.inputs["algorithm"].value["environments"]
@@ -194,11 +204,11 @@ def test_an_imported_job_differs_only_where_the_program_says_otherwise() -> None
         "spec": {"resource": {"flavorId": "f", "nodeCount": 1}},
         "namePrefix": "adopted",
     }
-    state = plugin.property_map(found)
-    same = run(provider.diff(DiffRequest(URN, "j", state, plugin.property_map(declared), [])))
+    state = property_map(found)
+    same = run(provider.diff(DiffRequest(URN, "j", state, property_map(declared), [])))
     assert same.changes is False
     other = {**declared, "algorithm": {"engine": {"imageUrl": "org/img:2"}, "command": "run"}}
-    changed = run(provider.diff(DiffRequest(URN, "j", state, plugin.property_map(other), [])))
+    changed = run(provider.diff(DiffRequest(URN, "j", state, property_map(other), [])))
     assert changed.replaces == ["algorithm.engine.imageUrl"]  # the value that differs, in schema names
     wire = {
         "kind": "job",
@@ -241,7 +251,7 @@ def test_check_config_marks_the_schemas_secret_settings_and_warns_once(
     for _ in range(2):
         answer = run(provider.check_config(CheckRequest(DEFAULT_PROVIDER, {}, news, b"")))
         assert {key for key, value in answer.inputs.items() if value.is_secret} == secret
-        assert plugin.plain_map(answer.inputs) == plugin.plain_map(news)
+        assert plain_map(answer.inputs) == plain_map(news)
     [(urn, line, warning)] = logged  # once, however often the engine checks the configuration
     assert urn == DEFAULT_PROVIDER and warning
     assert line.startswith("modelarts:secretKey, modelarts:securityToken, modelarts:authToken are set in")
@@ -281,12 +291,12 @@ def test_create_read_invoke_and_delete_against_the_emulator(
         monkeypatch.setenv(key, value)
     monkeypatch.setenv(wait.POLL_SECONDS_ENV, "0.02")
     provider = plugin.ModelArtsProvider()
-    checked = run(provider.check(CheckRequest(URN, {}, plugin.property_map(inputs(waitFor="running")), b"")))
+    checked = run(provider.check(CheckRequest(URN, {}, property_map(inputs(waitFor="running")), b"")))
     created = run(provider.create(CreateRequest(URN, checked.inputs, 0.0, False)))
     assert created.resource_id and created.properties["phase"].value in ("Running", "Completed")
     assert created.properties["declaredInputs"].is_secret
     # Outputs in schema names, nested ones and the declared inputs included.
-    outputs = plugin.to_plain(PropertyValue(created.properties))
+    outputs = to_plain(PropertyValue(created.properties))
     assert isinstance(outputs["metadata"]["createTime"], int) and "create_time" not in outputs["metadata"]
     assert outputs["secondaryPhase"] and outputs["status"]["secondaryPhase"] == outputs["secondaryPhase"]
     assert outputs["spec"]["resource"]["flavorId"] == "modelarts.vm.cpu.2u"
@@ -296,14 +306,14 @@ def test_create_read_invoke_and_delete_against_the_emulator(
     read = run(provider.read(ReadRequest(URN, created.resource_id, created.properties, checked.inputs)))
     assert read.resource_id == created.resource_id and read.inputs == checked.inputs
     assert (
-        plugin.to_plain(PropertyValue(read.properties))["metadata"]["createTime"]
+        to_plain(PropertyValue(read.properties))["metadata"]["createTime"]
         == outputs["metadata"]["createTime"]
     )
     found = run(provider.invoke(InvokeRequest("modelarts:index:getTrainingJobs", {})))
     assert [j.value["metadata"].value["id"].value for j in found.return_value["jobs"].value] == [
         created.resource_id
     ]
-    [job] = plugin.to_plain(found.return_value["jobs"])
+    [job] = to_plain(found.return_value["jobs"])
     assert job["metadata"]["createTime"] == outputs["metadata"]["createTime"]
     assert job["algorithm"]["engine"]["imageUrl"] == "org/img:1"
     # The function's arguments in schema names: a window that ends before the job was created finds nothing.
@@ -338,12 +348,12 @@ def test_a_check_never_waits_for_the_warm_up_and_only_a_new_job_starts_it() -> N
     provider = plugin.ModelArtsProvider(warm_up=True)
     assert provider.warm_up is not None
     provider.warm_up.ready = Unready()
-    checked = run(provider.check(CheckRequest(URN, {}, plugin.property_map(inputs()), b""))).inputs
+    checked = run(provider.check(CheckRequest(URN, {}, property_map(inputs()), b""))).inputs
     assert checked is not None
     assert provider.warm_up.started  # a new job: its create may follow
     unchanged = plugin.ModelArtsProvider(warm_up=True)
     assert unchanged.warm_up is not None
-    answer = run(unchanged.check(CheckRequest(URN, checked, plugin.property_map(inputs()), b"")))
+    answer = run(unchanged.check(CheckRequest(URN, checked, property_map(inputs()), b"")))
     assert answer.failures == [] and not unchanged.warm_up.started
 
 
@@ -352,20 +362,21 @@ def test_the_served_plugin_checks_unchanged_inputs_without_loading_any_model() -
     import sys
 
     provider = plugin.ModelArtsProvider()
-    checked = run(provider.check(CheckRequest(URN, {}, plugin.property_map(inputs()), b""))).inputs
+    checked = run(provider.check(CheckRequest(URN, {}, property_map(inputs()), b""))).inputs
     assert checked is not None
     # In a fresh process with the warm-up on, as main serves it: a no-change preview's check.
     script = """
 import asyncio, json, sys
 from pulumi.provider.experimental.provider import CheckRequest
 from pulumi_modelarts import plugin
-urn, olds, news = sys.argv[1], *(plugin.property_map(json.loads(a)) for a in sys.argv[2:])
+from pulumi_modelarts.native_values import property_map
+urn, olds, news = sys.argv[1], *(property_map(json.loads(a)) for a in sys.argv[2:])
 provider = plugin.ModelArtsProvider(warm_up=True)
 answer = asyncio.new_event_loop().run_until_complete(provider.check(CheckRequest(urn, olds, news, b"")))
 assert answer.failures == [], answer.failures
 print("pulumi_modelarts.models" in sys.modules, "pydantic" in sys.modules)
 """
-    olds = json.dumps(plugin.to_plain(PropertyValue(dict(checked))))
+    olds = json.dumps(to_plain(PropertyValue(dict(checked))))
     found = subprocess.run(
         [sys.executable, "-c", script, URN, olds, json.dumps(inputs())],
         capture_output=True,
@@ -386,13 +397,13 @@ def test_inputs_and_state_are_read_and_renamed_in_one_walk_as_in_two() -> None:
         "metadata": {"name": "n", "annotations": {"k_1": "v"}},
     }
     for given in (inputs(), odd):
-        values = plugin.property_map(given)
-        assert plugin.wire_inputs(values) == renaming.to_wire(plugin.plain_map(values), "TrainingJob:inputs")
-        state = plugin.property_map(
+        values = property_map(given)
+        assert wire_inputs(values) == renaming.to_wire(plain_map(values), "TrainingJob:inputs")
+        state = property_map(
             {**given, "declaredInputs": given, "tasks": [{"role": "w", "algorithm": {"codeDir": "/c"}}]}
         )
-        assert plugin.wire_state(state) == renaming.to_wire(plugin.plain_map(state), "TrainingJob:outputs")
-    wire = plugin.wire_inputs(plugin.property_map(odd))
+        assert wire_state(state) == renaming.to_wire(plain_map(state), "TrainingJob:outputs")
+    wire = wire_inputs(property_map(odd))
     assert wire["algorithm"]["environments"] == {"A_B": "x"} and wire["spec"] == [1, {"nodeCount": 2}]
     assert wire["metadata"]["annotations"] == {"k_1": "v"} and wire["not_a_property"] == {"x_y": 1}
 

@@ -17,6 +17,7 @@ from pulumi.provider.experimental.property_value import PropertyValue
 from pulumi.provider.experimental.provider import CheckRequest, DiffRequest, PropertyDiffKind
 
 from pulumi_modelarts import plugin, renaming, schema_names
+from pulumi_modelarts.native_values import outputs_map, property_map, to_plain
 
 from .plugin_support import URN, diff, diff_kinds, engine_log, run
 
@@ -155,7 +156,7 @@ def test_check_failures_name_the_paths_the_user_wrote() -> None:
         "waitFr": "x",
         "waitTimeout": "abc",
     }
-    answer = run(plugin.ModelArtsProvider().check(CheckRequest(URN, {}, plugin.property_map(news), b"")))
+    answer = run(plugin.ModelArtsProvider().check(CheckRequest(URN, {}, property_map(news), b"")))
     failures = {(f.property, f.reason.partition(":")[0]): f.reason for f in answer.failures}
     assert failures[("", "spec.resource.nodeCount")] == "spec.resource.nodeCount: must be at least 1"
     assert failures[("", "algorithm.inputs[0].remote.obs.obsUrl")].endswith(": must be text")
@@ -193,7 +194,7 @@ def test_rules_name_the_fields_as_the_user_wrote_them(
     provider = plugin.ModelArtsProvider()
     logged = engine_log(monkeypatch)
     news = {"algorithm": algorithm, "spec": {"resource": {"flavorId": "f", "nodeCount": 1}}}
-    answer = run(provider.check(CheckRequest(URN, {}, plugin.property_map(news), b"")))
+    answer = run(provider.check(CheckRequest(URN, {}, property_map(news), b"")))
     assert [f.reason for f in answer.failures] == []
     assert logged == [(URN, warning, True)]
 
@@ -230,10 +231,10 @@ def test_a_state_written_with_wire_names_shows_no_diff() -> None:
         "spec": {"resource": {"flavor_id": "f", "node_count": 1}},
         "wait_for": "running",
     }
-    state = plugin.property_map({"phase": "Running", "metadata": {"id": "j"}, "declared_inputs": declared})
+    state = property_map({"phase": "Running", "metadata": {"id": "j"}, "declared_inputs": declared})
     news = renaming.to_schema(declared, schema_names.INPUTS)
     assert news["waitFor"] == "running"
-    answer = run(plugin.ModelArtsProvider().diff(DiffRequest(URN, "j", state, plugin.property_map(news), [])))
+    answer = run(plugin.ModelArtsProvider().diff(DiffRequest(URN, "j", state, property_map(news), [])))
     assert answer.changes is False and answer.detailed_diff == {}
 
 
@@ -246,8 +247,8 @@ def test_outputs_in_schema_names_with_lists_of_objects_and_secrets() -> None:
         "environments": {"K_1": "v"},
         "declared_inputs": {"spec": {"resource": {"node_count": 1}}, "wait_for": "none"},
     }
-    outs = plugin.outputs_map(wire, {})
-    plain = plugin.to_plain(PropertyValue(outs))
+    outs = outputs_map(wire, {})
+    plain = to_plain(PropertyValue(outs))
     assert plain["secondaryPhase"] == "Running"
     assert plain["status"]["taskStatuses"] == [{"task": "worker-0", "exitCode": 0}]
     assert plain["algorithm"]["engine"] == {"imageUrl": "org/img:1"}

@@ -13,7 +13,8 @@ from typing import Any
 from pulumi.provider.experimental.property_value import Computed, PropertyValue
 from pulumi.runtime import rpc
 
-from pulumi_modelarts import fields, plugin, secret_paths
+from pulumi_modelarts import fields, secret_paths
+from pulumi_modelarts.native_values import property_map, with_secret_inputs
 from pulumi_modelarts.secret_paths import (
     ATTRIBUTES,
     ENVIRONMENTS,
@@ -134,9 +135,9 @@ def test_plain_marking_wraps_each_secret_as_rpc_does() -> None:
 
 def test_property_values_are_marked_through_lists_of_tasks_keeping_dependencies() -> None:
     # The native plugin's values, in schema names (the same spelling for these paths).
-    news = plugin.property_map(job(spec={"resource": {"nodeCount": 1}}))
+    news = property_map(job(spec={"resource": {"nodeCount": 1}}))
     news["tasks"] = PropertyValue(news["tasks"].value, dependencies=["urn:a"])
-    marked = plugin.with_secret_inputs(news)
+    marked = with_secret_inputs(news)
     assert marked["algorithm"].value["environments"].is_secret
     assert not marked["algorithm"].is_secret and not marked["algorithm"].value["command"].is_secret
     first, second = marked["tasks"].value
@@ -148,10 +149,10 @@ def test_property_values_are_marked_through_lists_of_tasks_keeping_dependencies(
 
 def test_property_values_not_known_yet_are_left_as_they_are() -> None:
     news = {"algorithm": PropertyValue(Computed()), "tasks": PropertyValue([PropertyValue(Computed())])}
-    marked = plugin.with_secret_inputs(news)
+    marked = with_secret_inputs(news)
     assert marked["algorithm"] is news["algorithm"]
     assert isinstance(marked["tasks"].value[0].value, Computed)
-    assert plugin.with_secret_inputs({}) == {}
+    assert with_secret_inputs({}) == {}
 
 
 def test_any_representation_is_walked_by_its_steps() -> None:

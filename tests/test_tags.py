@@ -217,16 +217,17 @@ def test_unmanaged_tags_cost_no_call_and_import_reads_them(
 
 
 def test_plugin_import_and_refresh_carry_tags() -> None:
-    from pulumi_modelarts import job_state, plugin
+    from pulumi_modelarts import job_state
+    from pulumi_modelarts.native_values import property_map, to_plain, with_tags_found
 
     found: Mapping[str, Any] = {"metadata": {"name": "n"}, "kind": "job", "tags": {"team": "ml"}}
     assert job_state.declared_from_job(found)["tags"] == {"team": "ml"}
-    stored = plugin.property_map({"tags": {"team": "ml"}, "kind": "job"})
-    drifted = plugin.with_tags_found(stored, {"tags": {"team": "cv"}})
-    assert plugin.to_plain(drifted["tags"]) == {"team": "cv"}
-    assert plugin.to_plain(drifted["kind"]) == "job"
-    assert plugin.with_tags_found(stored, {"tags": {"team": "ml"}}) is stored
-    assert plugin.with_tags_found(stored, {"kind": "job"}) is stored  # tags not managed: nothing to show
+    stored = property_map({"tags": {"team": "ml"}, "kind": "job"})
+    drifted = with_tags_found(stored, {"tags": {"team": "cv"}})
+    assert to_plain(drifted["tags"]) == {"team": "cv"}
+    assert to_plain(drifted["kind"]) == "job"
+    assert with_tags_found(stored, {"tags": {"team": "ml"}}) is stored
+    assert with_tags_found(stored, {"kind": "job"}) is stored  # tags not managed: nothing to show
 
 
 def test_get_training_jobs_filters_by_tag(
@@ -235,6 +236,7 @@ def test_get_training_jobs_filters_by_tag(
     from pulumi.provider.experimental.provider import InvokeRequest
 
     from pulumi_modelarts import front_end, plugin
+    from pulumi_modelarts.native_values import property_map, to_plain
 
     from .plugin_support import run
 
@@ -246,9 +248,9 @@ def test_get_training_jobs_filters_by_tag(
     assert [j["metadata"]["name"] for j in found] == ["tag-find-a"]
     assert len(front_end.find_jobs({}, Recorder())) == 3
     # The native function's argument, in schema names, reaches the same filter.
-    args = plugin.property_map({"tags": {"team": "ml"}})
+    args = property_map({"tags": {"team": "ml"}})
     answer = run(plugin.ModelArtsProvider().invoke(InvokeRequest("modelarts:index:getTrainingJobs", args)))
-    assert [j["metadata"]["name"] for j in plugin.to_plain(answer.return_value["jobs"])] == ["tag-find-a"]
+    assert [j["metadata"]["name"] for j in to_plain(answer.return_value["jobs"])] == ["tag-find-a"]
 
 
 def test_an_update_leaving_tags_alone_makes_no_tag_call(

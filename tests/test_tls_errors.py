@@ -114,7 +114,7 @@ def test_each_verify_code_is_explained(code: int, message: str, words: list[str]
 def test_verification_is_what_refused_it() -> None:
     # The client's context verifies (an error of this type is what a failed verification raises).
     assert issubclass(ssl.SSLCertVerificationError, ssl.SSLError)
-    from pulumi_modelarts.client import verifying_ssl_context
+    from pulumi_modelarts.transport import verifying_ssl_context
 
     context = verifying_ssl_context()
     assert context.verify_mode is ssl.CERT_REQUIRED and context.check_hostname

@@ -34,14 +34,15 @@ from .errors import (
     ThrottledError,
     TransportError,
 )
+from .fields import SETTINGS_FIELDS
 from .held_names import post_create
-from .job_state import JobState, declared_inputs, job_outputs, public_job
+from .job_state import JobState, declared_from_job, declared_inputs, job_outputs, public_job, restrict
 from .progress import Progress
 from .reports import warn_unknown_phase
 from .settings import resolve_settings
 from .stopping import delete_bound, delete_record, stop_job
 from .tagging import TAGS_FIELD, change_tags, tag_map, tag_new_job, tags_of
-from .waiting import CUSTOM_TIMEOUTS, Bound, log_follower, retry_budget, wait_created, wait_settings
+from .waiting import CUSTOM_TIMEOUTS, Bound, clamp, log_follower, retry_budget, wait_created, wait_settings
 
 if TYPE_CHECKING:
     from .client import ModelArtsClient
@@ -52,6 +53,7 @@ __all__ = [
     "Checked",
     "Failure",
     "JobState",
+    "adopted_inputs",
     "check",
     "create",
     "delete",
@@ -96,11 +98,14 @@ def plan(
 ) -> diffing.Decision:
     """What moving from the stored outputs to the new inputs means: nothing, an update, or a replacement.
 
-    A replacement because of the job's last phase is always said; with explain, every replacement is, naming
-    the values that force it (for a front-end whose diff can only name top-level properties).
+    A job adopted by ``pulumi import`` has no declared inputs stored: it is judged against what it says of
+    itself (``adopted_inputs``). A replacement because of the job's last phase is always said; with explain,
+    every replacement is, naming the values that force it (for a front-end whose diff can only name
+    top-level properties).
     """
+    declared = declared_inputs(old_outputs)
     decision = diffing.decide(
-        declared_inputs(old_outputs),
+        adopted_inputs(old_outputs, news) if declared is None else declared,
         news,
         last_phase=old_outputs.get("phase"),
         last_secondary_phase=old_outputs.get("secondary_phase"),
@@ -109,6 +114,17 @@ def plan(
         name = old_outputs.get("name") or job_id
         progress.say(f"training job {name} will be replaced: {'; '.join(decision.reasons)}")
     return decision
+
+
+def adopted_inputs(found: Mapping[str, Any], news: Mapping[str, Any]) -> dict[str, Any]:
+    """The declared inputs of a job adopted by ``pulumi import`` (its stored outputs: the job as found), for
+    a diff against what the program now declares (news): what the job says of itself, kept to what the
+    program also says (the service's extra fields are no difference), the program's settings (they are only
+    stored), and the tags the job was found with (they are the job's)."""
+    normalised = diffing.normalise_inputs(news)
+    adopted = restrict(declared_from_job(found), normalised)
+    adopted.update({k: normalised[k] for k in SETTINGS_FIELDS if k in normalised and k != TAGS_FIELD})
+    return diffing.normalise_inputs(adopted)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -133,9 +149,7 @@ def create(
     inputs = diffing.normalise_inputs(inputs)
     client.hide(diffing.secret_values(inputs))  # the service may echo the request in its error messages
     wait_for, timeout = wait_settings(inputs)
-    bound = Bound(timeout, "wait_timeout")
-    if limit is not None and 0 < limit < timeout:
-        bound = Bound(limit, CUSTOM_TIMEOUTS)
+    bound = clamp(limit, Bound(timeout, "wait_timeout"))
     job: TrainingJob = post_create(inputs, client, progress)
     job_id = job.job_id or ""
     tags = tag_map(inputs.get(TAGS_FIELD))
@@ -213,7 +227,7 @@ def update(
     inputs = diffing.normalise_inputs(news)
     client.hide(diffing.secret_values(inputs) | diffing.secret_values(old_outputs))
     decision = diffing.decide(declared_inputs(old_outputs), inputs, normalised=True)
-    bounded = limit is not None and 0 < limit < client.max_retry_seconds
+    retries = clamp(limit, Bound(client.max_retry_seconds, ""))
     try:
         with retry_budget(client, limit):
             if decision.description_changed:
@@ -236,10 +250,10 @@ def update(
             "(the next `pulumi up` then creates a new job)"
         ) from None
     except (ThrottledError, ServerError, TransportError) as exc:
-        if not bounded or limit is None:
+        if retries.source != CUSTOM_TIMEOUTS:
             raise
         raise ProvisioningError(
-            f"training job {job_id} could not be updated within {lc.format_elapsed(limit)} "
+            f"training job {job_id} could not be updated within {lc.format_elapsed(retries.seconds)} "
             f"({CUSTOM_TIMEOUTS}): {exc}; the job runs on unchanged: run `pulumi up` again, or allow the "
             "update more time in the resource's customTimeouts"
         ) from None

@@ -2,9 +2,9 @@
 
 Two paths meet a job under the name a create wanted, and both ask this module:
 
-- the client, after a create whose answer was lost (``client.ModelArtsClient.create_job``): the request may
-  have created a job, so a job of that name created since the call began *is* that request's job, whatever
-  its body says and even when it has already failed;
+- ``lost_creates``, after a create whose answer was lost (the client's ``create_job`` asks it): the request
+  may have created a job, so a job of that name created since the call began *is* that request's job,
+  whatever its body says and even when it has already failed;
 - the create, after the service refused the name as taken (``held_names.post_create``): nothing says who
   created the holder, so it is ours only if it matches the declaration (``diffing.judge_holder`` compares
   the bodies).

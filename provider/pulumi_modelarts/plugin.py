@@ -1,27 +1,24 @@
 """The native provider plugin, ``pulumi-resource-modelarts``: Pulumi's provider protocol over ``core``.
 
-The engine starts this executable and talks gRPC to it (``pulumi.provider.experimental``). Every method turns
-``PropertyValue``s into the plain dicts ``core`` works on, calls it, and turns the answer back:
+The engine starts this executable and talks gRPC to it (``pulumi.provider.experimental``). This module holds
+the provider class, which translates each request for ``core`` and its answer back, the warm-up, and the
+server start (``main``):
 
-- property names are the schema's (camelCase, ``nodeCount``) on the engine's side and the wire's
-  (``node_count``) on core's: every value is renamed on the way in and out (``renaming``, by the generated
-  types of ``schema_names``; map keys, such as environment variables, are never renamed), and so are the
-  paths of check failures, the fields their reasons name, detailed-diff keys and replace reasons;
-- numbers arrive as floats (whole ones become ints again), values not known yet (preview) become the same
-  unknown marker the dynamic provider sees, and secrets are unwrapped on the way in and marked again on the
-  way out (where the inputs had them, and on the outputs that are always secret);
+- values: the engine's ``PropertyValue``s in schema names (``nodeCount``) become core's plain data in wire
+  names (``node_count``) and back, secrets opened and marked again (``native_values``); the paths of check
+  failures, the fields their reasons name, detailed-diff keys and replace reasons are renamed too;
 - create, read, update and delete run ``core`` on threads of this module's own executor, sized for many jobs
   waiting at once (``asyncio.to_thread`` would use the default executor, a handful of threads on a small
   machine, and quietly cap the number of concurrent waits);
 - progress lines go to the engine's log service with the resource's URN, so the CLI shows them under the job;
-- a create's wait is bounded by ``customTimeouts`` when given (the request's timeout) and ends when the engine
-  cancels the deployment (Ctrl-C): the job is then terminated while the engine still listens, as for any
-  failed wait; an update's retries and a delete's wait for the job to stop are bounded the same way.
+- a request's timeout (``customTimeouts``) goes to core as it came, which bounds a create's wait, an update's
+  retries and a delete's wait with it (``waiting.clamp``); the engine's cancel (Ctrl-C) ends the waits: the
+  job is then terminated while the engine still listens, as for any failed wait.
 
 Settings come from the provider configuration (``modelarts:*`` stack config or an explicit provider's
 arguments) and the environment, resolved afresh for every operation. What this front-end does exactly as the
 dynamic one (which config keys count, naming, failures and warnings as the engine shows them, error text,
-listing jobs) is ``front_end``'s.
+listing jobs, lookup or refresh, tag drift) is ``front_end``'s; an imported job's diff is ``core.plan``'s.
 """
 
 from __future__ import annotations
@@ -37,10 +34,9 @@ import sys
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from types import MappingProxyType
 from typing import Any, TypeVar
 
-from pulumi.provider.experimental.property_value import Computed, PropertyValue
+from pulumi.provider.experimental.property_value import PropertyValue
 from pulumi.provider.experimental.provider import (
     CheckFailure,
     CheckRequest,
@@ -67,23 +63,35 @@ from pulumi.provider.experimental.provider import (
 from pulumi.runtime import rpc
 
 from . import schema_names
-from .fields import SECRET_OUTPUTS, SETTINGS_FIELDS
 from .front_end import (
     ProviderConfig,
     engine_failure,
     error_text,
     find_jobs,
+    is_lookup,
     scope_of_urn,
     warning_line,
     with_naming,
 )
-from .job_state import declared_from_job, restrict
+from .job_state import declared_from_job
+from .native_values import (
+    answered,
+    diff_key,
+    outputs_map,
+    planned_state,
+    property_map,
+    to_plain,
+    wire_args,
+    wire_inputs,
+    wire_state,
+    with_secret_inputs,
+    with_tags_found,
+)
 from .progress import EngineLog, engine_address, wait_until_engine_gone
-from .renaming import rename, schema_failure, schema_path, to_schema, wire_table
-from .secret_paths import SECRET_PATHS, Path, Steps, mark, renamed
+from .renaming import schema_failure, to_schema
 from .settings import CONFIG_NAMESPACE, SOURCES
 
-__all__ = ["ModelArtsProvider", "main", "to_plain", "to_property"]
+__all__ = ["ModelArtsProvider", "main"]
 
 RESOURCE_TYPE = "modelarts:index:TrainingJob"
 FUNCTION_TYPE = "modelarts:index:getTrainingJobs"
@@ -91,125 +99,6 @@ FUNCTION_TYPE = "modelarts:index:getTrainingJobs"
 # The engine runs at most --parallel operations at once (default 4 x cores); this leaves room above that.
 WORKERS = 256
 T = TypeVar("T")
-
-
-# ---------------------------------------------------------------------------------------------------------
-# PropertyValue <-> plain data
-
-
-def to_plain(value: PropertyValue) -> Any:
-    """Plain data from a PropertyValue: secrets opened, whole floats as ints, unknowns as the marker."""
-    inner = value.value
-    # The exact types a PropertyValue holds first (str, float, a mapping proxy, a tuple): the ABC checks
-    # below cost more than the rest of the walk, for every value of every request.
-    if isinstance(inner, str) or inner is None or isinstance(inner, bool):
-        return inner
-    if isinstance(inner, float):
-        return int(inner) if inner.is_integer() else inner
-    if isinstance(inner, MappingProxyType):
-        return {str(k): to_plain(v) for k, v in inner.items() if isinstance(v, PropertyValue)}
-    if isinstance(inner, tuple):
-        return [to_plain(v) for v in inner if isinstance(v, PropertyValue)]
-    if isinstance(inner, Computed):
-        return rpc.UNKNOWN
-    if isinstance(inner, Mapping):
-        return {str(k): to_plain(v) for k, v in inner.items() if isinstance(v, PropertyValue)}
-    if isinstance(inner, Sequence):
-        return [to_plain(v) for v in inner if isinstance(v, PropertyValue)]
-    raise ValueError(f"unsupported value of type {type(inner).__name__}")
-
-
-def plain_map(values: Mapping[str, PropertyValue]) -> dict[str, Any]:
-    return {k: to_plain(v) for k, v in values.items()}
-
-
-def to_property(value: Any, like: PropertyValue | None = None, *, secret: bool = False) -> PropertyValue:
-    """A PropertyValue from plain data; where ``like`` (the value it came from) was secret, so is this."""
-    secret = secret or (like is not None and like.is_secret)
-    template = like.value if like is not None else None
-    if isinstance(value, str) and value == rpc.UNKNOWN:
-        converted = PropertyValue.computed()
-    elif value is None or isinstance(value, (bool, str)):
-        converted = PropertyValue(value)
-    elif isinstance(value, (int, float)):
-        converted = PropertyValue(float(value))
-    elif isinstance(value, Mapping):
-        olds = template if isinstance(template, Mapping) else {}
-        converted = PropertyValue({str(k): to_property(v, olds.get(str(k))) for k, v in value.items()})
-    elif isinstance(value, (list, tuple)):
-        items = template if isinstance(template, tuple) else ()
-        converted = PropertyValue(
-            [to_property(v, items[i] if i < len(items) else None) for i, v in enumerate(value)]
-        )
-    else:
-        raise ValueError(f"unsupported value of type {type(value).__name__}")
-    return converted.with_secret(True) if secret else converted
-
-
-def property_map(
-    values: Mapping[str, Any], like: Mapping[str, PropertyValue] | None = None, secret: Sequence[str] = ()
-) -> dict[str, PropertyValue]:
-    like = like or {}
-    return {k: to_property(v, like.get(k), secret=k in secret) for k, v in values.items()}
-
-
-def _answered(
-    values: Mapping[str, Any], sent_wire: Mapping[str, Any], sent: Mapping[str, PropertyValue]
-) -> dict[str, PropertyValue]:
-    """Checked inputs (core's, in wire names) for the engine, in schema names. Each top-level value the engine
-    sent unchanged (its plain form equal, as check leaves most) is answered with the very PropertyValue it
-    sent: its secrets and dependencies are kept as they came, and nothing is renamed or built again."""
-    names = schema_names.TYPES[schema_names.INPUTS]
-    answer: dict[str, PropertyValue] = {}
-    for key, value in values.items():
-        name, shape = names.get(key, (key, ""))
-        if name in sent and key in sent_wire and sent_wire[key] == value:
-            answer[name] = sent[name]
-        else:
-            renamed = rename(value, shape, schema_names.TYPES) if shape else value
-            answer[name] = to_property(renamed, sent.get(name))
-    return answer
-
-
-def with_secret_inputs(inputs: Mapping[str, PropertyValue]) -> dict[str, PropertyValue]:
-    """inputs with every secret input (``fields.SECRET_INPUTS``) marked secret, whatever the program passed.
-
-    The schema declares them secret, but the generated SDKs mark no nested property so: the checked inputs the
-    engine records in the state must, or environment variables would be stored there in plain text.
-    """
-    return mark(inputs, _PROPERTY_VALUES, _secret, _secret_schema_paths())
-
-
-@functools.cache
-def _secret_schema_paths() -> tuple[Path, ...]:
-    # The plugin's values are in schema names: the secret paths renamed once.
-    return renamed(schema_path, SECRET_PATHS)
-
-
-def _into_field(
-    value: PropertyValue, name: str, inner: Callable[[PropertyValue], PropertyValue]
-) -> PropertyValue:
-    fields = value.value
-    if isinstance(fields, Mapping) and name in fields:
-        return PropertyValue(
-            {**fields, name: inner(fields[name])}, is_secret=value.is_secret, dependencies=value.dependencies
-        )
-    return value  # absent, unknown (Computed) or not the shape the schema gives: nothing to mark
-
-
-def _into_items(value: PropertyValue, inner: Callable[[PropertyValue], PropertyValue]) -> PropertyValue:
-    items = value.value
-    if isinstance(items, Sequence) and not isinstance(items, str):
-        marked = [inner(item) for item in items]
-        return PropertyValue(marked, is_secret=value.is_secret, dependencies=value.dependencies)
-    return value
-
-
-def _secret(value: PropertyValue) -> PropertyValue:
-    return value if value.is_secret else value.with_secret(True)
-
-
-_PROPERTY_VALUES: Steps[PropertyValue] = Steps(_into_field, _into_items)
 
 
 @functools.cache
@@ -248,75 +137,6 @@ def _is_default_provider(urn: str) -> bool:
     # The engine names the provider it makes from the stack config "default" or "default_<version>...".
     name = urn.rpartition("::")[2]
     return name == "default" or name.startswith("default_")
-
-
-def outputs_map(outputs: Mapping[str, Any], inputs: Mapping[str, PropertyValue]) -> dict[str, PropertyValue]:
-    """The resource's outputs (core's, in wire names) for the engine, in schema names; those always secret are
-    marked, and so is any output whose input was secret."""
-    secret = [schema_path(name, schema_names.OUTPUTS) for name in SECRET_OUTPUTS]
-    renamed = to_schema(outputs, schema_names.OUTPUTS)
-    return property_map(renamed, {k: v for k, v in inputs.items() if v.is_secret}, secret)
-
-
-# ---------------------------------------------------------------------------------------------------------
-# Values in schema names as core's plain data in wire names, read and renamed in one walk
-
-
-def wire_inputs(values: Mapping[str, PropertyValue]) -> dict[str, Any]:
-    """A request's inputs (schema names) as the plain data core takes (wire names)."""
-    return _wire_map(values, schema_names.INPUTS, wire_table())
-
-
-def wire_state(values: Mapping[str, PropertyValue]) -> dict[str, Any]:
-    """A request's stored outputs (schema names) as the plain data core takes (wire names)."""
-    return _wire_map(values, schema_names.OUTPUTS, wire_table())
-
-
-def _wire_map(
-    values: Mapping[str, PropertyValue], shape: str, table: Mapping[str, Mapping[str, tuple[str, str]]]
-) -> dict[str, Any]:
-    """to_wire(plain_map(values), shape) in one walk: every value is read once, and renamed as it is read."""
-    props = table.get(shape)
-    if props is None:
-        return plain_map(values)
-    return _wire_object(values, props, table)
-
-
-def _wire_object(
-    values: Mapping[Any, Any], props: Mapping[str, tuple[str, str]], table: Mapping[str, Any]
-) -> dict[str, Any]:
-    renamed: dict[str, Any] = {}
-    for key, item in values.items():
-        if not isinstance(item, PropertyValue):
-            continue
-        entry = props.get(key)
-        if entry is None:
-            renamed.setdefault(str(key), to_plain(item))
-        else:
-            renamed[entry[0]] = _wire_value(item, entry[1], table) if entry[1] else to_plain(item)
-    return renamed
-
-
-def _wire_value(value: PropertyValue, shape: str, table: Mapping[str, Mapping[str, tuple[str, str]]]) -> Any:
-    # As _rename walks plain data; a value not of the shape's kind is converted as it is. The exact types a
-    # PropertyValue holds (a tuple, a mapping proxy) are tested first: this walk runs for every request.
-    inner: Any = value.value
-    kind = type(inner)
-    if shape[:2] == "[]":
-        of = shape[2:]
-        if of and kind is tuple:
-            return [_wire_value(v, of, table) for v in inner if isinstance(v, PropertyValue)]
-        return to_plain(value)
-    if kind is not MappingProxyType:
-        return to_plain(value)
-    if shape[:2] == "{}":
-        of = shape[2:]
-        if of:
-            items = inner.items()
-            return {str(k): _wire_value(v, of, table) for k, v in items if isinstance(v, PropertyValue)}
-        return to_plain(value)
-    props = table.get(shape)
-    return to_plain(value) if props is None else _wire_object(inner, props, table)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -392,27 +212,16 @@ class ModelArtsProvider(Provider):
             self._log.log(
                 request.urn, warning_line(*schema_failure(advice.path, advice.reason)), warning=True
             )
-        answer = with_secret_inputs(_answered(checked.inputs, sent, request.new_inputs))
+        answer = with_secret_inputs(answered(checked.inputs, sent, request.new_inputs))
         return CheckResponse(inputs=answer, failures=failures)
 
     async def diff(self, request: DiffRequest) -> DiffResponse:
-        from . import core, diffing
-        from .job_state import DECLARED_INPUTS
-        from .tagging import TAGS_FIELD
+        from . import core
 
+        # An imported job's whole state (planned_state keeps it): core.plan judges it by what it says.
         olds = wire_state(planned_state(request.old_state))
         # Normalised once, by core.plan (diffing.decide).
         news = wire_inputs(request.new_inputs)
-        declared = olds.get(DECLARED_INPUTS)
-        if not isinstance(declared, Mapping):
-            # Adopted by `pulumi import`: compare what the program declares with the job as it was found.
-            found = declared_from_job(olds)
-            normalised = diffing.normalise_inputs(news)
-            adopted = restrict(found, normalised)
-            # Settings are the program's (only stored); tags are judged against those the job was found with.
-            adopted.update({k: normalised[k] for k in SETTINGS_FIELDS if k in normalised and k != TAGS_FIELD})
-            declared = diffing.normalise_inputs(adopted)
-            olds = {**olds, DECLARED_INPUTS: declared}
         progress = self._log.progress(request.urn)
         decision = core.plan(request.resource_id, olds, news, progress)
         # Each changed value at its own path (spec.resource.nodeCount, algorithm.parameters[1].value), in
@@ -420,12 +229,12 @@ class ModelArtsProvider(Provider):
         # reasons are those paths too: the engine takes property paths there (it replaces the job and reports
         # them as the step's replaceReasons), so a reviewer sees which value forces a new job.
         detailed = {
-            _diff_key(leaf.path): PropertyDiff(_KINDS[leaf.kind, leaf.replaces], leaf.path != "status")
+            diff_key(leaf.path): PropertyDiff(_KINDS[leaf.kind, leaf.replaces], leaf.path != "status")
             for leaf in decision.leaves
         }
         return DiffResponse(
             changes=decision.changes,
-            replaces=[_diff_key(path) for path in decision.forcing()],
+            replaces=[diff_key(path) for path in decision.forcing()],
             delete_before_replace=decision.delete_before_replace,
             detailed_diff=detailed,
         )
@@ -435,13 +244,12 @@ class ModelArtsProvider(Provider):
 
         inputs = wire_inputs(request.properties)
         progress = self._log.progress(request.urn)
-        limit = _limit(request.timeout)
 
         def call() -> core.JobState:
             if self.warm_up is not None:
                 self.warm_up.wait()
             with core.open_client(self.config(), progress) as client:
-                return core.create(inputs, client, progress, limit=limit, stop=self._stop)
+                return core.create(inputs, client, progress, limit=request.timeout, stop=self._stop)
 
         created = await self._run(call)
         return CreateResponse(created.id, outputs_map(created.outputs, request.properties))
@@ -452,9 +260,7 @@ class ModelArtsProvider(Provider):
 
         olds = wire_state(request.properties)
         progress = self._log.progress(request.urn)
-
-        # No stored outputs: an import or a lookup by id, for which a missing job is an error, not news.
-        lookup = not olds
+        lookup = is_lookup(olds)
 
         def call() -> core.JobState | None:
             with core.open_client(self.config(), progress) as client:
@@ -481,11 +287,10 @@ class ModelArtsProvider(Provider):
         olds = wire_state(request.olds)
         news = wire_inputs(request.news)
         progress = self._log.progress(request.urn)
-        limit = _limit(request.timeout)
 
         def call() -> core.JobState:
             with core.open_client(self.config(), progress) as client:
-                return core.update(request.resource_id, olds, news, client, progress, limit=limit)
+                return core.update(request.resource_id, olds, news, client, progress, limit=request.timeout)
 
         updated = await self._run(call)
         return UpdateResponse(outputs_map(updated.outputs, request.news))
@@ -495,18 +300,17 @@ class ModelArtsProvider(Provider):
 
         state = wire_state(request.properties)
         progress = self._log.progress(request.urn)
-        limit = _limit(request.timeout)
 
         def call() -> None:
             with core.open_client(self.config(), progress) as client:
-                core.delete(request.resource_id, client, progress, state, limit=limit)
+                core.delete(request.resource_id, client, progress, state, limit=request.timeout)
 
         await self._run(call)
 
     async def invoke(self, request: InvokeRequest) -> InvokeResponse:
         if request.tok != FUNCTION_TYPE:
             raise ValueError(f"unknown function {request.tok}")
-        args = _wire_map(request.args, schema_names.FUNCTION_ARGS, wire_table())
+        args = wire_args(request.args)
         progress = self._log.progress("")
 
         def millis(key: str) -> int | None:
@@ -534,44 +338,6 @@ class ModelArtsProvider(Provider):
     async def cancel(self) -> None:
         # Waits in progress end now (their jobs are terminated while the engine listens); later ones at once.
         self._stop.set()
-
-
-def with_tags_found(inputs: Mapping[str, PropertyValue], declared: object) -> Mapping[str, PropertyValue]:
-    """The stored inputs with the tags a refresh found, when they manage tags and the job's differ: the next
-    preview then shows the drift as a change of ``tags`` (and only of it)."""
-    from .tagging import tag_map, tags_of
-
-    found = tags_of(declared) if isinstance(declared, Mapping) else None
-    if found is None or "tags" not in inputs:
-        return inputs
-    stored = tag_map(to_plain(inputs["tags"]))
-    if stored == found:
-        return inputs
-    return {**inputs, "tags": to_property(found, inputs["tags"])}
-
-
-# What diff reads of the stored outputs (core.plan): the declared inputs, the last phases and the name. A job
-# adopted by `pulumi import` has no declared inputs; diff then compares with the whole job as found.
-_PLANNED = ("declared_inputs", "phase", "secondary_phase", "name")
-
-
-def planned_state(state: Mapping[str, PropertyValue]) -> Mapping[str, PropertyValue]:
-    """The stored outputs diff needs (schema names), without converting the ~90 the job itself carries."""
-    names = schema_names.TYPES[schema_names.OUTPUTS]
-    planned = {names[wire][0] for wire in _PLANNED}
-    if names["declared_inputs"][0] not in state:
-        return state
-    return {key: value for key, value in state.items() if key in planned}
-
-
-def _limit(timeout: float | None) -> float | None:
-    """The seconds a request's customTimeouts allow (the engine sends 0 when none is set)."""
-    return timeout if timeout and timeout > 0 else None
-
-
-def _diff_key(name: str) -> str:
-    """A detailed-diff key or replace reason of core (a wire path) in schema names."""
-    return schema_path(name, schema_names.OUTPUTS if name == "status" else schema_names.INPUTS)
 
 
 _KINDS = {
@@ -647,8 +413,11 @@ def _version() -> str:
 
 # Pulumi's own gRPC settings for plugins: a large stack's messages exceed gRPC's 4 MB default, and a request
 # may wait long for a busy event loop before it is handled.
-MAX_MESSAGE_BYTES = 400 * 1024 * 1024
-MAX_UNREQUESTED_SECONDS = 30 * 60
+GRPC_OPTIONS = (
+    ("grpc.max_receive_message_length", 400 * 1024 * 1024),
+    ("grpc.max_send_message_length", 400 * 1024 * 1024),
+    ("grpc.server_max_unrequested_time_in_server", 30 * 60),
+)
 RPCS = ("CheckConfig", "Configure", "Check", "Diff", "Create", "Read", "Update", "Delete", "Invoke")
 
 
@@ -672,6 +441,32 @@ def _servicer_class() -> type:
     return type("ModelArtsServicer", (ProviderServicer,), {name: answering(name) for name in RPCS})
 
 
+async def serve(args: list[str], provider: Provider, engine: str) -> None:
+    """Serve provider to the engine until it stops this process: a gRPC server on a free loopback port, the
+    port on stdout.
+
+    This is ``pulumi.provider.experimental.server.main(args, version, provider)``, Pulumi's public entry
+    point, less its argument parsing (``main`` below reads the engine's address first, for the engine log and
+    the watch on the engine), and with one difference that keeps this plugin from calling it: that function
+    builds its fixed ``ProviderServicer`` and takes no servicer, interceptor or error hook, and under it gRPC
+    answers an operation's error as "Unexpected <class ...>: text" and logs a traceback, which the engine
+    shows again; ``_servicer_class`` answers the error's own text. Everything else it needs (SIGINT, the
+    warm-up, cancellation, the engine's address) ``main`` does around it; the gRPC options are Pulumi's
+    (``pulumi.runtime._grpc_settings``, private) with the send limit raised as the receive limit.
+    """
+    import grpc
+    from pulumi.runtime.proto import provider_pb2_grpc
+
+    server = grpc.aio.server(options=list(GRPC_OPTIONS))
+    servicer = _servicer_class()(args, _version(), provider, engine_address=engine)
+    provider_pb2_grpc.add_ResourceProviderServicer_to_server(servicer, server)
+    port = server.add_insecure_port("127.0.0.1:0")
+    await server.start()
+    sys.stdout.write(f"{port}\n")
+    sys.stdout.flush()
+    await server.wait_for_termination()
+
+
 def leave_when_engine_gone(engine: str, parent: int) -> None:
     """End this process once the engine that started it is gone (e.g. `pulumi` killed with SIGKILL, which
     never stops its plugins): nobody will ask anything of it again, and it would otherwise run for ever.
@@ -691,17 +486,7 @@ def leave_when_engine_gone(engine: str, parent: int) -> None:
 
 
 def main() -> None:
-    """Entry point of ``pulumi-resource-modelarts``: serve the provider to the engine that started it.
-
-    Pulumi's Python providers call ``pulumi.provider.experimental.server.main(args, version, provider)``. This
-    does what it does (a gRPC server on a free loopback port, the port on stdout) itself, because that
-    function takes no servicer and no hook to run after the port is written: its fixed ``ProviderServicer``
-    lets gRPC answer an error as "Unexpected <class ...>: text" and log a traceback the engine shows again
-    (the servicer above answers the error's own text).
-    """
-    import grpc
-    from pulumi.runtime.proto import provider_pb2_grpc
-
+    """Entry point of ``pulumi-resource-modelarts``: serve the provider to the engine that started it."""
     parent = os.getppid()  # first: the engine, unless it is already gone
     # The engine stops its plugins with SIGINT and kills one only after a grace of seconds. A plugin started
     # from a shell's background job inherits SIGINT ignored, which would add that grace to every command.
@@ -714,21 +499,5 @@ def main() -> None:
     threading.Thread(
         target=leave_when_engine_gone, args=(engine, parent), name="modelarts-engine-watch", daemon=True
     ).start()
-
-    async def serve() -> None:
-        options = [
-            ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
-            ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
-            ("grpc.server_max_unrequested_time_in_server", MAX_UNREQUESTED_SECONDS),
-        ]
-        server = grpc.aio.server(options=options)
-        servicer = _servicer_class()(args, _version(), provider, engine_address=engine)
-        provider_pb2_grpc.add_ResourceProviderServicer_to_server(servicer, server)
-        port = server.add_insecure_port("127.0.0.1:0")
-        await server.start()
-        sys.stdout.write(f"{port}\n")
-        sys.stdout.flush()
-        await server.wait_for_termination()
-
     with contextlib.suppress(KeyboardInterrupt):  # the engine stops its plugins; nothing to report
-        asyncio.run(serve())
+        asyncio.run(serve(args, provider, engine))

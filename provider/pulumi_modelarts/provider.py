@@ -37,7 +37,15 @@ from pulumi.dynamic import (
 )
 
 from .errors import ModelArtsError, ProvisioningError
-from .front_end import CONFIG_KEYS, ProviderConfig, engine_failure, error_text, warning_line
+from .front_end import (
+    CONFIG_KEYS,
+    ProviderConfig,
+    engine_failure,
+    error_text,
+    is_lookup,
+    tags_drifted,
+    warning_line,
+)
 from .progress import StderrProgress, engine_address
 from .settings import near_miss_keys
 
@@ -193,28 +201,19 @@ class TrainingJobProvider(ResourceProvider):
     def read(self, id_: str, props: dict[str, Any]) -> ReadResult:
         from . import core
         from .job_state import DECLARED_INPUTS
-        from .tagging import tags_of
 
         said = stderr_progress()
-        # A refresh sends the outputs stored last time (a phase among them); TrainingJob.get sends only what
-        # the program registered, with every output unset. Only a job that was stored may have vanished.
-        lookup = not isinstance(props.get("phase"), str)
         with core.open_client(CONFIG.current(), said) as client:
-            found = core.read(id_, props, client, said, must_exist=lookup)
+            found = core.read(id_, props, client, said, must_exist=is_lookup(props))
         # An empty id tells the engine the job is gone: refresh drops it from the state.
         if found is None:
             return ReadResult("", {})
-        # Tags changed elsewhere: the stored inputs take the tags found, so the next preview shows the drift
-        # as a change of tags. Otherwise the inputs stay as they are. With a pulumi SDK whose ReadResult takes
-        # no inputs (3.171 does not) the next preview still finds the drift (declared_inputs holds the tags
+        # Tags changed elsewhere: the stored inputs become the declared inputs read (with the tags found), so
+        # the next preview shows the drift as a change of tags. With a pulumi SDK whose ReadResult takes no
+        # inputs (3.171 does not) the next preview still finds the drift (declared_inputs holds the tags
         # found), shown as an update without the property named.
         before, after = props.get(DECLARED_INPUTS), found.outputs.get(DECLARED_INPUTS)
-        if (
-            READ_TAKES_INPUTS
-            and isinstance(before, dict)
-            and isinstance(after, dict)
-            and tags_of(before) != tags_of(after)
-        ):
+        if READ_TAKES_INPUTS and isinstance(after, dict) and tags_drifted(before, after) is not None:
             return ReadResult(found.id, found.outputs, _secret_inputs(after))
         return ReadResult(found.id, found.outputs)
 

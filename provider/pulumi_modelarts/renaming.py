@@ -7,8 +7,9 @@ any type. A key that is not a property of its type passes unchanged (core then r
 user wrote). Paths (``spec.resource.nodeCount``, ``tasks[0].role``) and the names a check failure's reason
 mentions are renamed the same way.
 
-Plain data only, and pure: the plugin reads the engine's values and renames them in one walk
-(``plugin.wire_inputs``) over ``wire_table``.
+Pure, and one walk (``rename``) for every representation: plain data, and the native plugin's
+``PropertyValue``s, which ``native_values`` reads and renames in one pass over ``wire_table`` (``Values`` says
+how a representation is read).
 
 The dynamic provider's plain dicts are Python's: Pulumi's Python SDKs spell every property in snake_case
 (``node_selector_terms``), also where the wire spells it in camelCase (``nodeSelectorTerms``).
@@ -19,16 +20,19 @@ schema name), and ``as_written`` shows a failure in the spelling the program use
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, NamedTuple
 
 from . import schema_names
 
 __all__ = [
+    "PLAIN_VALUES",
+    "Values",
     "as_written",
     "from_python",
     "python_name",
     "rename",
+    "rename_fields",
     "schema_failure",
     "schema_path",
     "spelled_twice",
@@ -52,27 +56,76 @@ def wire_table() -> dict[str, dict[str, tuple[str, str]]]:
 _WIRE_TABLE: dict[str, dict[str, tuple[str, str]]] | None = None
 
 
-def rename(value: Any, shape: str, table: Mapping[str, Mapping[str, tuple[str, str]]]) -> Any:
-    # A value with no names inside ("") is kept as it is; dicts are checked for first (the ABC check is slow).
-    if shape.startswith("[]"):
-        inner = shape[2:]
-        return [rename(v, inner, table) for v in value] if inner and isinstance(value, list) else value
+class Values(NamedTuple):
+    """How one representation of values is read by ``rename``: plain data (``PLAIN_VALUES``), or the native
+    plugin's ``PropertyValue``s (``native_values``), which are renamed in the same walk that reads them."""
+
+    #: The fields of an object or map value (keyed by name), or None when it is not one.
+    fields: Callable[[Any], Mapping[Any, Any] | None]
+    #: The items of a list value, or None when it is not one.
+    items: Callable[[Any], Sequence[Any] | None]
+    #: A value with no names to rename inside it, as plain data.
+    plain: Callable[[Any], Any]
+
+
+def _plain_fields(value: Any) -> Mapping[Any, Any] | None:
+    # dict first: the ABC check is slow, and this runs for every value.
     if not isinstance(value, dict) and not isinstance(value, Mapping):
-        return value
-    if shape.startswith("{}"):
+        return None
+    return value
+
+
+def _plain_items(value: Any) -> Sequence[Any] | None:
+    return value if isinstance(value, list) else None
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+PLAIN_VALUES = Values(_plain_fields, _plain_items, _same)
+
+
+def rename(
+    value: Any,
+    shape: str,
+    table: Mapping[str, Mapping[str, tuple[str, str]]],
+    values: Values = PLAIN_VALUES,
+) -> Any:
+    """value (of the type shape names) as plain data, each property of an object type renamed by table; a
+    value not of its shape's kind, or with no names inside, is only read (``values.plain``)."""
+    if shape[:2] == "[]":
         inner = shape[2:]
-        return {k: rename(v, inner, table) for k, v in value.items()} if inner else value
+        items = values.items(value) if inner else None
+        return values.plain(value) if items is None else [rename(v, inner, table, values) for v in items]
+    fields = values.fields(value)
+    if fields is None:
+        return values.plain(value)
+    if shape[:2] == "{}":
+        inner = shape[2:]
+        if not inner:
+            return values.plain(value)
+        return {k: rename(v, inner, table, values) for k, v in fields.items()}
     props = table.get(shape)
-    if props is None:
-        return value
+    return values.plain(value) if props is None else rename_fields(fields, props, table, values)
+
+
+def rename_fields(
+    fields: Mapping[Any, Any],
+    props: Mapping[str, tuple[str, str]],
+    table: Mapping[str, Mapping[str, tuple[str, str]]],
+    values: Values = PLAIN_VALUES,
+) -> dict[str, Any]:
+    """The fields of an object whose properties are props, renamed (``rename``)."""
     renamed: dict[str, Any] = {}
-    for key, item in value.items():
-        if key in props:
-            name, inner = props[key]
-            renamed[name] = rename(item, inner, table) if inner else item
-        else:
+    for key, item in fields.items():
+        entry = props.get(key)
+        if entry is None:
             # Should an unknown key be the other name of a known property also given, the known one wins.
-            renamed.setdefault(key, item)
+            renamed.setdefault(key, values.plain(item))
+        else:
+            name, inner = entry
+            renamed[name] = rename(item, inner, table, values) if inner else values.plain(item)
     return renamed
 
 

@@ -24,7 +24,7 @@ import pulumi.dynamic
 
 from .errors import ModelArtsError
 from .fields import OUTPUT_ONLY_FIELDS, SECRET_OUTPUTS
-from .front_end import find_jobs, stack_scope, with_naming
+from .front_end import CONFIG_KEYS, find_jobs, stack_scope, with_naming
 from .provider import TrainingJobProvider
 from .secret_paths import Steps, mark
 
@@ -283,16 +283,14 @@ def _millis(value: Union[_dt.datetime, int, float, None]) -> Optional[int]:
 
 
 def _program_config() -> dict[str, str]:
+    """The settings' keys (``front_end.CONFIG_KEYS``) as the program's stack config gives them."""
     from pulumi.runtime.config import get_config
 
-    from .settings import CONFIG_NAMESPACE, SOURCES
-
     found: dict[str, str] = {}
-    for config_key, _env in SOURCES.values():
-        full = f"{CONFIG_NAMESPACE}:{config_key}"
-        value = get_config(full)
+    for key in CONFIG_KEYS:
+        value = get_config(key)
         if value is not None:
-            found[full] = str(value)
+            found[key] = str(value)
     return found
 
 

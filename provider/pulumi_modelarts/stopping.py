@@ -21,7 +21,7 @@ from .phases import Phase, is_known, is_terminable, may_still_run
 from .progress import Progress
 from .reports import brief, job_label
 from .wait import Condition, until
-from .waiting import CUSTOM_TIMEOUTS, Bound, named
+from .waiting import CUSTOM_TIMEOUTS, Bound, clamp, named
 
 if TYPE_CHECKING:
     from .client import ModelArtsClient
@@ -35,9 +35,7 @@ DELETE_WAIT_SECONDS = 300.0
 
 def delete_bound(limit: float | None) -> Bound:
     """delete's bound: the front-end's own timeout (customTimeouts) when shorter than the built-in one."""
-    if limit is not None and 0 < limit < DELETE_WAIT_SECONDS:
-        return Bound(limit, CUSTOM_TIMEOUTS)
-    return Bound(DELETE_WAIT_SECONDS, "")  # the built-in bound: no setting to name
+    return clamp(limit, Bound(DELETE_WAIT_SECONDS, ""))  # the built-in bound: no setting to name
 
 
 def stop_job(job_id: str, client: ModelArtsClient, progress: Progress, bound: Bound) -> TrainingJob | None:

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 __all__ = [
     "CUSTOM_TIMEOUTS",
     "Bound",
+    "clamp",
     "log_follower",
     "named",
     "retry_budget",
@@ -48,12 +49,19 @@ def named(bound: Bound) -> str:
     return f" ({bound.source})" if bound.source else ""
 
 
+def clamp(limit: float | None, bound: Bound) -> Bound:
+    """bound, or a front-end's own timeout (limit: Pulumi's customTimeouts) where that is shorter: the one
+    rule for every wait and retry budget. None or 0 (the engine sends 0 when none is set) is no limit."""
+    if limit is not None and 0 < limit < bound.seconds:
+        return Bound(limit, CUSTOM_TIMEOUTS)
+    return bound
+
+
 @contextlib.contextmanager
 def retry_budget(client: ModelArtsClient, limit: float | None) -> Iterator[None]:
     """The client's retries (throttling, 5xx, lost connections) end within limit seconds for these calls."""
     before = client.max_retry_seconds
-    if limit is not None and 0 < limit < before:
-        client.max_retry_seconds = limit
+    client.max_retry_seconds = clamp(limit, Bound(before, "")).seconds
     try:
         yield
     finally:
