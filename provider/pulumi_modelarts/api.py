@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Protocol
+from typing import Any, Protocol
 from urllib.parse import urlencode
 
 from .answers import excerpt, parse
@@ -59,13 +59,19 @@ class ModelArtsAPI(Transport):
     def create_job(self, request: CreateTrainingJobRequest, recovery: CreateRecovery) -> TrainingJob:
         """Create a training job; after an ambiguous failure, recovery finds a job this call already created
         first (it is never posted twice for an answer that was lost or unreadable)."""
-        name = request.metadata.name
+        return self.post_job(to_wire(request), recovery)
+
+    def post_job(self, body: Mapping[str, Any], recovery: CreateRecovery) -> TrainingJob:
+        """``create_job`` for a request already on the wire (body: ``to_wire`` of a validated
+        ``CreateTrainingJobRequest``), for a caller that compares that body with a name's holder too."""
+        metadata = body.get("metadata")
+        name = metadata.get("name") if isinstance(metadata, Mapping) else None
         if not name:
             raise ValueError("a training job needs metadata.name before it can be created")
         operation = f"create training job {name!r}"
         try:
             answer = self.request_or_find(
-                "POST", "/training-jobs", to_wire(request),
+                "POST", "/training-jobs", body,
                 operation=operation, find=lambda: recovery.find(operation),
             )  # fmt: skip
             if isinstance(answer, TrainingJob):

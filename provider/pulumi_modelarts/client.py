@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import httpx
 
 from .api import MAX_PAGE_SIZE, CreateRecovery, ModelArtsAPI
 from .lost_creates import CLOCK_SKEW_SECONDS, LostCreate
-from .models import CreateTrainingJobRequest, TrainingJob
+from .models import CreateTrainingJobRequest, TrainingJob, to_wire
 from .settings import Settings
 
 __all__ = ["MAX_PAGE_SIZE", "ModelArtsClient"]
@@ -93,7 +93,12 @@ class ModelArtsClient(ModelArtsAPI):
 
         recovery: how that job is found (by default ``lost_creates.LostCreate``, from when this call began).
         """
+        return self.post_job(to_wire(request), recovery)
+
+    def post_job(self, body: Mapping[str, Any], recovery: CreateRecovery | None = None) -> TrainingJob:
+        """``create_job`` for a request already on the wire (``to_wire`` of it), with the same recovery."""
         if recovery is None:
-            name = request.metadata.name or ""
-            recovery = LostCreate(self, name, started=self._wall_clock(), skew=self.create_skew_seconds)
-        return super().create_job(request, recovery)
+            metadata = body.get("metadata")
+            name = metadata.get("name") if isinstance(metadata, Mapping) else None
+            recovery = LostCreate(self, name or "", started=self._wall_clock(), skew=self.create_skew_seconds)
+        return super().post_job(body, recovery)

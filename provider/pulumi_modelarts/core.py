@@ -103,10 +103,12 @@ def plan(
     every replacement is, naming the values that force it (for a front-end whose diff can only name
     top-level properties).
     """
+    # Each value normalised once, here: the new inputs, and the old ones (declared, or the adopted job's).
+    new = diffing.normalise_inputs(news)
     declared = declared_inputs(old_outputs)
-    decision = diffing.decide(
-        adopted_inputs(old_outputs, news) if declared is None else declared,
-        news,
+    decision = diffing.compare(
+        adopted_inputs(old_outputs, new) if declared is None else diffing.normalise_inputs(declared),
+        new,
         last_phase=old_outputs.get("phase"),
         last_secondary_phase=old_outputs.get("secondary_phase"),
     )
@@ -116,15 +118,14 @@ def plan(
     return decision
 
 
-def adopted_inputs(found: Mapping[str, Any], news: Mapping[str, Any]) -> dict[str, Any]:
+def adopted_inputs(found: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any]:
     """The declared inputs of a job adopted by ``pulumi import`` (its stored outputs: the job as found), for
-    a diff against what the program now declares (news): what the job says of itself, kept to what the
-    program also says (the service's extra fields are no difference), the program's settings (they are only
-    stored), and the tags the job was found with (they are the job's)."""
-    normalised = diffing.normalise_inputs(news)
-    adopted = restrict(declared_from_job(found), normalised)
-    adopted.update({k: normalised[k] for k in SETTINGS_FIELDS if k in normalised and k != TAGS_FIELD})
-    return diffing.normalise_inputs(adopted)
+    a diff against what the program now declares (new, normalised): what the job says of itself, kept to
+    what the program also says (the service's extra fields are no difference), the program's settings (they
+    are only stored), and the tags the job was found with (they are the job's). Normalised."""
+    adopted = restrict(declared_from_job(found), new)
+    adopted.update({k: new[k] for k in SETTINGS_FIELDS if k in new and k != TAGS_FIELD})
+    return diffing.normalise_inputs(adopted)  # the job as found: the state's numbers are floats
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -225,8 +226,10 @@ def update(
     calls: a service that keeps refusing them (throttling, 5xx) fails the update once it is spent.
     """
     inputs = diffing.normalise_inputs(news)
+    declared = declared_inputs(old_outputs)
+    before = diffing.normalise_inputs(declared) if declared is not None else None
     client.hide(diffing.secret_values(inputs) | diffing.secret_values(old_outputs))
-    decision = diffing.decide(declared_inputs(old_outputs), inputs, normalised=True)
+    decision = diffing.compare(before or {}, inputs)
     retries = clamp(limit, Bound(client.max_retry_seconds, ""))
     try:
         with retry_budget(client, limit):
@@ -236,13 +239,11 @@ def update(
                 client.update_description(job_id, description or "")
                 progress.say(f"training job {job_id}: description updated")
             job: TrainingJob = client.get_job(job_id)
-            want, before = tags_of(inputs), tags_of(declared_inputs(old_outputs))
+            want, had = tags_of(inputs), tags_of(before)
             if TAGS_FIELD in decision.settings_changed:  # declared (or found by refresh) against the new
                 have = client.get_tags(job_id)
                 # Without tags declared now, the ones declared before are removed; others stay unmanaged.
-                target = (
-                    want if want is not None else {k: v for k, v in have.items() if k not in (before or {})}
-                )
+                target = want if want is not None else {k: v for k, v in have.items() if k not in (had or {})}
                 change_tags(client, job_id, have, target, progress)
     except NotFoundError:
         raise ProvisioningError(

@@ -525,10 +525,26 @@ def decide(
     *,
     last_phase: object = None,
     last_secondary_phase: object = None,
-    normalised: bool = False,
 ) -> Decision:
-    """Compare the declared inputs in the state with the new inputs (normalised here, unless the caller says
-    they already are: ``normalised``).
+    """``compare`` for inputs as given (normalised here); core, which normalises each value once at the top
+    of an operation, calls ``compare`` itself."""
+    return compare(
+        normalise_inputs(declared or {}),
+        normalise_inputs(news),
+        last_phase=last_phase,
+        last_secondary_phase=last_secondary_phase,
+    )
+
+
+def compare(
+    old: Mapping[str, Any],
+    new: Mapping[str, Any],
+    *,
+    last_phase: object = None,
+    last_secondary_phase: object = None,
+) -> Decision:
+    """Compare the declared inputs in the state (old) with the new inputs, both normalised
+    (``normalise_inputs``).
 
     - metadata.description alone changed: update in place;
     - wait_for, wait_timeout, replace_when_failed, name_prefix, keep_record: update of the state only;
@@ -538,8 +554,6 @@ def decide(
     - replace_when_failed and the job last seen Failed or Abnormal, or with its creation failed (secondary
       phase CreateFailed): replace ("status").
     """
-    old = normalise_inputs(declared or {})
-    new = dict(news) if normalised else normalise_inputs(news)
     decision = Decision()
 
     def replaced(name: str, old_value: Any, new_value: Any) -> None:

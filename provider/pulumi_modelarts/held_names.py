@@ -34,22 +34,21 @@ def post_create(inputs: Mapping[str, Any], client: ModelArtsClient, progress: Pr
     running stranger is an error; a stopped or older finished job is stale: an auto-named job moves to the
     next generation of its name, a pinned name is freed by deleting the stale job's record.
     """
-    from .models import to_wire
-
     since_ms = ownership.since_ms(time.time())
     generation = diffing.auto_name_generation(inputs)
-    request = _create_request(inputs)
+    # Each request serialised once: the body posted is the one a holder is compared with.
+    request, body = _create_request(inputs)
     lookups = freed = 0
     while True:
         name = request.metadata.name or ""
         try:
-            job: TrainingJob = client.create_job(request)
+            job: TrainingJob = client.post_job(body)
         except DuplicateNameError:
             pass
         else:
             progress.say(f"{job_label(job)} created, phase {job.phase or 'unknown'}")
             return job
-        holder, judgment = _holder(client, request, name, since_ms)
+        holder, judgment = _holder(client, body, name, since_ms)
         if holder is None:
             lookups += 1
             if lookups >= HOLDER_LOOKUPS:
@@ -69,9 +68,7 @@ def post_create(inputs: Mapping[str, Any], client: ModelArtsClient, progress: Pr
                 f"(it differs at {where}); choose another metadata.name, or stop and delete that job"
             )
         if generation is not None:
-            later, new_name, adopt = _later_generation(
-                client, inputs, to_wire(request), generation + 1, since_ms
-            )
+            later, new_name, adopt = _later_generation(client, inputs, body, generation + 1, since_ms)
             skipped = later - generation - 1
             progress.say(
                 f"the name {name} is held by the {holder.phase or 'stopped'} {label}; "
@@ -81,7 +78,7 @@ def post_create(inputs: Mapping[str, Any], client: ModelArtsClient, progress: Pr
             if adopt is not None:
                 return _adopt(client, adopt, new_name, request, progress)
             generation = later
-            request = _create_request(_renamed(inputs, new_name))
+            request, body = _create_request(_renamed(inputs, new_name))
             continue
         freed += 1
         if freed > HOLDER_LOOKUPS:
@@ -120,12 +117,11 @@ def _with_description(
 
 
 def _holder(
-    client: ModelArtsClient, request: CreateTrainingJobRequest, name: str, since_ms: float
+    client: ModelArtsClient, body: Mapping[str, Any], name: str, since_ms: float
 ) -> tuple[TrainingJob | None, ownership.Judgment]:
-    """The job holding name and its judgment (without unique names several may: the most favourable wins)."""
-    from .models import to_wire
-
-    found = _holders(client, {name: to_wire(request)}, since_ms, operator="like")
+    """The job holding name and its judgment (without unique names several may: the most favourable wins);
+    body: the create request as sent."""
+    found = _holders(client, {name: body}, since_ms, operator="like")
     return found.get(name, (None, ownership.Judgment(ownership.Holding.STALE)))
 
 
@@ -200,12 +196,14 @@ def _renamed(inputs: Mapping[str, Any], name: str) -> dict[str, Any]:
     return {**inputs, "metadata": {**(metadata if isinstance(metadata, Mapping) else {}), "name": name}}
 
 
-def _create_request(inputs: Mapping[str, Any]) -> CreateTrainingJobRequest:
+def _create_request(inputs: Mapping[str, Any]) -> tuple[CreateTrainingJobRequest, dict[str, Any]]:
+    """The create request of the inputs, validated, and its body on the wire (``to_wire``)."""
     import pydantic
 
-    from .models import problems, validate_create_request
+    from .models import problems, to_wire, validate_create_request
 
     try:
-        return validate_create_request(diffing.job_body(inputs), require_name=True)
+        request = validate_create_request(diffing.job_body(inputs), require_name=True)
     except pydantic.ValidationError as exc:
         raise InvalidInputsError(problems(exc)) from None
+    return request, to_wire(request)

@@ -220,7 +220,7 @@ class ModelArtsProvider(Provider):
 
         # An imported job's whole state (planned_state keeps it): core.plan judges it by what it says.
         olds = wire_state(planned_state(request.old_state))
-        # Normalised once, by core.plan (diffing.decide).
+        # Normalised once, by core.plan.
         news = wire_inputs(request.new_inputs)
         progress = self._log.progress(request.urn)
         decision = core.plan(request.resource_id, olds, news, progress)
