@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from .front_ends import FRONT_ENDS, FrontEnd
-from .story import job_args, new_story
+from .story import credentials_in_config, job_args, new_story
 
 pytestmark = pytest.mark.cli
 
@@ -101,10 +101,7 @@ def test_only_pulumis_own_debug_output_shows_a_key_from_the_stack_config(
     emu = emulator_factory(secret_key=secret, access_key="DEBUGAK0123456789")
     story = new_story(tmp_path, emu, credentials_in_env=source == "environment", front_end=front_end)
     if source == "stack-config":
-        story.stack.config("modelarts:endpoint", emu.url)
-        story.stack.config("modelarts:projectId", emu.project_id)
-        story.stack.config("modelarts:accessKey", emu.access_key)
-        story.stack.config("modelarts:secretKey", secret, secret=True)
+        credentials_in_config(story.stack, emu, secret)
     story.declare({"train": job_args()})
     grpc_log = tmp_path / "grpc.log"
     up = story.stack.run(

@@ -24,6 +24,7 @@ from .story import (
     LIVE_PHASES,
     all_jobs,
     assert_no_traceback,
+    credentials_in_config,
     emulator_client,
     job_args,
     new_story,
@@ -288,10 +289,7 @@ def test_credentials_never_reach_state_or_outputs(
     emu = emulator_factory(secret_key=secret, access_key="STORYAK0123456789")
     story = new_story(tmp_path, emu, credentials_in_env=source == "environment", front_end=front_end)
     if source == "stack-config":
-        story.stack.config("modelarts:endpoint", emu.url)
-        story.stack.config("modelarts:projectId", emu.project_id)
-        story.stack.config("modelarts:accessKey", emu.access_key)
-        story.stack.config("modelarts:secretKey", secret, secret=True)
+        credentials_in_config(story.stack, emu, secret)
         stack_config = (story.workdir / "Pulumi.test.yaml").read_text()
         assert "modelarts:secretKey" in stack_config and secret not in stack_config
     story.declare({"train": job_args(wait_for="running")})
