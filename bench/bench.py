@@ -428,9 +428,9 @@ def _create_body(index: int) -> dict[str, Any]:
 
 
 def _ours(emu: EmulatorProcess) -> tuple[Any, dict[str, Callable[..., Any]]]:
-    from pulumi_modelarts.auth import AkSkAuth
-    from pulumi_modelarts.client import ModelArtsClient
-    from pulumi_modelarts.models import CreateTrainingJobRequest, SearchFilter, SearchRequest
+    from pulumi_modelarts.job.client import ModelArtsClient
+    from pulumi_modelarts.wire.auth import AkSkAuth
+    from pulumi_modelarts.wire.models import CreateTrainingJobRequest, SearchFilter, SearchRequest
 
     client = ModelArtsClient(
         endpoint=emu.url, project_id=emu.project_id, auth=AkSkAuth(emu.access_key, emu.secret_key)
@@ -550,7 +550,10 @@ def measure_import(reps: int) -> dict[str, Any]:
         ).stdout
         return float(out.strip())
 
-    extra = "import pulumi_modelarts.resource, pulumi_modelarts.provider, pulumi_modelarts.client"
+    extra = (
+        "import pulumi_modelarts.frontends.resource, pulumi_modelarts.frontends.dynamic,"
+        " pulumi_modelarts.job.client"
+    )
     samples = [one(extra) * 1000 for _ in range(reps)]
     return summary(samples, 1)
 
@@ -618,7 +621,7 @@ def first_answer_ms(front_end: str) -> float:
     if front_end == "dynamic":
         from pulumi.dynamic.dynamic import serialize_provider
 
-        from pulumi_modelarts.provider import TrainingJobProvider
+        from pulumi_modelarts.frontends.dynamic import TrainingJobProvider
 
         news["__provider"] = serialize_provider(TrainingJobProvider())
         started = time.perf_counter()
@@ -668,7 +671,7 @@ def measure_check_diff(iterations: int, reps: int) -> dict[str, list[float]]:
 
 
 def _dynamic_check_diff(iterations: int, reps: int) -> list[float]:
-    from pulumi_modelarts.provider import TrainingJobProvider
+    from pulumi_modelarts.frontends.dynamic import TrainingJobProvider
 
     provider = TrainingJobProvider()
     news = large_inputs()
@@ -691,11 +694,11 @@ def _native_check_diff(iterations: int, reps: int) -> list[float]:
     """The plugin's check and diff as the server calls them (PropertyValues in, PropertyValues out)."""
     from pulumi.provider.experimental.provider import CheckRequest, DiffRequest
 
-    from pulumi_modelarts import schema_names
-    from pulumi_modelarts.job_state import DECLARED_INPUTS
-    from pulumi_modelarts.native_values import outputs_map, plain_map, property_map
-    from pulumi_modelarts.plugin import ModelArtsProvider
-    from pulumi_modelarts.renaming import to_schema, to_wire
+    from pulumi_modelarts.frontends.native_values import outputs_map, plain_map, property_map
+    from pulumi_modelarts.frontends.plugin import ModelArtsProvider
+    from pulumi_modelarts.frontends.renaming import to_schema, to_wire
+    from pulumi_modelarts.generated import schema_names
+    from pulumi_modelarts.job.job_state import DECLARED_INPUTS
 
     provider = ModelArtsProvider(None, workers=1)
     urn = "urn:pulumi:bench::bench::modelarts:index:TrainingJob::big-job"

@@ -186,7 +186,11 @@ def serving_the_provider(
     """A ScriptedServer that the provider's settings point at, from the environment alone (no other HW_ or
     HUAWEICLOUD_SDK_ variable, no provider config): it polls every 0.01 s, and its client retries as often
     as ever without the pause between tries."""
-    from pulumi_modelarts import client, provider, wait  # provider code, loaded only by the tests using this
+    from pulumi_modelarts.frontends import (
+        dynamic as provider,  # provider code, loaded only by the tests using this
+    )
+    from pulumi_modelarts.job import client  # provider code, loaded only by the tests using this
+    from pulumi_modelarts.job import polling as wait  # provider code, loaded only by the tests using this
 
     for name in list(os.environ):
         if name.startswith(("HW_", "HUAWEICLOUD_SDK_")):

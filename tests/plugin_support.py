@@ -1,5 +1,6 @@
-"""Support for the tests that call the native plugin (``pulumi_modelarts.plugin``) directly: a resource's URN,
-running one of its coroutines, the state a created job leaves, a diff against it, and the lines it logs.
+"""Support for the tests that call the native plugin (``pulumi_modelarts.frontends.plugin``) directly: a
+resource's URN, running one of its coroutines, the state a created job leaves, a diff against it, and the
+lines it logs.
 
 Kept apart from tests/support.py, which loads no provider code (bench/ imports that one).
 """
@@ -14,9 +15,9 @@ import pytest
 from pulumi.provider.experimental.property_value import PropertyValue
 from pulumi.provider.experimental.provider import DiffRequest, DiffResponse, PropertyDiffKind
 
-from pulumi_modelarts import plugin
-from pulumi_modelarts.native_values import property_map
-from pulumi_modelarts.progress import EngineLog
+from pulumi_modelarts.frontends import plugin
+from pulumi_modelarts.frontends.native_values import property_map
+from pulumi_modelarts.job.progress import EngineLog
 
 __all__ = ["URN", "declared_state", "diff", "diff_kinds", "engine_log", "run"]
 

@@ -36,7 +36,8 @@ T = TypeVar("T")
 # The API pages this project implements, beside the repository (../shared/seeds), wherever it is cloned.
 SEEDS = Path(__file__).resolve().parent.parent.parent / "shared" / "seeds"
 
-# The provider's poll knob (pulumi_modelarts.wait); spelled out so that this module loads no provider code.
+# The provider's poll knob (pulumi_modelarts.job.polling); spelled out so that this module loads no provider
+# code.
 POLL_SECONDS_ENV = "PULUMI_MODELARTS_POLL_SECONDS"
 # The provider's poll interval in unit tests: waits take a few milliseconds, not the real pauses.
 FAST_POLL_SECONDS = "0.02"

@@ -17,7 +17,7 @@ from huaweicloudsdkcore.signer.signer import Signer
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pulumi_modelarts.auth import (
+from pulumi_modelarts.wire.auth import (
     DATE_FORMAT,
     DATE_HEADER,
     AkSkAuth,

@@ -18,9 +18,9 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from pulumi.output import Unknown
 
-from pulumi_modelarts.diffing import INPUT_FIELDS
-from pulumi_modelarts.models import validate_create_request
-from pulumi_modelarts.provider import TrainingJobProvider
+from pulumi_modelarts.frontends.dynamic import TrainingJobProvider
+from pulumi_modelarts.job.diffing import INPUT_FIELDS
+from pulumi_modelarts.wire.models import validate_create_request
 
 from .check_failures import path_and_reason
 

@@ -21,13 +21,13 @@ ACCEPTED = {
 SCRIPT = textwrap.dedent(
     """
     import json, sys
-    from pulumi_modelarts.provider import TrainingJobProvider
+    from pulumi_modelarts.frontends.dynamic import TrainingJobProvider
 
     olds, news = json.loads(sys.argv[1]), json.loads(sys.argv[2])
     result = TrainingJobProvider().check(olds, news)
     print(json.dumps({
         "failures": [[f.property or f.reason.split(": ", 1)[0], f.reason] for f in result.failures],
-        "models_loaded": "pulumi_modelarts.models" in sys.modules,
+        "models_loaded": "pulumi_modelarts.wire.models" in sys.modules,
         "inputs": result.inputs,
     }))
     """

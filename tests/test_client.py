@@ -13,9 +13,9 @@ from typing import Any
 import httpx
 import pytest
 
-from pulumi_modelarts.auth import AkSkAuth, TokenAuth, parse_authorization
-from pulumi_modelarts.client import ModelArtsClient
-from pulumi_modelarts.errors import (
+from pulumi_modelarts.job.client import ModelArtsClient
+from pulumi_modelarts.wire.auth import AkSkAuth, TokenAuth, parse_authorization
+from pulumi_modelarts.wire.errors import (
     APIError,
     AuthenticationError,
     BadRequestError,
@@ -26,7 +26,7 @@ from pulumi_modelarts.errors import (
     ThrottledError,
     TransportError,
 )
-from pulumi_modelarts.models import CreateTrainingJobRequest, SearchFilter, SearchRequest, TrainingJob
+from pulumi_modelarts.wire.models import CreateTrainingJobRequest, SearchFilter, SearchRequest, TrainingJob
 
 from .httpserver import Recorded, Reply, ScriptedServer, json_reply, self_signed_certificate
 
@@ -616,7 +616,7 @@ def test_iter_jobs_refuses_a_total_that_keeps_growing(server: ScriptedServer, ma
 def test_iter_jobs_without_total_is_bounded(
     server: ScriptedServer, make_client: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("pulumi_modelarts.api.MAX_PAGES", 6)
+    monkeypatch.setattr("pulumi_modelarts.wire.api.MAX_PAGES", 6)
     counter = iter(range(10**6))
     server.handler = lambda _: json_reply({"items": [job(f"n-{next(counter)}") for _ in range(50)]})
     with pytest.raises(InvalidResponseError, match="beyond page"):

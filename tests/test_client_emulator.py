@@ -8,10 +8,10 @@ from collections.abc import Callable
 import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
-from pulumi_modelarts.auth import AkSkAuth
-from pulumi_modelarts.client import ModelArtsClient
-from pulumi_modelarts.errors import AuthenticationError, NotFoundError
-from pulumi_modelarts.models import CreateTrainingJobRequest, SearchFilter
+from pulumi_modelarts.job.client import ModelArtsClient
+from pulumi_modelarts.wire.auth import AkSkAuth
+from pulumi_modelarts.wire.errors import AuthenticationError, NotFoundError
+from pulumi_modelarts.wire.models import CreateTrainingJobRequest, SearchFilter
 
 
 def client_for(emu: EmulatorProcess, *, secret_key: str | None = None) -> ModelArtsClient:

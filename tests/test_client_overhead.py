@@ -8,8 +8,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from pulumi_modelarts.auth import AkSkAuth
-from pulumi_modelarts.client import ModelArtsClient
+from pulumi_modelarts.job.client import ModelArtsClient
+from pulumi_modelarts.wire.auth import AkSkAuth
 
 from .httpserver import ScriptedServer, json_reply, self_signed_certificate
 

@@ -17,10 +17,11 @@ import pytest
 from pulumi.output import Unknown
 
 from modelarts_emulator.testing import EmulatorProcess
-from pulumi_modelarts import core, fields, job_state, reports, stopping
-from pulumi_modelarts.auth import AkSkAuth
-from pulumi_modelarts.client import ModelArtsClient
-from pulumi_modelarts.errors import InvalidInputsError, ProvisioningError
+from pulumi_modelarts.generated import fields
+from pulumi_modelarts.job import core, job_state, reports, stopping
+from pulumi_modelarts.job.client import ModelArtsClient
+from pulumi_modelarts.wire.auth import AkSkAuth
+from pulumi_modelarts.wire.errors import InvalidInputsError, ProvisioningError
 
 from .httpserver import ScriptedServer, json_reply
 from .support import fast_polls as fast_polls
@@ -639,7 +640,7 @@ def test_a_stopped_or_timed_out_job_has_no_failure_report(
 
 
 def test_outputs_and_listings_keep_every_environment_variable_and_token_out_of_plain_fields() -> None:
-    from pulumi_modelarts.models import TrainingJob as WireJob
+    from pulumi_modelarts.wire.models import TrainingJob as WireJob
 
     job = WireJob.model_validate(
         {
@@ -698,7 +699,7 @@ def test_show_logs_false_reads_no_log(emulator: EmulatorProcess, client: ModelAr
 def test_a_log_read_that_fails_or_hangs_never_fails_or_slows_the_wait(
     emulator: EmulatorProcess, client: ModelArtsClient, monkeypatch: pytest.MonkeyPatch, trouble: str
 ) -> None:
-    from pulumi_modelarts.errors import ThrottledError
+    from pulumi_modelarts.wire.errors import ThrottledError
 
     release = threading.Event()
     calls: list[str] = []
@@ -726,7 +727,7 @@ def test_a_log_read_that_fails_or_hangs_never_fails_or_slows_the_wait(
 
 
 def test_outputs_carry_what_the_service_sent_not_empty_defaults() -> None:
-    from pulumi_modelarts.models import TrainingJob as WireJob
+    from pulumi_modelarts.wire.models import TrainingJob as WireJob
 
     sent: dict[str, Any] = {
         "kind": "job",

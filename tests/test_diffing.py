@@ -11,7 +11,7 @@ import pytest
 from pulumi.output import Unknown
 from pulumi.runtime import rpc
 
-from pulumi_modelarts import diffing as d
+from pulumi_modelarts.job import diffing as d
 
 
 def declared(**overrides: Any) -> dict[str, Any]:

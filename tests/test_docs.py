@@ -244,16 +244,46 @@ def _layout_block() -> str:
     return text[start : text.index("```", start)]
 
 
-@pytest.mark.parametrize(
-    ("package", "indent"),
-    [("provider/pulumi_modelarts", "  "), ("emulator/modelarts_emulator", "    ")],
-)
-def test_the_map_of_the_code_is_the_code(package: str, indent: str) -> None:
-    # docs/development.md's layout is the map a newcomer reads first: it must be the code.
-    block = _layout_block()
-    named = set(re.findall(rf"^{indent}((?:\w+\.py(?:, )?)+)", block, flags=re.MULTILINE))
-    listed = {name for entry in named for name in entry.split(", ")}
-    modules = {path.name for path in (REPO / package).glob("*.py")} - {"__init__.py"}
+def _mapped(block: str, root: str) -> set[str]:
+    """The files the map names under root (a folder of the map), as paths relative to it.
+
+    The map is a tree: a line ``<indent>name/`` opens a folder, ``<indent>a.py, b.py`` names files in the
+    folder of the nearest shallower line; a line that starts with spaces past the names is a description.
+    """
+    stack: list[tuple[int, str]] = []  # (indent, folder path)
+    found: set[str] = set()
+    for line in block.splitlines():
+        match = re.match(r"^( *)((?:[\w.-]+\.(?:py|json)(?:, )?)+|[\w./-]+/)(?: |$)", line)
+        if not match:
+            continue
+        indent = len(match.group(1))
+        while stack and stack[-1][0] >= indent:
+            stack.pop()
+        folder = stack[-1][1] if stack else ""
+        entry = match.group(2)
+        if entry.endswith("/"):
+            stack.append((indent, f"{folder}{entry}"))
+        else:
+            found.update(f"{folder}{name}" for name in entry.split(", "))
+    prefix = root.rstrip("/") + "/"
+    return {path.removeprefix(prefix) for path in found if path.startswith(prefix)}
+
+
+@pytest.mark.parametrize("package", ["provider/pulumi_modelarts", "emulator/modelarts_emulator"])
+def test_the_map_of_the_code_is_the_code(package: str) -> None:
+    # docs/development.md's layout is the map a newcomer reads first: it must be the code, folder by folder.
+    text = (REPO / "docs" / "development.md").read_text()
+    start = text.index("```\nprovider/pulumi_modelarts/") + 4
+    block = text[start : text.index("```", start)]
+    # Every module and data file by its path; a folder's __init__.py is its docstring, not an entry.
+    listed = {path for path in _mapped(block, package) if not path.endswith("__init__.py")}
+    root = REPO / package
+    modules = {
+        str(path.relative_to(root))
+        for pattern in ("*.py", "*.json")
+        for path in root.rglob(pattern)
+        if path.name not in ("__init__.py", "pulumi-plugin.json")
+    }
     assert modules - listed == set(), f"modules of {package} missing from docs/development.md's layout"
     assert listed - modules == set(), f"docs/development.md's layout names modules {package} does not have"
 

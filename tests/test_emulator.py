@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 from modelarts_emulator.testing import EmulatorProcess, start_emulator
-from pulumi_modelarts import auth
+from pulumi_modelarts.wire import auth
 
 from .support import wait_phase
 

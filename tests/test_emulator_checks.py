@@ -15,7 +15,7 @@ import pytest
 from pydantic import BaseModel
 
 from modelarts_emulator import checks
-from pulumi_modelarts.models import CreateTrainingJobRequest
+from pulumi_modelarts.wire.models import CreateTrainingJobRequest
 
 sdk_models = pytest.importorskip("huaweicloudsdkmodelarts.v1.model")
 

@@ -39,7 +39,7 @@ def test_command_and_module_both_run() -> None:
 
 def test_it_plays_the_same_phase_vocabulary_as_the_client() -> None:
     from modelarts_emulator import lifecycle
-    from pulumi_modelarts import phases
+    from pulumi_modelarts.wire import phases
 
     assert lifecycle.PHASES == phases.Phase.ALL
     assert lifecycle.TERMINABLE == phases.TERMINABLE_PHASES

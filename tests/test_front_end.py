@@ -10,9 +10,9 @@ import threading
 
 import pytest
 
-from pulumi_modelarts import front_end
-from pulumi_modelarts.errors import InvalidInputsError, SettingsError
-from pulumi_modelarts.fields import NAME_SCOPE_FIELD
+from pulumi_modelarts.frontends import shared as front_end
+from pulumi_modelarts.generated.fields import NAME_SCOPE_FIELD
+from pulumi_modelarts.wire.errors import InvalidInputsError, SettingsError
 
 
 def test_configure_keeps_the_settings_keys_and_names_the_near_misses_set() -> None:
@@ -112,12 +112,14 @@ def test_error_text_is_the_message_for_our_errors_and_names_the_type_of_a_bug() 
     assert front_end.error_text(KeyError("x")) == "KeyError: 'x'"
 
 
-@pytest.mark.parametrize("module", ["pulumi_modelarts.front_end", "pulumi_modelarts.resource"])
+@pytest.mark.parametrize(
+    "module", ["pulumi_modelarts.frontends.shared", "pulumi_modelarts.frontends.resource"]
+)
 def test_importing_it_loads_no_model_or_http_library(module: str) -> None:
     # resource.py (the program's side) imports front_end: a program that only declares jobs stays light.
     code = (
         f"import sys, {module}\n"
-        "heavy = [m for m in ('pydantic', 'httpx', 'pulumi_modelarts.core') if m in sys.modules]\n"
+        "heavy = [m for m in ('pydantic', 'httpx', 'pulumi_modelarts.job.core') if m in sys.modules]\n"
         "print(heavy)\n"
     )
     found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

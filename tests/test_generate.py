@@ -15,20 +15,23 @@ from typing import Any
 
 import pytest
 
-from pulumi_modelarts import diffing, fields, lifecycle, models, schema_names
-from pulumi_modelarts.job_state import job_outputs
+from pulumi_modelarts.generated import fields, schema_names
+from pulumi_modelarts.job import diffing, lifecycle
+from pulumi_modelarts.job.job_state import job_outputs
+from pulumi_modelarts.job.resource_models import ProviderSettings
+from pulumi_modelarts.wire import models
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "generate"
 GENERATED = [
-    "provider/pulumi_modelarts/inputs.py",
-    "provider/pulumi_modelarts/fields.py",
-    "provider/pulumi_modelarts/outputs.py",
-    "provider/pulumi_modelarts/resource.py",
+    "provider/pulumi_modelarts/generated/inputs.py",
+    "provider/pulumi_modelarts/generated/fields.py",
+    "provider/pulumi_modelarts/generated/outputs.py",
+    "provider/pulumi_modelarts/frontends/resource.py",
     "provider/pulumi_modelarts/__init__.py",
     "docs/training-job.md",
-    "provider/pulumi_modelarts/schema.json",
-    "provider/pulumi_modelarts/schema_names.py",
+    "provider/pulumi_modelarts/generated/schema.json",
+    "provider/pulumi_modelarts/generated/schema_names.py",
     "docs/input-rules.md",
 ]
 
@@ -67,14 +70,14 @@ def test_check_names_the_files_that_differ(
 ) -> None:
     generator, root = copy
     assert generator.main(["--check"]) == 0
-    fields_py = root / "provider/pulumi_modelarts/fields.py"
+    fields_py = root / "provider/pulumi_modelarts/generated/fields.py"
     fields_py.write_text(fields_py.read_text().replace('"triggers"', '"trigger"'))
     docs = root / "docs/training-job.md"
     docs.write_text(docs.read_text().replace("| `spec` |", "| `specs` |"))
     before = {p: (root / p).read_text() for p in GENERATED}
     assert generator.main(["--check"]) == 1
     err = capsys.readouterr().err
-    assert "provider/pulumi_modelarts/fields.py" in err and "docs/training-job.md" in err
+    assert "provider/pulumi_modelarts/generated/fields.py" in err and "docs/training-job.md" in err
     assert "inputs.py" not in err and "resource.py" not in err
     assert {p: (root / p).read_text() for p in GENERATED} == before  # --check writes nothing
     assert generator.main([]) == 0
@@ -119,7 +122,7 @@ def test_settings_defaults_are_the_ones_the_provider_applies() -> None:
     )
     assert fields.SETTING_DEFAULTS["replace_when_failed"] is False
     assert fields.JOB_DEFAULTS == {"kind": diffing.DEFAULT_KIND}
-    for value in models.ProviderSettings.model_fields["wait_for"].annotation.__args__:  # type: ignore[union-attr]
+    for value in ProviderSettings.model_fields["wait_for"].annotation.__args__:  # type: ignore[union-attr]
         # every documented choice is one the provider accepts, and has a rule
         lifecycle.classify("Creating", lifecycle.parse_wait_for(value))
 
@@ -144,7 +147,8 @@ def test_input_groups_cover_every_input_once() -> None:
 
 
 def _schema() -> dict[str, Any]:
-    return json.loads((ROOT / "provider" / "pulumi_modelarts" / "schema.json").read_text(encoding="utf-8"))
+    schema = ROOT / "provider" / "pulumi_modelarts" / "generated" / "schema.json"
+    return json.loads(schema.read_text(encoding="utf-8"))
 
 
 def _resolve(schema: dict[str, Any], spec: dict[str, Any]) -> dict[str, Any]:
@@ -190,7 +194,7 @@ def test_schema_outputs_are_typed_by_the_response_models() -> None:
 
 
 def test_schema_config_comes_from_the_settings_sources() -> None:
-    from pulumi_modelarts.settings import SOURCES
+    from pulumi_modelarts.account.settings import SOURCES
 
     schema = _schema()
     variables = schema["config"]["variables"]

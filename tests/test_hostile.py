@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from pulumi_modelarts.errors import InvalidResponseError, ModelArtsError
-from pulumi_modelarts.provider import TrainingJobProvider
+from pulumi_modelarts.frontends.dynamic import TrainingJobProvider
+from pulumi_modelarts.wire.errors import InvalidResponseError, ModelArtsError
 
 from .httpserver import Reply, ScriptedServer, json_reply, serving_the_provider
 from .support import minimal_job

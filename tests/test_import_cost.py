@@ -15,7 +15,7 @@ def test_program_side_import_leaves_the_heavy_modules_unloaded() -> None:
     code = (
         "import json, sys\n"
         "from pulumi_modelarts import TrainingJob, TrainingJobProvider\n"
-        "heavy = ['pydantic', 'httpx', 'pulumi_modelarts.models', 'pulumi_modelarts.client']\n"
+        "heavy = ['pydantic', 'httpx', 'pulumi_modelarts.wire.models', 'pulumi_modelarts.job.client']\n"
         "print(json.dumps([m for m in heavy if m in sys.modules]))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
@@ -24,7 +24,7 @@ def test_program_side_import_leaves_the_heavy_modules_unloaded() -> None:
 
 def test_provider_check_loads_what_it_needs() -> None:
     code = (
-        "from pulumi_modelarts.provider import TrainingJobProvider\n"
+        "from pulumi_modelarts.frontends.dynamic import TrainingJobProvider\n"
         "result = TrainingJobProvider().check({}, {'name_prefix': 'x', 'spec': {}})\n"
         "print(len(result.failures))\n"
     )
@@ -37,9 +37,9 @@ def test_typed_inputs_load_only_when_named() -> None:
     code = (
         "import sys\n"
         "from pulumi_modelarts import TrainingJob\n"
-        "print('pulumi_modelarts.inputs' in sys.modules)\n"
+        "print('pulumi_modelarts.generated.inputs' in sys.modules)\n"
         "from pulumi_modelarts import TrainingJobSpecArgs\n"
-        "print('pulumi_modelarts.inputs' in sys.modules)\n"
+        "print('pulumi_modelarts.generated.inputs' in sys.modules)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "True"]
@@ -50,7 +50,7 @@ def test_loading_the_models_leaves_the_garbage_collector_as_it_found_it() -> Non
     code = (
         "import gc, sys\n"
         "if sys.argv[1] == 'off': gc.disable()\n"
-        "import pulumi_modelarts.models\n"
+        "import pulumi_modelarts.wire.models\n"
         "print(gc.isenabled())\n"
     )
     for state, expected in (("on", "True"), ("off", "False")):

@@ -15,7 +15,16 @@ import pytest
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
-from pulumi_modelarts import diffing, inputs, models, resource
+# Args class -> the request model whose fields it must offer, exactly.
+from pulumi_modelarts.frontends import resource
+
+# Args class -> the request model whose fields it must offer, exactly.
+from pulumi_modelarts.generated import inputs
+from pulumi_modelarts.job import diffing
+from pulumi_modelarts.job.resource_models import ProviderSettings, ResourceOutputs
+
+# Args class -> the request model whose fields it must offer, exactly.
+from pulumi_modelarts.wire import models
 
 # Args class -> the request model whose fields it must offer, exactly.
 PAIRS: list[tuple[type, type[BaseModel]]] = [
@@ -185,7 +194,7 @@ def test_typed_input_docs_are_the_model_descriptions() -> None:
 
 
 def test_top_level_docs_are_the_model_descriptions() -> None:
-    fields = {**models.CreateTrainingJobRequest.model_fields, **models.ProviderSettings.model_fields}
+    fields = {**models.CreateTrainingJobRequest.model_fields, **ProviderSettings.model_fields}
     # Hidden settings are filled in by the resource itself: no argument, no docs.
     hidden = {n for n, f in fields.items() if (f.json_schema_extra or {}).get("hidden")}  # type: ignore[union-attr]
     assert hidden == {"name_scope"}
@@ -202,7 +211,7 @@ def test_top_level_docs_are_the_model_descriptions() -> None:
         assert param is not None, name
         _check_doc(f"TrainingJob({name}=...)", param.group(1), field)
     outputs = _documented(RESOURCE_SOURCE)["TrainingJob"]
-    for name, field in models.ResourceOutputs.model_fields.items():
+    for name, field in ResourceOutputs.model_fields.items():
         _check_doc(f"TrainingJob.{name}", outputs.get(name), field)
 
 

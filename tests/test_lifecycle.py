@@ -6,9 +6,9 @@ import itertools
 
 import pytest
 
-from pulumi_modelarts import lifecycle as lc
-from pulumi_modelarts import phases
-from pulumi_modelarts.lifecycle import Verdict, WaitFor
+from pulumi_modelarts.job import lifecycle as lc
+from pulumi_modelarts.job.lifecycle import Verdict, WaitFor
+from pulumi_modelarts.wire import phases
 
 
 @pytest.mark.parametrize(

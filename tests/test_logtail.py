@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from pulumi_modelarts import logtail
-from pulumi_modelarts.errors import ThrottledError
-from pulumi_modelarts.logtail import LogFollower, Throttle, clean_line, new_lines
-from pulumi_modelarts.models import LogPreview, TrainingJob
+from pulumi_modelarts.job import logtail
+from pulumi_modelarts.job.logtail import LogFollower, Throttle, clean_line, new_lines
+from pulumi_modelarts.wire.errors import ThrottledError
+from pulumi_modelarts.wire.models import LogPreview, TrainingJob
 
 # ---------------------------------------------------------------------------------------------- new lines
 
@@ -188,7 +188,7 @@ def test_a_slow_read_does_not_hold_up_the_poll() -> None:
 
 
 def test_show_logs_is_a_setting_with_a_default() -> None:
-    from pulumi_modelarts.fields import SETTING_DEFAULTS, SETTINGS_FIELDS
+    from pulumi_modelarts.generated.fields import SETTING_DEFAULTS, SETTINGS_FIELDS
 
     assert "show_logs" in SETTINGS_FIELDS and SETTING_DEFAULTS["show_logs"] is True
     assert logtail.READ_INTERVAL_POLLS == 30.0

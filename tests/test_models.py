@@ -14,8 +14,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel, ValidationError
 
-from pulumi_modelarts import core
-from pulumi_modelarts import models as m
+from pulumi_modelarts.job import core
+from pulumi_modelarts.job.resource_models import ProviderSettings
+from pulumi_modelarts.wire import models as m
 
 from .check_failures import path_and_reason
 from .support import SEEDS, require
@@ -82,7 +83,7 @@ def without_nulls(value: Any) -> Any:
 def problems_of(model: type[BaseModel], data: Any, **kwargs: Any) -> list[tuple[str, str]]:
     with pytest.raises(ValidationError) as caught:
         model.model_validate(data, **kwargs)
-    return m.problems(caught.value)
+    return m.problems(caught.value, model)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -673,7 +674,7 @@ def test_import_stays_light() -> None:
 
     # Only what models.py itself pulls in counts (the package __init__ is someone else's business).
     code = (
-        "import sys, pulumi_modelarts; before = set(sys.modules); import pulumi_modelarts.models; "
+        "import sys, pulumi_modelarts; before = set(sys.modules); import pulumi_modelarts.wire.models; "
         "print(sorted(n for n in set(sys.modules) - before "
         "if n.split('.')[0] in ('difflib', 'pulumi', 'httpx')))"
     )
@@ -1177,7 +1178,7 @@ def test_valid_variants_of_the_full_shape(changes: dict[str, Any]) -> None:
 
 
 def test_a_realistic_job_with_new_fields_passes_the_provider_check() -> None:
-    from pulumi_modelarts.provider import TrainingJobProvider
+    from pulumi_modelarts.frontends.dynamic import TrainingJobProvider
 
     news = {
         "algorithm": {
@@ -1334,8 +1335,8 @@ def _number_kinds(annotation: Any) -> set[type]:
 
 def _numeric_inputs() -> list[tuple[type[BaseModel], str, set[type]]]:
     found = []
-    for value in vars(m).values():
-        if isinstance(value, type) and issubclass(value, (m.RequestModel, m.ProviderSettings)):
+    for value in [*vars(m).values(), ProviderSettings]:
+        if isinstance(value, type) and issubclass(value, (m.RequestModel, ProviderSettings)):
             for wire, info in m.wire_fields(value).items():
                 kinds = _number_kinds(info.annotation)
                 if kinds:
@@ -1367,7 +1368,7 @@ def test_true_or_false_is_not_a_number(model: type[BaseModel], wire: str, kinds:
         found = dict(problems_of(model, {wire: flag}))
         assert wire in found, (flag, found)
         assert not JARGON.search(found[wire]), found[wire]
-        if model is not m.ProviderSettings:
+        if model is not ProviderSettings:
             expected = "must be a whole number" if int in kinds else "must be a number"
             assert found[wire] == f"{expected}, not true or false", found[wire]
     # Numbers are unchanged: 1 and 1.0 (how Pulumi hands numbers over) are taken for ints and floats alike,

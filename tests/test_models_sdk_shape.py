@@ -14,7 +14,7 @@ from typing import Annotated, Any, Union, get_args, get_origin
 import pytest
 from pydantic import BaseModel
 
-from pulumi_modelarts import models as m
+from pulumi_modelarts.wire import models as m
 
 sdk = pytest.importorskip("huaweicloudsdkmodelarts.v1.model")
 

@@ -11,9 +11,9 @@ import httpx
 import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
-from pulumi_modelarts import core
-from pulumi_modelarts import diffing as d
-from pulumi_modelarts.errors import (
+from pulumi_modelarts.job import core
+from pulumi_modelarts.job import diffing as d
+from pulumi_modelarts.wire.errors import (
     DuplicateNameError,
     NotTerminableError,
     ProvisioningError,
@@ -21,7 +21,7 @@ from pulumi_modelarts.errors import (
     ThrottledError,
     api_error_class,
 )
-from pulumi_modelarts.models import validate_create_request
+from pulumi_modelarts.wire.models import validate_create_request
 
 from .support import fast_polls as fast_polls
 from .support import minimal_job
@@ -237,7 +237,7 @@ def test_a_later_generation_held_by_the_declared_job_is_adopted(unique: Emulator
 def test_a_service_refusing_the_batch_search_still_reaches_the_next_free_name(
     unique: EmulatorProcess, client: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from pulumi_modelarts.errors import SearchRejectedError
+    from pulumi_modelarts.wire.errors import SearchRejectedError
 
     inputs = named(declared())
     for _ in range(2):
@@ -359,8 +359,8 @@ def test_status_changed_on_terminate_is_retried(emulator_factory: Factory) -> No
 
 
 def test_modelarts_throttling_waits_at_least_two_seconds(emulator_factory: Factory) -> None:
-    from pulumi_modelarts.client import ModelArtsClient
-    from pulumi_modelarts.settings import resolve_settings
+    from pulumi_modelarts.account.settings import resolve_settings
+    from pulumi_modelarts.job.client import ModelArtsClient
 
     emu = emulator_factory(throttle_rate=1.0, throttle_code="ModelArts.2799")
     pauses: list[float] = []
@@ -388,7 +388,7 @@ def test_search_filters_the_service_would_refuse_fail_before_sending(
 ) -> None:
     import pydantic
 
-    from pulumi_modelarts.models import SearchFilter
+    from pulumi_modelarts.wire.models import SearchFilter
 
     with pytest.raises(pydantic.ValidationError) as caught:
         SearchFilter(key=key, operator=operator, value=value)  # type: ignore[arg-type]
@@ -404,8 +404,8 @@ def test_get_training_jobs_checks_its_filters_before_any_call(monkeypatch: pytes
 
 
 def test_a_refused_search_names_the_filters_sent(client: Any) -> None:
-    from pulumi_modelarts.errors import SearchRejectedError
-    from pulumi_modelarts.models import SearchFilter
+    from pulumi_modelarts.wire.errors import SearchRejectedError
+    from pulumi_modelarts.wire.models import SearchFilter
 
     refused = SearchFilter(key="create_time", operator="like", value=["1"])
     with pytest.raises(SearchRejectedError) as caught:

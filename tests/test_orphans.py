@@ -16,9 +16,10 @@ import pytest
 from pulumi.provider.experimental.provider import DiffRequest
 
 from modelarts_emulator.testing import EmulatorProcess
-from pulumi_modelarts import orphans, plugin
-from pulumi_modelarts.models import TrainingJob
-from pulumi_modelarts.native_values import property_map
+from pulumi_modelarts.frontends import plugin
+from pulumi_modelarts.frontends.native_values import property_map
+from pulumi_modelarts.tools import orphans
+from pulumi_modelarts.wire.models import TrainingJob
 
 from .plugin_support import run
 from .support import minimal_job

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from pulumi_modelarts import ownership
-from pulumi_modelarts.ownership import Holding
+from pulumi_modelarts.job import ownership
+from pulumi_modelarts.job.ownership import Holding
 
 
 @pytest.mark.parametrize(

@@ -13,8 +13,8 @@ import pytest
 from pulumi.dynamic import Config, ConfigureRequest
 from pulumi.dynamic.dynamic import serialize_provider
 
-from pulumi_modelarts import provider as provider_module
-from pulumi_modelarts.provider import TrainingJobProvider
+from pulumi_modelarts.frontends import dynamic as provider_module
+from pulumi_modelarts.frontends.dynamic import TrainingJobProvider
 
 SECRETS = {
     "HW_ACCESS_KEY": "AKPICKLETESTACCESSKEY",
@@ -47,7 +47,7 @@ def test_serialized_provider_holds_no_credentials(configured: TrainingJobProvide
         assert secret.encode() not in raw
         assert secret not in encoded
     # Stored by reference to the importable class, not by value: a few hundred bytes.
-    assert b"pulumi_modelarts.provider" in raw
+    assert b"pulumi_modelarts.frontends.dynamic" in raw
     assert len(raw) < 2000
 
 
@@ -56,7 +56,7 @@ def test_serialized_provider_loads_in_a_fresh_process(configured: TrainingJobPro
     code = (
         "import base64, sys, dill\n"
         "p = dill.loads(base64.b64decode(sys.argv[1]))\n"
-        "from pulumi_modelarts.provider import TrainingJobProvider, current_config\n"
+        "from pulumi_modelarts.frontends.dynamic import TrainingJobProvider, current_config\n"
         "assert type(p) is TrainingJobProvider, type(p)\n"
         "assert vars(p) == {}, vars(p)\n"
         "assert current_config() == {}\n"
@@ -66,7 +66,7 @@ def test_serialized_provider_loads_in_a_fresh_process(configured: TrainingJobPro
         "print('ok')\n"
     )
     env = {k: v for k, v in os.environ.items() if k not in SECRETS}
-    package_root = str(Path(provider_module.__file__).resolve().parents[1])
+    package_root = str(Path(provider_module.__file__).resolve().parents[2])
     env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
     done = subprocess.run(
         [sys.executable, "-c", code, encoded], capture_output=True, text=True, env=env, timeout=60

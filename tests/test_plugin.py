@@ -25,8 +25,8 @@ from pulumi.provider.experimental.provider import (
 from pulumi.runtime import rpc
 
 from modelarts_emulator.testing import EmulatorProcess
-from pulumi_modelarts import job_state, plugin, progress, renaming, wait
-from pulumi_modelarts.native_values import (
+from pulumi_modelarts.frontends import plugin, renaming
+from pulumi_modelarts.frontends.native_values import (
     outputs_map,
     plain_map,
     planned_state,
@@ -36,6 +36,8 @@ from pulumi_modelarts.native_values import (
     wire_inputs,
     wire_state,
 )
+from pulumi_modelarts.job import job_state, progress
+from pulumi_modelarts.job import polling as wait
 
 from .plugin_support import URN, declared_state, diff, diff_kinds, engine_log, run
 
@@ -329,12 +331,13 @@ def test_create_read_invoke_and_delete_against_the_emulator(
 def test_warm_up_builds_the_validators_and_says_when_done() -> None:
     import threading
 
-    from pulumi_modelarts import models
+    from pulumi_modelarts.job.resource_models import ProviderSettings
+    from pulumi_modelarts.wire import models
 
     ready = threading.Event()
     plugin.warm_up(ready)
     assert ready.is_set()
-    for model in (models.CreateTrainingJobRequest, models.ProviderSettings, models.TrainingJob):
+    for model in (models.CreateTrainingJobRequest, ProviderSettings, models.TrainingJob):
         assert model.__pydantic_complete__, model
 
 
@@ -368,13 +371,13 @@ def test_the_served_plugin_checks_unchanged_inputs_without_loading_any_model() -
     script = """
 import asyncio, json, sys
 from pulumi.provider.experimental.provider import CheckRequest
-from pulumi_modelarts import plugin
-from pulumi_modelarts.native_values import property_map
+from pulumi_modelarts.frontends import plugin
+from pulumi_modelarts.frontends.native_values import property_map
 urn, olds, news = sys.argv[1], *(property_map(json.loads(a)) for a in sys.argv[2:])
 provider = plugin.ModelArtsProvider(warm_up=True)
 answer = asyncio.new_event_loop().run_until_complete(provider.check(CheckRequest(urn, olds, news, b"")))
 assert answer.failures == [], answer.failures
-print("pulumi_modelarts.models" in sys.modules, "pydantic" in sys.modules)
+print("pulumi_modelarts.wire.models" in sys.modules, "pydantic" in sys.modules)
 """
     olds = json.dumps(to_plain(PropertyValue(dict(checked))))
     found = subprocess.run(

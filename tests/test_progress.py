@@ -10,8 +10,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from pulumi_modelarts import provider as provider_module
-from pulumi_modelarts.progress import StderrProgress, engine_address, engine_reachable
+from pulumi_modelarts.frontends import dynamic as provider_module
+from pulumi_modelarts.job.progress import StderrProgress, engine_address, engine_reachable
 
 
 @pytest.fixture
@@ -75,7 +75,7 @@ def test_only_the_dynamic_provider_host_has_an_engine() -> None:
         "import sys\n"
         "sys.argv = ['pulumi/dynamic/__main__.py', '127.0.0.1:40203']\n"
         "sys.modules['__main__'].__spec__ = type('S', (), {'name': 'pulumi.dynamic.__main__'})()\n"
-        "from pulumi_modelarts.provider import stderr_progress\n"
+        "from pulumi_modelarts.frontends.dynamic import stderr_progress\n"
         "print(stderr_progress().engine)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout

@@ -21,11 +21,11 @@ from pulumi.dynamic import Config, ConfigureRequest
 from pulumi.output import Unknown
 
 from modelarts_emulator.testing import EmulatorProcess
-from pulumi_modelarts import provider as provider_module
-from pulumi_modelarts import wait as wait_module
-from pulumi_modelarts.errors import JobNotFoundError, SettingsError
-from pulumi_modelarts.progress import StderrProgress
-from pulumi_modelarts.provider import ProvisioningError, TrainingJobProvider
+from pulumi_modelarts.frontends import dynamic as provider_module
+from pulumi_modelarts.frontends.dynamic import ProvisioningError, TrainingJobProvider
+from pulumi_modelarts.job import polling as wait_module
+from pulumi_modelarts.job.progress import StderrProgress
+from pulumi_modelarts.wire.errors import JobNotFoundError, SettingsError
 
 from .support import minimal_job, phase_of, wait_phase
 

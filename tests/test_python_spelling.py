@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from pulumi_modelarts import renaming
-from pulumi_modelarts.provider import TrainingJobProvider
+from pulumi_modelarts.frontends import renaming
+from pulumi_modelarts.frontends.dynamic import TrainingJobProvider
 
 from .support import minimal_job
 
@@ -59,9 +59,9 @@ def test_python_names_are_the_native_python_sdks() -> None:
     import pulumi_modelarts_native as native
     from pulumi import _types
 
-    from pulumi_modelarts import models
+    from pulumi_modelarts.wire import models
 
-    schema = json.loads((Path(renaming.__file__).parent / "schema.json").read_text())
+    schema = json.loads((Path(renaming.__file__).parents[1] / "generated" / "schema.json").read_text())
     compared = 0
     for token, spec in schema["types"].items():
         type_name = token.rpartition(":")[2]

@@ -10,9 +10,10 @@ import pytest
 
 from modelarts_emulator import checks as emulator_checks
 from modelarts_emulator.testing import EmulatorProcess
-from pulumi_modelarts import core, diffing, models
-from pulumi_modelarts.client import ModelArtsClient
-from pulumi_modelarts.provider import TrainingJobProvider
+from pulumi_modelarts.frontends.dynamic import TrainingJobProvider
+from pulumi_modelarts.job import core, diffing
+from pulumi_modelarts.job.client import ModelArtsClient
+from pulumi_modelarts.wire import models
 
 from .real_requests import RealRequest, real_requests
 

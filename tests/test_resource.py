@@ -14,7 +14,7 @@ import pulumi
 import pytest
 from pulumi.runtime import rpc
 
-from pulumi_modelarts.inputs import TrainingJobAlgorithmArgs, TrainingJobEngineArgs
+from pulumi_modelarts.generated.inputs import TrainingJobAlgorithmArgs, TrainingJobEngineArgs
 
 registered: list[pulumi.runtime.MockResourceArgs] = []
 
@@ -83,7 +83,7 @@ def test_without_environments_nothing_is_secret_and_prefix_is_kept() -> Any:
 @pulumi.runtime.test
 def test_every_secret_input_is_registered_secret() -> Any:
     from pulumi_modelarts import TrainingJob, TrainingJobTaskAlgorithmArgs, TrainingJobTaskArgs
-    from pulumi_modelarts.fields import SECRET_INPUTS
+    from pulumi_modelarts.generated.fields import SECRET_INPUTS
 
     assert set(SECRET_INPUTS) == {"algorithm.environments", "tasks[].algorithm.environments"}
     job = TrainingJob(
@@ -165,7 +165,7 @@ def test_the_dynamic_package_tells_pulumi_it_has_no_provider_plugin() -> None:
 def test_output_annotations_are_resolved_once_not_on_every_registration() -> None:
     # Pulumi calls typing.get_type_hints on the class for every registered resource; strings would be
     # compiled and evaluated each time.
-    from pulumi_modelarts.resource import TrainingJob
+    from pulumi_modelarts.frontends.resource import TrainingJob
 
     own = inspect.get_annotations(TrainingJob)
     assert own and not any(isinstance(hint, str) for hint in own.values()), own

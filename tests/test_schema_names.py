@@ -16,14 +16,15 @@ import pytest
 from pulumi.provider.experimental.property_value import PropertyValue
 from pulumi.provider.experimental.provider import CheckRequest, DiffRequest, PropertyDiffKind
 
-from pulumi_modelarts import plugin, renaming, schema_names
-from pulumi_modelarts.native_values import outputs_map, property_map, to_plain
+from pulumi_modelarts.frontends import plugin, renaming
+from pulumi_modelarts.frontends.native_values import outputs_map, property_map, to_plain
+from pulumi_modelarts.generated import schema_names
 
 from .plugin_support import URN, diff, diff_kinds, engine_log, run
 
-SCHEMA = json.loads(
-    (Path(plugin.__file__).parent / "schema.json").read_text(encoding="utf-8")  # the one the plugin serves
-)
+# The one the plugin serves.
+SCHEMA_FILE = Path(plugin.__file__).parents[1] / "generated" / "schema.json"
+SCHEMA = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
 USER_KEY = "user_key.with-dots"
 
 

@@ -50,7 +50,7 @@ def _tree(root: Path) -> dict[str, bytes]:
 
 
 def test_committed_sdk_is_what_the_committed_schema_generates() -> None:
-    schema = REPO / "provider" / "pulumi_modelarts" / "schema.json"
+    schema = REPO / "provider" / "pulumi_modelarts" / "generated" / "schema.json"
     if not schema.exists():
         # No schema, no SDK: nothing under sdk/ may pretend to be generated.
         assert not [p for p in (REPO / "sdk").rglob("*") if p.is_file()]
@@ -123,7 +123,7 @@ def test_every_sdk_asks_pulumi_for_the_released_plugin() -> None:
     # the server the metadata names; the version is the package's, stamped from pyproject.toml.
     version = re.search(r'^version = "([^"]+)"', (REPO / "pyproject.toml").read_text(), re.M)
     assert version is not None
-    schema = json.loads((REPO / "provider/pulumi_modelarts/schema.json").read_text())
+    schema = json.loads((REPO / "provider/pulumi_modelarts/generated/schema.json").read_text())
     assert schema["version"] == version.group(1)
     assert schema["pluginDownloadURL"] == "github://api.github.com/pulumi-modelarts"
     server = schema["pluginDownloadURL"]

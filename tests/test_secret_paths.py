@@ -13,9 +13,10 @@ from typing import Any
 from pulumi.provider.experimental.property_value import Computed, PropertyValue
 from pulumi.runtime import rpc
 
-from pulumi_modelarts import fields, secret_paths
-from pulumi_modelarts.native_values import property_map, with_secret_inputs
-from pulumi_modelarts.secret_paths import (
+from pulumi_modelarts.frontends.native_values import property_map, with_secret_inputs
+from pulumi_modelarts.generated import fields
+from pulumi_modelarts.job import secret_paths
+from pulumi_modelarts.job.secret_paths import (
     ATTRIBUTES,
     ENVIRONMENTS,
     ITEMS,
@@ -105,7 +106,7 @@ def test_found_collects_in_the_order_of_the_paths_and_skips_what_is_unset() -> N
 
 
 def test_found_reads_a_response_model_through_its_attributes() -> None:
-    from pulumi_modelarts.models import TrainingJob
+    from pulumi_modelarts.wire.models import TrainingJob
 
     sent = TrainingJob.model_validate(
         {

@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from pulumi_modelarts.diffing import secret_values
-from pulumi_modelarts.errors import BadRequestError, ModelArtsError
-from pulumi_modelarts.front_end import error_text
-from pulumi_modelarts.provider import TrainingJobProvider
+from pulumi_modelarts.frontends.dynamic import TrainingJobProvider
+from pulumi_modelarts.frontends.shared import error_text
+from pulumi_modelarts.job.diffing import secret_values
+from pulumi_modelarts.wire.errors import BadRequestError, ModelArtsError
 
 from .httpserver import Recorded, Reply, ScriptedServer, json_reply, serving_the_provider
 from .support import minimal_job

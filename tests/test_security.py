@@ -17,9 +17,9 @@ import pytest
 
 from modelarts_emulator.__main__ import READY_PREFIX
 from modelarts_emulator.testing import EmulatorProcess
-from pulumi_modelarts import auth
-from pulumi_modelarts.client import ModelArtsClient
-from pulumi_modelarts.errors import AuthenticationError, SettingsError, TransportError
+from pulumi_modelarts.job.client import ModelArtsClient
+from pulumi_modelarts.wire import auth
+from pulumi_modelarts.wire.errors import AuthenticationError, SettingsError, TransportError
 
 from .cli.cli_helpers import jobs_program, make_stack
 from .httpserver import ScriptedServer, json_reply, self_signed_certificate

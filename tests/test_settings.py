@@ -8,10 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from pulumi_modelarts.auth import AkSkAuth, TokenAuth
-from pulumi_modelarts.client import ModelArtsClient
-from pulumi_modelarts.errors import SettingsError
-from pulumi_modelarts.settings import (
+from pulumi_modelarts.account.settings import (
     SOURCES,
     Settings,
     endpoint_for_region,
@@ -19,6 +16,9 @@ from pulumi_modelarts.settings import (
     resolve_settings,
     settings_problem,
 )
+from pulumi_modelarts.job.client import ModelArtsClient
+from pulumi_modelarts.wire.auth import AkSkAuth, TokenAuth
+from pulumi_modelarts.wire.errors import SettingsError
 
 from .httpserver import ScriptedServer, json_reply
 

@@ -10,9 +10,10 @@ from typing import Any
 import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
-from pulumi_modelarts import core
-from pulumi_modelarts.client import ModelArtsClient
-from pulumi_modelarts.models import TAGS_MAX, ProviderSettings, tag_problems
+from pulumi_modelarts.job import core
+from pulumi_modelarts.job.client import ModelArtsClient
+from pulumi_modelarts.job.resource_models import ProviderSettings
+from pulumi_modelarts.wire.models import TAGS_MAX, tag_problems
 
 from .support import fast_polls as fast_polls
 from .support import minimal_job
@@ -217,8 +218,8 @@ def test_unmanaged_tags_cost_no_call_and_import_reads_them(
 
 
 def test_plugin_import_and_refresh_carry_tags() -> None:
-    from pulumi_modelarts import job_state
-    from pulumi_modelarts.native_values import property_map, to_plain, with_tags_found
+    from pulumi_modelarts.frontends.native_values import property_map, to_plain, with_tags_found
+    from pulumi_modelarts.job import job_state
 
     found: Mapping[str, Any] = {"metadata": {"name": "n"}, "kind": "job", "tags": {"team": "ml"}}
     assert job_state.declared_from_job(found)["tags"] == {"team": "ml"}
@@ -235,8 +236,9 @@ def test_get_training_jobs_filters_by_tag(
 ) -> None:
     from pulumi.provider.experimental.provider import InvokeRequest
 
-    from pulumi_modelarts import front_end, plugin
-    from pulumi_modelarts.native_values import property_map, to_plain
+    from pulumi_modelarts.frontends import plugin
+    from pulumi_modelarts.frontends import shared as front_end
+    from pulumi_modelarts.frontends.native_values import property_map, to_plain
 
     from .plugin_support import run
 
@@ -269,7 +271,7 @@ def test_an_update_leaving_tags_alone_makes_no_tag_call(
 def test_the_dynamic_provider_hands_drifted_tags_back_as_inputs_when_its_sdk_can(
     client: ModelArtsClient, emulator: EmulatorProcess, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from pulumi_modelarts import provider
+    from pulumi_modelarts.frontends import dynamic as provider
 
     for key, value in emulator.provider_env().items():
         monkeypatch.setenv(key, value)

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from pulumi_modelarts.auth import AkSkAuth
-from pulumi_modelarts.client import ModelArtsClient
-from pulumi_modelarts.errors import CertificateError, TransportError, certificate_problem
+from pulumi_modelarts.job.client import ModelArtsClient
+from pulumi_modelarts.wire.auth import AkSkAuth
+from pulumi_modelarts.wire.errors import CertificateError, TransportError, certificate_problem
 
 from .httpserver import ScriptedServer, json_reply, self_signed_certificate
 
@@ -114,7 +114,7 @@ def test_each_verify_code_is_explained(code: int, message: str, words: list[str]
 def test_verification_is_what_refused_it() -> None:
     # The client's context verifies (an error of this type is what a failed verification raises).
     assert issubclass(ssl.SSLCertVerificationError, ssl.SSLError)
-    from pulumi_modelarts.transport import verifying_ssl_context
+    from pulumi_modelarts.wire.transport import verifying_ssl_context
 
     context = verifying_ssl_context()
     assert context.verify_mode is ssl.CERT_REQUIRED and context.check_hostname

@@ -14,11 +14,13 @@ import httpx
 import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
-from pulumi_modelarts import core, lifecycle, orphans, phases, stopping
-from pulumi_modelarts.auth import AkSkAuth
-from pulumi_modelarts.client import ModelArtsClient
-from pulumi_modelarts.errors import ProvisioningError
-from pulumi_modelarts.models import TrainingJob
+from pulumi_modelarts.job import core, lifecycle, stopping
+from pulumi_modelarts.job.client import ModelArtsClient
+from pulumi_modelarts.tools import orphans
+from pulumi_modelarts.wire import phases
+from pulumi_modelarts.wire.auth import AkSkAuth
+from pulumi_modelarts.wire.errors import ProvisioningError
+from pulumi_modelarts.wire.models import TrainingJob
 
 from .httpserver import Recorded, Reply, ScriptedServer, json_reply
 from .support import fast_polls as fast_polls

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from pulumi_modelarts.auth import AkSkAuth
-from pulumi_modelarts.client import ModelArtsClient
-from pulumi_modelarts.errors import (
+from pulumi_modelarts.job.client import ModelArtsClient
+from pulumi_modelarts.wire.auth import AkSkAuth
+from pulumi_modelarts.wire.errors import (
     APIError,
     AuthenticationError,
     ForbiddenError,
@@ -114,7 +114,7 @@ def test_an_unusable_error_body_is_still_the_clients_own_error(
 def test_a_deep_answer_to_the_provider_is_its_error_not_a_recursion_error(
     server: ScriptedServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from pulumi_modelarts.provider import TrainingJobProvider, set_config
+    from pulumi_modelarts.frontends.dynamic import TrainingJobProvider, set_config
 
     for name in ("HW_ACCESS_KEY", "HW_SECRET_KEY", "HW_PROJECT_ID", "HW_MODELARTS_ENDPOINT", "HW_REGION"):
         monkeypatch.delenv(name, raising=False)

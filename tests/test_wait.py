@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
-from pulumi_modelarts import wait
-from pulumi_modelarts.errors import (
+from pulumi_modelarts.job import polling as wait
+from pulumi_modelarts.job.polling import Condition, until
+from pulumi_modelarts.wire.errors import (
     JobVanished,
     ModelArtsError,
     NotFoundError,
@@ -19,8 +20,7 @@ from pulumi_modelarts.errors import (
     WaitFailed,
     WaitTimedOut,
 )
-from pulumi_modelarts.models import TrainingJob
-from pulumi_modelarts.wait import Condition, until
+from pulumi_modelarts.wire.models import TrainingJob
 
 
 def job(phase: str | None, secondary: str | None = None) -> TrainingJob:

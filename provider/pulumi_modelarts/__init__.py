@@ -11,12 +11,12 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .errors import ProvisioningError
-    from .provider import TrainingJobProvider
-    from .resource import TrainingJob, get_training_jobs
+    from .frontends.dynamic import TrainingJobProvider
+    from .frontends.resource import TrainingJob, get_training_jobs
+    from .wire.errors import ProvisioningError
 # BEGIN GENERATED input imports (scripts/generate; do not edit)
 if TYPE_CHECKING:
-    from .inputs import (
+    from .generated.inputs import (
         TrainingJobAlgorithmArgs,
         TrainingJobAlgorithmArgsDict,
         TrainingJobArgs,
@@ -305,12 +305,12 @@ __all__ += [
 # END GENERATED input exports
 
 _LAZY: dict[str, str] = {
-    "TrainingJob": "resource",
-    "get_training_jobs": "resource",
-    "TrainingJobProvider": "provider",
-    "ProvisioningError": "errors",
+    "TrainingJob": "frontends.resource",
+    "get_training_jobs": "frontends.resource",
+    "TrainingJobProvider": "frontends.dynamic",
+    "ProvisioningError": "wire.errors",
 }
-_LAZY.update({name: "inputs" for name in __all__ if name.endswith(("Args", "ArgsDict"))})
+_LAZY.update({name: "generated.inputs" for name in __all__ if name.endswith(("Args", "ArgsDict"))})
 
 
 def __getattr__(name: str) -> Any:

@@ -3,7 +3,7 @@
 
 Every program declares what a jobs.json file declares (story.py), with the schema's property names: the test
 side writes jobs with the wire names and ``schema_args`` renames their keys through the generated name map
-(pulumi_modelarts.schema_names, what the plugin translates with).
+(pulumi_modelarts.generated.schema_names, what the plugin translates with).
 
 * TypeScript: one ``index.ts`` reads jobs.json and passes each job's arguments to ``new TrainingJob`` as they
   are, the way a program passes configuration it loads. Its ``node_modules`` is a link to one directory per
@@ -37,11 +37,11 @@ from typing import Any
 
 import yaml  # type: ignore[import-untyped]  # PyYAML: a dependency of the pulumi SDK, no stubs here
 
-from pulumi_modelarts import schema_names
-from pulumi_modelarts.renaming import to_schema
+from pulumi_modelarts.frontends.renaming import to_schema
+from pulumi_modelarts.generated import schema_names
 
 REPO = Path(__file__).resolve().parents[2]
-SCHEMA_FILE = REPO / "provider" / "pulumi_modelarts" / "schema.json"
+SCHEMA_FILE = REPO / "provider" / "pulumi_modelarts" / "generated" / "schema.json"
 NODE_TOOLCHAIN = REPO / "scripts" / "pulumi-build" / "nodejs"
 SDK_NODEJS = REPO / "sdk" / "nodejs"
 SDK_GO = REPO / "sdk" / "go"

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from modelarts_emulator.testing import EmulatorProcess
-from pulumi_modelarts.client import ModelArtsClient
-from pulumi_modelarts.models import TrainingJob as WireJob
+from pulumi_modelarts.job.client import ModelArtsClient
+from pulumi_modelarts.wire.models import TrainingJob as WireJob
 
 from ..support import emulator_env, poll
 from . import languages

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
-from pulumi_modelarts.client import ModelArtsClient
+from pulumi_modelarts.job.client import ModelArtsClient
 
 from ..support import emulator_env
 from . import languages

@@ -396,7 +396,7 @@ def test_release_refuses_versions_that_disagree(tmp_path: Path) -> None:
         "scripts/release",
         "pyproject.toml",
         "CHANGELOG.md",
-        "provider/pulumi_modelarts/schema.json",
+        "provider/pulumi_modelarts/generated/schema.json",
         "sdk/python/pyproject.toml",
         "sdk/python/pulumi_modelarts_native/pulumi-plugin.json",
         "sdk/nodejs/package.json",

@@ -348,7 +348,7 @@ def test_credentials_never_reach_state_or_outputs(
 def test_get_reads_an_existing_job_without_owning_it(
     tmp_path: Path, emulator: EmulatorProcess, front_end: FrontEnd
 ) -> None:
-    from pulumi_modelarts.models import validate_create_request
+    from pulumi_modelarts.wire.models import validate_create_request
 
     request = validate_create_request(
         {

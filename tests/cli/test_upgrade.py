@@ -90,7 +90,7 @@ def test_jobs_deployed_with_the_first_release_survive_an_upgrade_to_this_one(
 ) -> None:
     python = venv_with_release(tmp_path / "venv", release_wheel(tmp_path / "wheel"))
     assert installed_version(python) == RELEASE
-    assert not has_module(python, "pulumi_modelarts.plugin")
+    assert not has_module(python, "pulumi_modelarts.frontends.plugin")
 
     env = {
         **POLL_ENV,
@@ -115,7 +115,7 @@ def test_jobs_deployed_with_the_first_release_survive_an_upgrade_to_this_one(
 
     upgrade_to_current(python)
     # This checkout's modules, not the release's: the native plugin is new, the embedded emulator is gone.
-    assert has_module(python, "pulumi_modelarts.plugin")
+    assert has_module(python, "pulumi_modelarts.frontends.plugin")
     assert not has_module(python, "pulumi_modelarts.emulator")
 
     # The next preview: every job "same" (no replacement, no update), and not a single call that writes.

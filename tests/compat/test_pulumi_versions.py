@@ -65,7 +65,9 @@ def test_unit_tests_and_a_story_per_front_end_pass_with_the_sdk(which: str, tmp_
         assert Version(installed_version(python, name)) == Version(floor), name
 
     # The package imports without a warning (a warning would reach every program's output).
-    imports = "import pulumi_modelarts.models, pulumi_modelarts.plugin, pulumi_modelarts_native"
+    imports = (
+        "import pulumi_modelarts.wire.models, pulumi_modelarts.frontends.plugin, pulumi_modelarts_native"
+    )
     subprocess.run(
         [str(python), "-W", "error", "-c", imports],
         check=True,

@@ -1,0 +1,235 @@
+"""The dynamic provider behind ``TrainingJob``: ``pulumi.dynamic`` calls translated to and from ``core``.
+
+The provider object is pickled into the Pulumi state (by reference: it lives in this package and has no
+attributes), so it holds no settings, credentials or clients. Each call resolves settings from the stack
+config handed to ``configure`` (kept in a process-wide holder) and the environment, and opens a client for the
+duration of the call. The provider host runs up to four calls at once on threads; the only shared mutable
+state is that holder, guarded by a lock.
+
+Progress goes to stderr, which the Pulumi CLI shows as diagnostics.
+
+What the engine prints is shaped as for the native plugin (``front_end``: a nested check-failure path leads
+its reason, warnings name the job); this module's own part is that this package's errors reach the engine as
+the gRPC status details themselves, without the "Exception calling application:" grpc puts before an escaped
+exception (``_reported``).
+
+The Pulumi program imports this module only to name the provider class; ``core`` (and through it pydantic,
+httpx and the wire models) loads on the first call, in the provider host.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import sys
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
+
+from pulumi.dynamic import (
+    CheckFailure,
+    CheckResult,
+    ConfigureRequest,
+    CreateResult,
+    DiffResult,
+    ReadResult,
+    ResourceProvider,
+    UpdateResult,
+)
+
+from ..account.settings import near_miss_keys
+from ..job.progress import StderrProgress, engine_address
+from ..wire.errors import ModelArtsError, ProvisioningError
+from .shared import (
+    CONFIG_KEYS,
+    ProviderConfig,
+    engine_failure,
+    error_text,
+    is_lookup,
+    tags_drifted,
+    warning_line,
+)
+
+__all__ = ["ProvisioningError", "TrainingJobProvider", "current_config", "set_config", "stderr_progress"]
+
+_R = TypeVar("_R")
+# The dynamic provider host runs as `python -m pulumi.dynamic`; its servicer methods hold the gRPC context.
+_HOST_MODULE = "pulumi.dynamic.__main__"
+_HOST_METHODS = frozenset({"Check", "Diff", "Create", "Read", "Update", "Delete"})
+
+# The provider object holds nothing (it is pickled into the state): the configuration is the process's.
+CONFIG = ProviderConfig()
+
+
+def set_config(config: Mapping[str, object]) -> None:
+    """Use this ``modelarts:*`` config for this process's operations (a direct call, a test); unlike the
+    engine's configure, it is not the stack's own, so check does not judge settings by it."""
+    CONFIG.remember(config)
+
+
+def current_config() -> dict[str, str]:
+    return CONFIG.current()
+
+
+def stderr_progress() -> StderrProgress:
+    """Progress on stderr, asking the engine that started this provider host whether it still listens."""
+    main = sys.modules.get("__main__")
+    spec = getattr(main, "__spec__", None)
+    # Only Pulumi's dynamic provider host (`python -m pulumi.dynamic <engine address>`) has an engine.
+    hosted = spec is not None and spec.name == "pulumi.dynamic.__main__"
+    return StderrProgress(engine_address(sys.argv[1:]) if hosted else None)
+
+
+def check_failure(path: str, reason: str) -> CheckFailure:
+    """A failure as the engine should print it (``front_end.engine_failure``)."""
+    return CheckFailure(*engine_failure(path, reason))
+
+
+def _servicer_context() -> Any:
+    """The gRPC context of the dynamic host's servicer method this thread is running, or None.
+
+    It is found on the stack (the nearest frame of a servicer method of the host module, whose ``context``
+    argument has ``abort``) because nothing public reaches it: pulumi's dynamic host
+    (``pulumi/dynamic/__main__.py``, ``DynamicResourceProviderServicer.Create``/``Read``/...) receives
+    ``(request, context)`` from grpc but calls ``provider.create(props)`` and the rest without it, and offers
+    no hook to run code around a call; grpc has no "current call" accessor; the host builds its own
+    ``grpc.server`` in ``main()``, so no server interceptor can be added; and grpc's ``_call_behavior``
+    turns any exception escaping the servicer into "Exception calling application: <text>", unless the
+    method's own context aborted the call. The alternatives (patching the host's servicer class, or the
+    dynamic provider protocol's own error types, which do not exist) are worse or unavailable. Only frames
+    are read, nothing is changed, and outside that host (tests, other callers) the answer is None.
+    """
+    frame = inspect.currentframe()
+    while frame is not None:
+        spec = frame.f_globals.get("__spec__")
+        if getattr(spec, "name", None) == _HOST_MODULE and frame.f_code.co_name in _HOST_METHODS:
+            context = frame.f_locals.get("context")
+            return context if callable(getattr(context, "abort", None)) else None
+        frame = frame.f_back
+    return None
+
+
+def _reported(method: Callable[..., _R]) -> Callable[..., _R]:
+    """Let this package's errors reach the engine as written.
+
+    An exception escaping a servicer method reaches the engine as "Exception calling application: <text>"
+    (grpc's wrapper); ``context.abort`` sets the status details without it. Outside the host (tests, other
+    callers), or for an unexpected exception (a bug, whose traceback grpc logs), it is raised as is.
+    """
+
+    @functools.wraps(method)
+    def wrapper(*args: Any, **kwargs: Any) -> _R:
+        try:
+            return method(*args, **kwargs)
+        except ModelArtsError as exc:
+            context = _servicer_context()
+            if context is None:
+                raise
+            import grpc  # type: ignore[import-untyped]
+
+            # The operation's inputs and outputs: their secrets are hidden from the text too.
+            data = [arg for arg in args if isinstance(arg, Mapping)]
+            context.abort(grpc.StatusCode.UNKNOWN, error_text(exc, *data))  # raises
+            raise
+
+    return wrapper
+
+
+# Whether this pulumi SDK's dynamic ReadResult carries inputs (the inputs the engine then stores).
+READ_TAKES_INPUTS = "inputs" in inspect.signature(ReadResult.__init__).parameters
+
+
+def _secret_inputs(inputs: Mapping[str, Any]) -> dict[str, Any]:
+    """Inputs handed back to the engine, with the secret ones (``fields.SECRET_INPUTS``) marked secret again,
+    as the resource registered them: the state's inputs keep them encrypted."""
+    from pulumi.runtime import rpc
+
+    from ..job.secret_paths import PLAIN, mark
+
+    return mark(inputs, PLAIN, rpc.wrap_rpc_secret)
+
+
+class TrainingJobProvider(ResourceProvider):
+    """CRUD for ModelArts training jobs. Stateless: safe to pickle, safe to share between threads."""
+
+    def configure(self, req: ConfigureRequest) -> None:
+        # The config can only be asked key by key: the settings' keys, and the known near misses to name.
+        CONFIG.configure({key: req.config.get(key) for key in (*CONFIG_KEYS, *near_miss_keys())})
+
+    def check(self, _olds: dict[str, Any], news: dict[str, Any]) -> CheckResult:
+        from ..job import core
+        from .renaming import as_written, from_python, spelled_twice
+
+        # Outside the provider host (no configure), settings come from wherever the caller resolves them.
+        config, misplaced = CONFIG.for_check()
+        # The program's plain dicts may spell properties as Python does (node_selector_terms) or as the wire
+        # does (nodeSelectorTerms); the stored inputs have the wire's, and problems the program's spelling.
+        checked = core.check(_olds, from_python(news), config=config, misplaced=misplaced)
+        if checked.warnings:
+            # A dynamic provider has no per-resource log (its stderr is shown among the stack's diagnostics),
+            # so each line names the job.
+            metadata = checked.inputs.get("metadata")
+            name = metadata.get("name") if isinstance(metadata, dict) else None
+            job = name if isinstance(name, str) else None
+            said = stderr_progress()
+            for warning in checked.warnings:
+                said.say(f"warning: {warning_line(*as_written(warning.path, warning.reason, news), job)}")
+        problems = [*spelled_twice(news), *(as_written(f.path, f.reason, news) for f in checked.failures)]
+        return CheckResult(checked.inputs, [check_failure(path, reason) for path, reason in problems])
+
+    @_reported
+    def diff(self, _id: str, _olds: dict[str, Any], _news: dict[str, Any]) -> DiffResult:
+        from ..job import core
+
+        # The protocol carries top-level replaces only: the progress line names the values forcing a new job.
+        decision = core.plan(_id, _olds, _news, stderr_progress(), explain=True)
+        return DiffResult(
+            changes=decision.changes,
+            replaces=decision.replaces,
+            delete_before_replace=decision.delete_before_replace,
+        )
+
+    @_reported
+    def create(self, props: dict[str, Any]) -> CreateResult:
+        from ..job import core
+
+        said = stderr_progress()
+        with core.open_client(CONFIG.current(), said) as client:
+            created = core.create(props, client, said)
+        return CreateResult(created.id, created.outputs)
+
+    @_reported
+    def read(self, id_: str, props: dict[str, Any]) -> ReadResult:
+        from ..job import core
+        from ..job.job_state import DECLARED_INPUTS
+
+        said = stderr_progress()
+        with core.open_client(CONFIG.current(), said) as client:
+            found = core.read(id_, props, client, said, must_exist=is_lookup(props))
+        # An empty id tells the engine the job is gone: refresh drops it from the state.
+        if found is None:
+            return ReadResult("", {})
+        # Tags changed elsewhere: the stored inputs become the declared inputs read (with the tags found), so
+        # the next preview shows the drift as a change of tags. With a pulumi SDK whose ReadResult takes no
+        # inputs (3.171 does not) the next preview still finds the drift (declared_inputs holds the tags
+        # found), shown as an update without the property named.
+        before, after = props.get(DECLARED_INPUTS), found.outputs.get(DECLARED_INPUTS)
+        if READ_TAKES_INPUTS and isinstance(after, dict) and tags_drifted(before, after) is not None:
+            return ReadResult(found.id, found.outputs, _secret_inputs(after))
+        return ReadResult(found.id, found.outputs)
+
+    @_reported
+    def update(self, _id: str, _olds: dict[str, Any], _news: dict[str, Any]) -> UpdateResult:
+        from ..job import core
+
+        said = stderr_progress()
+        with core.open_client(CONFIG.current(), said) as client:
+            updated = core.update(_id, _olds, _news, client, said)
+        return UpdateResult(updated.outputs)
+
+    @_reported
+    def delete(self, _id: str, _props: dict[str, Any]) -> None:
+        from ..job import core
+
+        said = stderr_progress()
+        with core.open_client(CONFIG.current(), said) as client:
+            core.delete(_id, client, said, _props)

@@ -1,0 +1,505 @@
+"""The native provider plugin, ``pulumi-resource-modelarts``: Pulumi's provider protocol over ``core``.
+
+The engine starts this executable and talks gRPC to it (``pulumi.provider.experimental``). This module holds
+the provider class, which translates each request for ``core`` and its answer back, the warm-up, and the
+server start (``main``):
+
+- values: the engine's ``PropertyValue``s in schema names (``nodeCount``) become core's plain data in wire
+  names (``node_count``) and back, secrets opened and marked again (``native_values``); the paths of check
+  failures, the fields their reasons name, detailed-diff keys and replace reasons are renamed too;
+- create, read, update and delete run ``core`` on threads of this module's own executor, sized for many jobs
+  waiting at once (``asyncio.to_thread`` would use the default executor, a handful of threads on a small
+  machine, and quietly cap the number of concurrent waits);
+- progress lines go to the engine's log service with the resource's URN, so the CLI shows them under the job;
+- a request's timeout (``customTimeouts``) goes to core as it came, which bounds a create's wait, an update's
+  retries and a delete's wait with it (``waiting.clamp``); the engine's cancel (Ctrl-C) ends the waits: the
+  job is then terminated while the engine still listens, as for any failed wait.
+
+Settings come from the provider configuration (``modelarts:*`` stack config or an explicit provider's
+arguments) and the environment, resolved afresh for every operation. What this front-end does exactly as the
+dynamic one (which config keys count, naming, failures and warnings as the engine shows them, error text,
+listing jobs, lookup or refresh, tag drift) is ``front_end``'s; an imported job's diff is ``core.plan``'s.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import importlib.resources
+import json
+import os
+import signal
+import sys
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
+from pulumi.provider.experimental.property_value import PropertyValue
+from pulumi.provider.experimental.provider import (
+    CheckFailure,
+    CheckRequest,
+    CheckResponse,
+    ConfigureRequest,
+    ConfigureResponse,
+    CreateRequest,
+    CreateResponse,
+    DeleteRequest,
+    DiffRequest,
+    DiffResponse,
+    GetSchemaRequest,
+    GetSchemaResponse,
+    InvokeRequest,
+    InvokeResponse,
+    PropertyDiff,
+    PropertyDiffKind,
+    Provider,
+    ReadRequest,
+    ReadResponse,
+    UpdateRequest,
+    UpdateResponse,
+)
+from pulumi.runtime import rpc
+
+from ..account.settings import CONFIG_NAMESPACE, SOURCES
+from ..generated import schema_names
+from ..job.job_state import declared_from_job
+from ..job.progress import EngineLog, engine_address, wait_until_engine_gone
+from .native_values import (
+    answered,
+    diff_key,
+    outputs_map,
+    planned_state,
+    property_map,
+    to_plain,
+    wire_args,
+    wire_inputs,
+    wire_state,
+    with_secret_inputs,
+    with_tags_found,
+)
+from .renaming import schema_failure, to_schema
+from .shared import (
+    ProviderConfig,
+    engine_failure,
+    error_text,
+    find_jobs,
+    is_lookup,
+    scope_of_urn,
+    warning_line,
+    with_naming,
+)
+
+__all__ = ["ModelArtsProvider", "main"]
+
+RESOURCE_TYPE = "modelarts:index:TrainingJob"
+FUNCTION_TYPE = "modelarts:index:getTrainingJobs"
+# One thread per operation in flight; a create waiting for Running holds its thread for the whole wait.
+# The engine runs at most --parallel operations at once (default 4 x cores); this leaves room above that.
+WORKERS = 256
+T = TypeVar("T")
+
+
+@functools.cache
+def secret_settings() -> tuple[str, ...]:
+    """The provider settings the schema marks secret (``secretKey``...): the schema, generated from the
+    settings, is their one list."""
+    schema_file = importlib.resources.files("pulumi_modelarts.generated").joinpath("schema.json")
+    schema = schema_file.read_text(encoding="utf-8")
+    variables: Mapping[str, Mapping[str, Any]] = json.loads(schema)["config"]["variables"]
+    return tuple(key for key, spec in variables.items() if spec.get("secret"))
+
+
+def with_secret_settings(config: Mapping[str, PropertyValue]) -> dict[str, PropertyValue]:
+    """The provider's configuration with every secret setting marked secret, however it was given."""
+    secret = secret_settings()
+    return {
+        key: value.with_secret(True) if key in secret and not value.is_secret else value
+        for key, value in config.items()
+    }
+
+
+def config_secrets_warning(keys: Sequence[str]) -> str:
+    """The warning for credentials given in the stack config: the state keeps them secret, but the config file
+    holds them in plain text unless set with --secret, and Pulumi's own debug output shows them."""
+    environment = {key: names for key, names in SOURCES.values()}
+    named = [f"{CONFIG_NAMESPACE}:{key}" for key in keys]
+    where = " or ".join(f"${name}" for key in keys for name in environment.get(key, ())[:1])
+    verb, it = ("is", "it") if len(keys) == 1 else ("are", "them")
+    return (
+        f"{', '.join(named)} {verb} set in the stack config: the state keeps {it} secret, but without "
+        f"`--secret` the stack's config file holds {it} in plain text, and Pulumi's own debug output (-v=9, "
+        f"PULUMI_DEBUG_GRPC) shows {it} either way. Prefer the environment ({where})."
+    )
+
+
+def _is_default_provider(urn: str) -> bool:
+    # The engine names the provider it makes from the stack config "default" or "default_<version>...".
+    name = urn.rpartition("::")[2]
+    return name == "default" or name.startswith("default_")
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The provider
+
+
+class ModelArtsProvider(Provider):
+    """The ``modelarts`` package: the TrainingJob resource and the getTrainingJobs function."""
+
+    def __init__(self, engine: str | None = None, workers: int = WORKERS, *, warm_up: bool = False) -> None:
+        """warm_up: load the models and the client on a thread of their own once an operation announces it
+        will need them (``WarmUp``), as the served plugin does; off, each operation loads what it uses."""
+        self._log = EngineLog(engine)
+        self.workers = workers
+        self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="modelarts")
+        self._config = ProviderConfig()
+        self._stop = threading.Event()
+        self._warned_config = False
+        self.warm_up = WarmUp() if warm_up else None
+
+    async def _run(self, call: Callable[[], T]) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._executor, call)
+
+    def config(self) -> dict[str, str]:
+        """The provider configuration as ``configure`` last received it (``modelarts:<key>`` -> value)."""
+        return self._config.current()
+
+    async def get_schema(self, request: GetSchemaRequest) -> GetSchemaResponse:
+        schema = importlib.resources.files("pulumi_modelarts.generated").joinpath("schema.json")
+        return GetSchemaResponse(schema.read_text(encoding="utf-8"))
+
+    async def check_config(self, request: CheckRequest) -> CheckResponse:
+        # Settings are resolved (with the environment's fallbacks) when an operation needs them. The engine
+        # records this answer as the provider's inputs and outputs, and strips secrets before this call: a
+        # credential set without --secret would be stored in plain text unless it is marked here.
+        inputs = with_secret_settings(request.new_inputs)
+        given = [key for key in secret_settings() if key in request.new_inputs]
+        if given and not self._warned_config and _is_default_provider(request.urn):
+            self._warned_config = True  # once per plugin, not on every check of the provider
+            self._log.log(request.urn, config_secrets_warning(given), warning=True)
+        return CheckResponse(inputs=inputs, failures=[])
+
+    async def configure(self, request: ConfigureRequest) -> ConfigureResponse:
+        # The engine hands the package's config both as "modelarts:key" variables and as bare-key args (an
+        # explicit provider's arguments, which win); a value not known yet counts as not given.
+        given: dict[str, object] = dict(request.variables)
+        for key, value in request.args.items():
+            plain = to_plain(value)
+            if plain != rpc.UNKNOWN:
+                given[f"{CONFIG_NAMESPACE}:{key}"] = plain
+        self._config.configure(given)
+        return ConfigureResponse(accept_secrets=True, supports_preview=False)
+
+    async def check(self, request: CheckRequest) -> CheckResponse:
+        from ..job import core
+
+        if self.warm_up is not None and not request.old_inputs:
+            self.warm_up.start()  # a new job: a create follows unless this is a preview
+
+        sent = wire_inputs(request.new_inputs)
+        # The resource name and the stack, which generated names use, as the dynamic resource passes them.
+        news = with_naming(sent, request.name, scope_of_urn(request.urn))
+        config, misplaced = self._config.for_check()
+        # Settings are checked at preview too (no API call, no value in any message), as the dynamic one does.
+        olds = wire_inputs(request.old_inputs)
+        checked = core.check(olds, news, config=config, misplaced=misplaced)
+        # Paths and the names their reasons mention as the user wrote them (schema names).
+        failures = [
+            CheckFailure(*engine_failure(*schema_failure(f.path, f.reason))) for f in checked.failures
+        ]
+        # Advice the service does not enforce: a warning on the job's row, the inputs pass.
+        for advice in checked.warnings:
+            self._log.log(
+                request.urn, warning_line(*schema_failure(advice.path, advice.reason)), warning=True
+            )
+        answer = with_secret_inputs(answered(checked.inputs, sent, request.new_inputs))
+        return CheckResponse(inputs=answer, failures=failures)
+
+    async def diff(self, request: DiffRequest) -> DiffResponse:
+        from ..job import core
+
+        # An imported job's whole state (planned_state keeps it): core.plan judges it by what it says.
+        olds = wire_state(planned_state(request.old_state))
+        # Normalised once, by core.plan.
+        news = wire_inputs(request.new_inputs)
+        progress = self._log.progress(request.urn)
+        decision = core.plan(request.resource_id, olds, news, progress)
+        # Each changed value at its own path (spec.resource.nodeCount, algorithm.parameters[1].value), in
+        # schema names: `preview --diff` shows it where it is and `preview --json` lists it. The replace
+        # reasons are those paths too: the engine takes property paths there (it replaces the job and reports
+        # them as the step's replaceReasons), so a reviewer sees which value forces a new job.
+        detailed = {
+            diff_key(leaf.path): PropertyDiff(_KINDS[leaf.kind, leaf.replaces], leaf.path != "status")
+            for leaf in decision.leaves
+        }
+        return DiffResponse(
+            changes=decision.changes,
+            replaces=[diff_key(path) for path in decision.forcing()],
+            delete_before_replace=decision.delete_before_replace,
+            detailed_diff=detailed,
+        )
+
+    async def create(self, request: CreateRequest) -> CreateResponse:
+        from ..job import core
+
+        inputs = wire_inputs(request.properties)
+        progress = self._log.progress(request.urn)
+
+        def call() -> core.JobState:
+            if self.warm_up is not None:
+                self.warm_up.wait()
+            with core.open_client(self.config(), progress) as client:
+                return core.create(inputs, client, progress, limit=request.timeout, stop=self._stop)
+
+        created = await self._run(call)
+        return CreateResponse(created.id, outputs_map(created.outputs, request.properties))
+
+    async def read(self, request: ReadRequest) -> ReadResponse:
+        from ..job import core
+        from ..job.job_state import DECLARED_INPUTS
+
+        olds = wire_state(request.properties)
+        progress = self._log.progress(request.urn)
+        lookup = is_lookup(olds)
+
+        def call() -> core.JobState | None:
+            with core.open_client(self.config(), progress) as client:
+                return core.read(request.resource_id, olds, client, progress, must_exist=lookup)
+
+        found = await self._run(call)
+        if found is None:
+            return ReadResponse(resource_id="", properties={}, inputs={})  # gone: refresh drops it
+        inputs: Mapping[str, PropertyValue] = request.inputs
+        if not inputs:
+            # `pulumi import`: the inputs are what the job says about itself.
+            inputs = with_secret_inputs(
+                property_map(to_schema(declared_from_job(found.outputs), schema_names.INPUTS))
+            )
+        else:
+            inputs = with_tags_found(inputs, found.outputs.get(DECLARED_INPUTS))
+        return ReadResponse(
+            resource_id=found.id, properties=outputs_map(found.outputs, inputs), inputs=dict(inputs)
+        )
+
+    async def update(self, request: UpdateRequest) -> UpdateResponse:
+        from ..job import core
+
+        olds = wire_state(request.olds)
+        news = wire_inputs(request.news)
+        progress = self._log.progress(request.urn)
+
+        def call() -> core.JobState:
+            with core.open_client(self.config(), progress) as client:
+                return core.update(request.resource_id, olds, news, client, progress, limit=request.timeout)
+
+        updated = await self._run(call)
+        return UpdateResponse(outputs_map(updated.outputs, request.news))
+
+    async def delete(self, request: DeleteRequest) -> None:
+        from ..job import core
+
+        state = wire_state(request.properties)
+        progress = self._log.progress(request.urn)
+
+        def call() -> None:
+            with core.open_client(self.config(), progress) as client:
+                core.delete(request.resource_id, client, progress, state, limit=request.timeout)
+
+        await self._run(call)
+
+    async def invoke(self, request: InvokeRequest) -> InvokeResponse:
+        if request.tok != FUNCTION_TYPE:
+            raise ValueError(f"unknown function {request.tok}")
+        args = wire_args(request.args)
+        progress = self._log.progress("")
+
+        def millis(key: str) -> int | None:
+            value = args.get(key)
+            return None if value is None else int(value)
+
+        def call() -> list[dict[str, Any]]:
+            return find_jobs(
+                self.config(),
+                progress,
+                name=str(args["name"]) if args.get("name") else None,
+                phases=[str(p) for p in args.get("phases") or []],
+                kind=str(args["kind"]) if args.get("kind") else None,
+                created_after_ms=millis("created_after"),
+                created_before_ms=millis("created_before"),
+                tags=args.get("tags"),
+                sort_by=str(args["sort_by"]) if args.get("sort_by") else None,
+                order=str(args["order"]) if args.get("order") else None,
+            )
+
+        jobs = await self._run(call)
+        result = to_schema({"jobs": jobs}, schema_names.FUNCTION_RESULT)
+        return InvokeResponse(return_value=property_map(result))
+
+    async def cancel(self) -> None:
+        # Waits in progress end now (their jobs are terminated while the engine listens); later ones at once.
+        self._stop.set()
+
+
+_KINDS = {
+    ("add", False): PropertyDiffKind.ADD,
+    ("add", True): PropertyDiffKind.ADD_REPLACE,
+    ("update", False): PropertyDiffKind.UPDATE,
+    ("update", True): PropertyDiffKind.UPDATE_REPLACE,
+    ("delete", False): PropertyDiffKind.DELETE,
+    ("delete", True): PropertyDiffKind.DELETE_REPLACE,
+}
+
+
+def warm_up(ready: threading.Event | None = None) -> None:
+    """Load what a check needs (core, the request models) and build their validators, which pydantic
+    otherwise builds inside the first call that validates (about 0.1 s of CPU); then the same for what a
+    create needs beyond it (the client, the response models); then set ready.
+
+    A check does not wait for it: a no-change check needs no models at all, and one that validates imports
+    them (Python's import lock makes it wait for an import under way) and waits in ``build_validators`` for a
+    build under way rather than building the same validator again.
+    """
+    try:
+        from ..job import core, resource_models  # noqa: F401  (imported for their cost)
+        from ..wire import models
+
+        models.build_validators(models.CreateTrainingJobRequest, resource_models.ProviderSettings)
+        from ..job import client  # noqa: F401
+
+        models.build_validators(models.TrainingJob, resource_models.ResourceOutputs)
+    finally:
+        if ready is not None:
+            ready.set()
+
+
+class WarmUp:
+    """``warm_up`` on a thread of its own, started by the first operation that says a create may follow.
+
+    Not at plugin start: a no-change preview or a refresh never needs the request validators, and loading
+    them competes for the GIL and the CPU with the answers the engine waits for (a 20-job no-change preview
+    took about 90 ms longer with it). A create waits for it rather than building the response models'
+    validators a second time on its own thread.
+    """
+
+    def __init__(self) -> None:
+        self.ready = threading.Event()
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        with self._lock:
+            if self._thread is None:
+                self._thread = threading.Thread(
+                    target=warm_up, args=(self.ready,), name="modelarts-warm-up", daemon=True
+                )
+                self._thread.start()
+
+    @property
+    def started(self) -> bool:
+        return self._thread is not None
+
+    def wait(self) -> None:
+        self.start()
+        self.ready.wait(timeout=60)
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("pulumi-modelarts")
+    except PackageNotFoundError:
+        return "0.0.0"
+
+
+# Pulumi's own gRPC settings for plugins: a large stack's messages exceed gRPC's 4 MB default, and a request
+# may wait long for a busy event loop before it is handled.
+GRPC_OPTIONS = (
+    ("grpc.max_receive_message_length", 400 * 1024 * 1024),
+    ("grpc.max_send_message_length", 400 * 1024 * 1024),
+    ("grpc.server_max_unrequested_time_in_server", 30 * 60),
+)
+RPCS = ("CheckConfig", "Configure", "Check", "Diff", "Create", "Read", "Update", "Delete", "Invoke")
+
+
+def _servicer_class() -> type:
+    """Pulumi's servicer, with an operation's error answered as its own text: by default gRPC prefixes it with
+    "Unexpected <class ...>" and logs a traceback the engine then shows too."""
+    import grpc  # type: ignore[import-untyped]  # (no stubs; two calls used)
+    from pulumi.provider.experimental.server import ProviderServicer
+
+    def answering(name: str) -> Callable[..., Any]:
+        inherited = getattr(ProviderServicer, name)
+
+        async def rpc_method(self: Any, request: Any, context: Any) -> Any:
+            try:
+                return await inherited(self, request, context)
+            except Exception as exc:
+                await context.abort(grpc.StatusCode.UNKNOWN, error_text(exc))
+
+        return rpc_method
+
+    return type("ModelArtsServicer", (ProviderServicer,), {name: answering(name) for name in RPCS})
+
+
+async def serve(args: list[str], provider: Provider, engine: str) -> None:
+    """Serve provider to the engine until it stops this process: a gRPC server on a free loopback port, the
+    port on stdout.
+
+    This is ``pulumi.provider.experimental.server.main(args, version, provider)``, Pulumi's public entry
+    point, less its argument parsing (``main`` below reads the engine's address first, for the engine log and
+    the watch on the engine), and with one difference that keeps this plugin from calling it: that function
+    builds its fixed ``ProviderServicer`` and takes no servicer, interceptor or error hook, and under it gRPC
+    answers an operation's error as "Unexpected <class ...>: text" and logs a traceback, which the engine
+    shows again; ``_servicer_class`` answers the error's own text. Everything else it needs (SIGINT, the
+    warm-up, cancellation, the engine's address) ``main`` does around it; the gRPC options are Pulumi's
+    (``pulumi.runtime._grpc_settings``, private) with the send limit raised as the receive limit.
+    """
+    import grpc
+    from pulumi.runtime.proto import provider_pb2_grpc
+
+    server = grpc.aio.server(options=list(GRPC_OPTIONS))
+    servicer = _servicer_class()(args, _version(), provider, engine_address=engine)
+    provider_pb2_grpc.add_ResourceProviderServicer_to_server(servicer, server)
+    port = server.add_insecure_port("127.0.0.1:0")
+    await server.start()
+    sys.stdout.write(f"{port}\n")
+    sys.stdout.flush()
+    await server.wait_for_termination()
+
+
+def leave_when_engine_gone(engine: str, parent: int) -> None:
+    """End this process once the engine that started it is gone (e.g. `pulumi` killed with SIGKILL, which
+    never stops its plugins): nobody will ask anything of it again, and it would otherwise run for ever.
+
+    It ends at once, without cancelling anything: a wait in flight just stops, and its job keeps running,
+    neither terminated nor recorded, for ``modelarts-orphans`` or the next ``pulumi up`` to adopt (a job is
+    only ever terminated while the engine listens). ``os._exit`` because the executor's threads, one per wait,
+    would hold an ordinary exit until their waits end.
+    """
+    wait_until_engine_gone(engine, parent)
+    with contextlib.suppress(OSError, ValueError):  # nobody may read it any more
+        sys.stderr.write(
+            "modelarts: the Pulumi engine is gone; the provider exits, leaving its jobs as they are\n"
+        )
+        sys.stderr.flush()
+    os._exit(0)
+
+
+def main() -> None:
+    """Entry point of ``pulumi-resource-modelarts``: serve the provider to the engine that started it."""
+    parent = os.getppid()  # first: the engine, unless it is already gone
+    # The engine stops its plugins with SIGINT and kills one only after a grace of seconds. A plugin started
+    # from a shell's background job inherits SIGINT ignored, which would add that grace to every command.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    args = sys.argv[1:]
+    engine = engine_address(args)
+    if engine is None:
+        sys.exit("pulumi-resource-modelarts is a Pulumi plugin: the Pulumi engine starts it")
+    provider = ModelArtsProvider(engine, warm_up=True)
+    threading.Thread(
+        target=leave_when_engine_gone, args=(engine, parent), name="modelarts-engine-watch", daemon=True
+    ).start()
+    with contextlib.suppress(KeyboardInterrupt):  # the engine stops its plugins; nothing to report
+        asyncio.run(serve(args, provider, engine))

@@ -1,0 +1,328 @@
+"""The training-job operations every front-end calls: check, plan, create, read, update, delete, list.
+
+They take plain data (the inputs as declared, the outputs stored last time) plus a client and a ``Progress``,
+and return plain results or raise the typed errors of ``errors``. Nothing here knows which front-end
+(``pulumi.dynamic`` or a provider plugin) called it. The rules they apply are pure functions elsewhere:
+``diffing`` (inputs, names, update versus replace), ``lifecycle`` (wait targets, durations, failure texts),
+``wait`` (the polling loop). The steps are in modules named by their job:
+
+- ``checking``: check (validation, failures, warnings); re-exported here;
+- ``held_names``: the create call, and what happens when the name is already held;
+- ``waiting``: a create's wait for wait_for, wait bounds, the retry budget;
+- ``reports``: giving up on a job and the failure report;
+- ``stopping``: terminating a job and deleting a stopped job's record;
+- ``tagging``: tags; ``job_state``: the outputs the state records (``JobState`` is re-exported here).
+
+Importing this module is cheap: pydantic, httpx and the wire models load on the first validation or call.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from ..account.settings import resolve_settings
+from ..generated.fields import SETTINGS_FIELDS
+from ..wire.errors import (
+    JobNotFoundError,
+    NotFoundError,
+    ProvisioningError,
+    ServerError,
+    ThrottledError,
+    TransportError,
+)
+from . import diffing
+from . import lifecycle as lc
+from .checking import Checked, Failure, check
+from .held_names import post_create
+from .job_state import JobState, declared_from_job, declared_inputs, job_outputs, public_job, restrict
+from .progress import Progress
+from .reports import warn_unknown_phase
+from .stopping import delete_bound, delete_record, stop_job
+from .tagging import TAGS_FIELD, change_tags, tag_map, tag_new_job, tags_of
+from .waiting import CUSTOM_TIMEOUTS, Bound, clamp, log_follower, retry_budget, wait_created, wait_settings
+
+if TYPE_CHECKING:
+    from ..wire.models import SearchFilter, TrainingJob
+    from .client import ModelArtsClient
+
+__all__ = [
+    "CLIENT_MAX_ATTEMPTS",
+    "Checked",
+    "Failure",
+    "JobState",
+    "adopted_inputs",
+    "check",
+    "create",
+    "delete",
+    "list_jobs",
+    "open_client",
+    "plan",
+    "read",
+    "search_filters",
+    "update",
+]
+
+# Attempts per API call (retries on throttling, 5xx and lost connections; never on bad credentials).
+# A deployment makes many calls; with the client's default five attempts a throttled or flaky service (a third
+# of calls refused) fails roughly one call in 300, i.e. often one resource per `pulumi up`.
+CLIENT_MAX_ATTEMPTS = 10
+
+
+def open_client(
+    config: Mapping[str, str], progress: Progress, environ: Mapping[str, str] | None = None
+) -> ModelArtsClient:
+    """A client for one operation, from the stack config and the environment (resolved afresh, never kept).
+
+    Retries are announced through progress, so users see why a step is slow and when a lost create was found.
+    """
+    from .client import ModelArtsClient
+
+    settings = resolve_settings(config, os.environ if environ is None else environ)
+    return ModelArtsClient.from_settings(settings, max_attempts=CLIENT_MAX_ATTEMPTS, log=progress.say)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# plan
+
+
+def plan(
+    job_id: str,
+    old_outputs: Mapping[str, Any],
+    news: Mapping[str, Any],
+    progress: Progress,
+    *,
+    explain: bool = False,
+) -> diffing.Decision:
+    """What moving from the stored outputs to the new inputs means: nothing, an update, or a replacement.
+
+    A job adopted by ``pulumi import`` has no declared inputs stored: it is judged against what it says of
+    itself (``adopted_inputs``). A replacement because of the job's last phase is always said; with explain,
+    every replacement is, naming the values that force it (for a front-end whose diff can only name
+    top-level properties).
+    """
+    # Each value normalised once, here: the new inputs, and the old ones (declared, or the adopted job's).
+    new = diffing.normalise_inputs(news)
+    declared = declared_inputs(old_outputs)
+    decision = diffing.compare(
+        adopted_inputs(old_outputs, new) if declared is None else diffing.normalise_inputs(declared),
+        new,
+        last_phase=old_outputs.get("phase"),
+        last_secondary_phase=old_outputs.get("secondary_phase"),
+    )
+    if "status" in decision.replaces or (explain and decision.replaces):
+        name = old_outputs.get("name") or job_id
+        progress.say(f"training job {name} will be replaced: {'; '.join(decision.reasons)}")
+    return decision
+
+
+def adopted_inputs(found: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any]:
+    """The declared inputs of a job adopted by ``pulumi import`` (its stored outputs: the job as found), for
+    a diff against what the program now declares (new, normalised): what the job says of itself, kept to
+    what the program also says (the service's extra fields are no difference), the program's settings (they
+    are only stored), and the tags the job was found with (they are the job's). Normalised."""
+    adopted = restrict(declared_from_job(found), new)
+    adopted.update({k: new[k] for k in SETTINGS_FIELDS if k in new and k != TAGS_FIELD})
+    return diffing.normalise_inputs(adopted)  # the job as found: the state's numbers are floats
+
+
+# ---------------------------------------------------------------------------------------------------------
+# create
+
+
+def create(
+    inputs: Mapping[str, Any],
+    client: ModelArtsClient,
+    progress: Progress,
+    *,
+    limit: float | None = None,
+    stop: threading.Event | None = None,
+) -> JobState:
+    """Create the job and wait as wait_for says; a job that does not get there is stopped before raising.
+
+    limit (seconds) caps the wait below wait_timeout (a front-end's own timeout, e.g. Pulumi's
+    customTimeouts); setting stop (a cancelled deployment) ends the wait as a failed one.
+    Raises InvalidInputsError before any call, ProvisioningError when the wait fails (its text says whether
+    anything is left running), or the client's errors when the create itself fails.
+    """
+    inputs = diffing.normalise_inputs(inputs)
+    client.hide(diffing.secret_values(inputs))  # the service may echo the request in its error messages
+    wait_for, timeout = wait_settings(inputs)
+    bound = clamp(limit, Bound(timeout, "wait_timeout"))
+    job: TrainingJob = post_create(inputs, client, progress)
+    job_id = job.job_id or ""
+    tags = tag_map(inputs.get(TAGS_FIELD))
+    if tags:
+        applied = tag_new_job(client, job, job_id, tags, progress)
+        if applied != tags:
+            # What the state records as declared is what the job carries: the next `up` sees the difference.
+            inputs = {**inputs, TAGS_FIELD: applied}
+    if wait_for != "none":
+        follow = log_follower(client, job, inputs, progress) if wait_for == "completed" else None
+        job = wait_created(client, job, job_id, wait_for, bound, progress, stop, follow)
+    return JobState(job_id, job_outputs(job, inputs, tags=tags_of(inputs)))
+
+
+# ---------------------------------------------------------------------------------------------------------
+# read, update, delete
+
+
+def read(
+    job_id: str,
+    old_outputs: Mapping[str, Any],
+    client: ModelArtsClient,
+    progress: Progress,
+    *,
+    must_exist: bool = False,
+) -> JobState | None:
+    """The job as it is now, keeping the declared inputs of the stored outputs; None when it is gone.
+
+    must_exist: the job is being looked up by id (not refreshed), so a missing job is an error, not news.
+    Tags are read when the declared inputs manage them (``tags`` declared) and on a lookup (import); a
+    refresh records the tags found as the declared ones, so a change made elsewhere shows as a diff of
+    ``tags`` at the next preview.
+    """
+    client.hide(diffing.secret_values(old_outputs))
+    try:
+        job: TrainingJob = client.get_job(job_id)
+    except NotFoundError as exc:
+        if must_exist:
+            raise JobNotFoundError(
+                f"training job {job_id} does not exist, so it cannot be read; check the id given to "
+                f"TrainingJob.get ({exc})"
+            ) from None
+        progress.say(f"training job {job_id} no longer exists")
+        return None
+    warn_unknown_phase(job, job_id, progress)
+    declared = declared_inputs(old_outputs)
+    tags: dict[str, str] | None = None
+    if must_exist or tags_of(declared) is not None:
+        try:
+            tags = client.get_tags(job_id)
+        except NotFoundError:
+            tags = {}  # the job was found a moment ago: its tags are gone with it, or there are none
+        if declared is not None and tags_of(declared) is not None:
+            declared = {**declared, TAGS_FIELD: tags}
+    return JobState(job.job_id or job_id, job_outputs(job, declared, tags=tags))
+
+
+def update(
+    job_id: str,
+    old_outputs: Mapping[str, Any],
+    news: Mapping[str, Any],
+    client: ModelArtsClient,
+    progress: Progress,
+    *,
+    limit: float | None = None,
+) -> JobState:
+    """Apply what can change in place (the description, the tags); provider settings are only stored.
+
+    Tags: the job's tags are read and only the difference to the declared ones is sent; removing ``tags``
+    from the program removes the tags it declared.
+
+    limit (seconds, a front-end's own timeout such as Pulumi's customTimeouts) bounds the retries of the
+    calls: a service that keeps refusing them (throttling, 5xx) fails the update once it is spent.
+    """
+    inputs = diffing.normalise_inputs(news)
+    declared = declared_inputs(old_outputs)
+    before = diffing.normalise_inputs(declared) if declared is not None else None
+    client.hide(diffing.secret_values(inputs) | diffing.secret_values(old_outputs))
+    decision = diffing.compare(before or {}, inputs)
+    retries = clamp(limit, Bound(client.max_retry_seconds, ""))
+    try:
+        with retry_budget(client, limit):
+            if decision.description_changed:
+                metadata = inputs.get("metadata")
+                description = metadata.get("description") if isinstance(metadata, Mapping) else None
+                client.update_description(job_id, description or "")
+                progress.say(f"training job {job_id}: description updated")
+            job: TrainingJob = client.get_job(job_id)
+            want, had = tags_of(inputs), tags_of(before)
+            if TAGS_FIELD in decision.settings_changed:  # declared (or found by refresh) against the new
+                have = client.get_tags(job_id)
+                # Without tags declared now, the ones declared before are removed; others stay unmanaged.
+                target = want if want is not None else {k: v for k, v in have.items() if k not in (had or {})}
+                change_tags(client, job_id, have, target, progress)
+    except NotFoundError:
+        raise ProvisioningError(
+            f"training job {job_id} no longer exists; run `pulumi refresh` to drop it from the state "
+            "(the next `pulumi up` then creates a new job)"
+        ) from None
+    except (ThrottledError, ServerError, TransportError) as exc:
+        if retries.source != CUSTOM_TIMEOUTS:
+            raise
+        raise ProvisioningError(
+            f"training job {job_id} could not be updated within {lc.format_elapsed(retries.seconds)} "
+            f"({CUSTOM_TIMEOUTS}): {exc}; the job runs on unchanged: run `pulumi up` again, or allow the "
+            "update more time in the resource's customTimeouts"
+        ) from None
+    return JobState(job_id, job_outputs(job, inputs, tags=tags_of(inputs)))
+
+
+def delete(
+    job_id: str,
+    client: ModelArtsClient,
+    progress: Progress,
+    outputs: Mapping[str, Any] | None = None,
+    *,
+    limit: float | None = None,
+) -> None:
+    """Terminate the job if it still runs and wait until it has stopped; a job already gone is fine.
+
+    The record then stays (logs readable, name taken) unless the declared inputs in outputs set keep_record
+    to false: then it is deleted too, and delete waits until the service no longer knows the job.
+    limit (seconds, a front-end's own timeout such as Pulumi's customTimeouts) caps each wait below the
+    built-in one, and the retries of the calls too.
+    """
+    declared = declared_inputs(outputs or {}) or {}
+    client.hide(diffing.secret_values(outputs))
+    bound = delete_bound(limit)
+    with retry_budget(client, limit):
+        job = stop_job(job_id, client, progress, bound)
+        if declared.get("keep_record") is False and job is not None:
+            delete_record(client, job, progress, bound)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# list
+
+
+def search_filters(
+    *,
+    name: str | None = None,
+    phases: Sequence[str] = (),
+    kind: str | None = None,
+    created_after_ms: int | None = None,
+    created_before_ms: int | None = None,
+) -> list[SearchFilter]:
+    """The search conditions; phases in any case. Raises pydantic's ValidationError (a ValueError) for a
+    condition the service would refuse, before any call."""
+    from ..wire.models import SearchFilter
+
+    filters: list[SearchFilter] = []
+    if name:
+        filters.append(SearchFilter(key="name", operator="like", value=[name]))
+    if phases:
+        filters.append(SearchFilter(key="phase", operator="in", value=list(phases)))
+    if kind:
+        filters.append(SearchFilter(key="kind", operator="in", value=[kind]))
+    if created_after_ms is not None or created_before_ms is not None:
+        bounds = ["" if ms is None else str(int(ms)) for ms in (created_after_ms, created_before_ms)]
+        filters.append(SearchFilter(key="create_time", operator="between", value=bounds))
+    return filters
+
+
+def list_jobs(
+    client: ModelArtsClient,
+    filters: Sequence[SearchFilter],
+    *,
+    sort_by: str | None = None,
+    order: str | None = None,
+    tags: Mapping[str, str] | None = None,
+) -> list[dict[str, Any]]:
+    """Every job matching the filters (all pages of the search) and carrying every tag of tags (key and
+    value), without secrets (``public_job``)."""
+    found = client.iter_jobs(filters, sort_by=sort_by, order=order, tags=tags)
+    return [public_job(job) for job in found]

@@ -1,0 +1,194 @@
+"""Waiting for a job just created to reach what wait_for asks (the log's newest line shown meanwhile), the
+bounds of every wait and which setting set them, and the retry budget a front-end's timeout leaves the
+client. The polling loop itself is ``wait.until``; a wait that fails gives up through ``reports.give_up``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from ..wire.errors import (
+    JobVanished,
+    ModelArtsError,
+    ProvisioningError,
+    WaitCancelled,
+    WaitFailed,
+    WaitTimedOut,
+)
+from ..wire.phases import SecondaryPhase, is_stopped
+from . import lifecycle as lc
+from .polling import Condition, until
+from .progress import Progress
+from .reports import give_up
+from .secret_paths import ENVIRONMENTS, found
+
+if TYPE_CHECKING:
+    from ..wire.models import TrainingJob
+    from .client import ModelArtsClient
+    from .logtail import LogFollower
+
+__all__ = [
+    "CUSTOM_TIMEOUTS",
+    "Bound",
+    "clamp",
+    "log_follower",
+    "named",
+    "retry_budget",
+    "wait_created",
+    "wait_settings",
+]
+
+
+class Bound(NamedTuple):
+    """How long a wait may take and which setting said so (named when the wait times out)."""
+
+    seconds: float
+    source: str
+
+
+CUSTOM_TIMEOUTS = "customTimeouts"
+
+
+def named(bound: Bound) -> str:
+    return f" ({bound.source})" if bound.source else ""
+
+
+def clamp(limit: float | None, bound: Bound) -> Bound:
+    """bound, or a front-end's own timeout (limit: Pulumi's customTimeouts) where that is shorter: the one
+    rule for every wait and retry budget. None or 0 (the engine sends 0 when none is set) is no limit."""
+    if limit is not None and 0 < limit < bound.seconds:
+        return Bound(limit, CUSTOM_TIMEOUTS)
+    return bound
+
+
+@contextlib.contextmanager
+def retry_budget(client: ModelArtsClient, limit: float | None) -> Iterator[None]:
+    """The client's retries (throttling, 5xx, lost connections) end within limit seconds for these calls."""
+    before = client.max_retry_seconds
+    client.max_retry_seconds = clamp(limit, Bound(before, "")).seconds
+    try:
+        yield
+    finally:
+        client.max_retry_seconds = before
+
+
+def wait_settings(inputs: Mapping[str, Any]) -> tuple[lc.WaitFor, float]:
+    wait_for = inputs.get("wait_for")
+    timeout = inputs.get("wait_timeout")
+    return (
+        lc.parse_wait_for(wait_for) if wait_for is not None else lc.DEFAULT_WAIT_FOR,
+        lc.parse_duration(timeout) if timeout is not None else lc.DEFAULT_WAIT_TIMEOUT_SECONDS,
+    )
+
+
+def wait_created(
+    client: ModelArtsClient,
+    job: TrainingJob,
+    job_id: str,
+    wait_for: lc.WaitFor,
+    bound: Bound,
+    progress: Progress,
+    stop: threading.Event | None,
+    follow: LogFollower | None = None,
+) -> TrainingJob:
+    name = job.name
+    last = job  # the job as last fetched: what a lost watch reports and decides on
+
+    def fetch() -> TrainingJob:
+        nonlocal last
+        last = client.get_job(job_id)
+        if follow is not None:
+            follow.poll(last)  # returns at once: the log is read beside the wait, never in its way
+        return last
+
+    def reached(j: TrainingJob) -> bool:
+        return lc.classify(j.phase, wait_for, j.secondary_phase) is lc.Verdict.DONE
+
+    def lost(j: TrainingJob) -> bool:
+        return lc.classify(j.phase, wait_for, j.secondary_phase) is lc.Verdict.FAILED
+
+    def changed(j: TrainingJob, elapsed: float) -> None:
+        progress.say(f"{name} (id {job_id}) {j.phase or 'unknown'} after {lc.format_elapsed(elapsed)}")
+
+    try:
+        return until(
+            job,
+            fetch,
+            done=[Condition(wait_for, reached)],
+            fail=[Condition(f"can no longer reach {wait_for}", lost)],
+            timeout=bound.seconds,
+            on_change=changed,
+            stop=stop,
+        )
+    except WaitFailed as exc:
+        ended = exc.job
+        if is_stopped(ended.phase):
+            reason = f"was stopped (phase {ended.phase}) before it reached {wait_for}"
+        else:
+            reason = f"ended {ended.phase}"
+            if ended.secondary_phase == SecondaryPhase.CREATE_FAILED:
+                reason += " (creation failed)"
+        raise give_up(client, ended, job_id, reason, wait_for, progress) from None
+    except WaitTimedOut as exc:
+        reason = (
+            f"did not reach {wait_for} within {lc.format_elapsed(bound.seconds)} "
+            f"({bound.source}); it was still {exc.job.phase or 'unknown'}"
+        )
+        raise give_up(client, exc.job, job_id, reason, wait_for, progress) from None
+    except WaitCancelled as exc:
+        reason = (
+            f"was still {exc.job.phase or 'unknown'} when the deployment was cancelled, before it reached "
+            f"{wait_for}"
+        )
+        raise give_up(client, exc.job, job_id, reason, wait_for, progress) from None
+    except JobVanished:
+        raise ProvisioningError(
+            f"{lc.describe_job(name, job_id)} disappeared while waiting for it to reach "
+            f"{wait_for}; nothing is left running."
+        ) from None
+    except ModelArtsError as exc:
+        raise give_up(
+            client, last, job_id, f"could not be watched any more ({exc})", wait_for, progress
+        ) from None
+    except Exception as exc:
+        # Anything else (a bug, an untranslated library error) would leave a job Pulumi never learns about
+        # running and billing: stop it first, as for every other failed wait. Its text is not ours: scrub any
+        # credential it might echo.
+        detail = client.scrub(f"{type(exc).__name__}: {exc}")
+        reason = f"could not be watched any more ({detail})"
+        raise give_up(client, last, job_id, reason, wait_for, progress) from None
+    finally:
+        if follow is not None:
+            follow.close()  # a read still in flight shows nothing more
+
+
+def log_follower(
+    client: ModelArtsClient, job: TrainingJob, inputs: Mapping[str, Any], progress: Progress
+) -> LogFollower | None:
+    """What shows the newest log line on the job's row while the wait goes on past Running (``logtail``);
+    None when show_logs is off. Hidden: every environment value declared (the service may not echo them)."""
+    from ..generated.fields import SETTING_DEFAULTS
+    from .logtail import LogFollower
+
+    wanted = inputs.get("show_logs")
+    if not (SETTING_DEFAULTS["show_logs"] if wanted is None else wanted is True):
+        return None
+    hidden = [
+        str(v)
+        for environments in found(inputs, ENVIRONMENTS)
+        if isinstance(environments, Mapping)
+        for v in environments.values()
+        if v is not None
+    ]
+    job_id, name = job.job_id or "", job.name or job.job_id or "the job"
+
+    def read(task: str) -> Any:
+        return client.get_log_preview(job_id, task, attempts=1)  # a refusal waits for the next turn
+
+    def show(line: str) -> None:
+        progress.status(f"{name} {line}")
+
+    return LogFollower(read, show, client.scrub, hidden=hidden)

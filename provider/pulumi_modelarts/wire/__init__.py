@@ -1,0 +1,8 @@
+"""The wire: what the ModelArts service speaks and how it is reached.
+
+The request and response models (``models/``, one import path), the phase vocabulary (``phases``), endpoint
+URLs (``endpoints``), the error hierarchy (``errors``), request signing (``auth``), the HTTP transport with
+its retries (``transport``), an answer read and checked (``answers``) and the API's operations (``api``).
+Nothing here knows of Pulumi, of a job's lifecycle or of where settings come from; it imports nothing of the
+package outside this folder.
+"""

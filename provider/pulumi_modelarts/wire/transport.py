@@ -1,0 +1,392 @@
+"""The ModelArts API's HTTP transport: one connection pool, one attempt, the retry loop and its decisions.
+
+One `httpx.Client` (one connection pool) per client; every call has a timeout and a bounded retry budget.
+What is retried: throttling (HTTP 429 / APIG.0308), server errors (5xx), connection failures and timeouts,
+with exponential backoff and full jitter, honouring ``Retry-After``. Authentication failures are never
+retried: five in a row lock the access key.
+
+A call that must not be applied twice (a create) goes through ``request_or_find``: after an *ambiguous*
+failure - the request may have reached the service but no answer came back (connection dropped or read
+timeout after sending) or a 5xx came back (a gateway can time out after the backend committed) - the caller's
+``find`` looks for what the call made before it is sent again. Failures that happen before the request leaves
+(connection refused, connect timeout) and throttling are not ambiguous and are simply retried. A refused
+connection or a host name that does not resolve is retried only once, after a short pause: it means nothing
+listens at the endpoint (a wrong port or host, a stopped emulator), which ten attempts with growing pauses
+would not change. A certificate that fails verification is not retried at all (CertificateError says why and
+what to do). Every transport error names the endpoint. Answers are read by ``answers``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import ssl
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+from urllib.parse import quote
+
+import httpx
+
+from .answers import Answer, interpret
+from .endpoints import normalize_endpoint
+from .errors import (
+    CertificateError,
+    InvalidResponseError,
+    ServerError,
+    StatusChangedError,
+    ThrottledError,
+    TransportError,
+    certificate_problem,
+    redact,
+)
+
+__all__ = ["MAX_BODY_BYTES", "Transport", "path_segment", "verifying_ssl_context"]
+
+# Largest answer body read; a training job is a few kB and a page of 50 is well under a megabyte.
+MAX_BODY_BYTES = 16 * 1024 * 1024
+# Attempts for a refused connection or an unresolvable host name: one quick retry covers a gateway restarting,
+# more would only make a wrong endpoint slow to report.
+UNREACHABLE_ATTEMPTS = 2
+JSON_CONTENT_TYPE = "application/json;charset=UTF-8"
+USER_AGENT = "pulumi-modelarts/0.1"
+
+_T = TypeVar("_T")
+_S = TypeVar("_S", bound="Transport")
+
+_CLOSED_STREAM = httpx.ByteStream(b"")
+
+_SSL_LOCK = threading.Lock()
+_SSL_CONTEXTS: dict[tuple[str, str], ssl.SSLContext] = {}
+
+
+def verifying_ssl_context() -> ssl.SSLContext:
+    """httpx's default verifying context, built once per process (per SSL_CERT_FILE/SSL_CERT_DIR).
+
+    Building one loads the whole CA bundle (about 20 ms of CPU); the provider opens a client per
+    resource call, so a shared context keeps that cost off every create, read and delete.
+    """
+    key = (os.environ.get("SSL_CERT_FILE", ""), os.environ.get("SSL_CERT_DIR", ""))
+    with _SSL_LOCK:
+        context = _SSL_CONTEXTS.get(key)
+        if context is None:
+            context = _SSL_CONTEXTS[key] = httpx.create_ssl_context()
+        return context
+
+
+def path_segment(value: str, what: str) -> str:
+    """value as one segment of a URL path; ValueError for one that is empty or would change the path."""
+    if not value or not value.strip():
+        raise ValueError(f"{what} must not be empty")
+    if value in (".", ".."):
+        # URL libraries collapse dot-segments, which would silently change the path.
+        raise ValueError(f"{what} {value!r} is not a valid id")
+    # Nothing in an id is allowed to change the path ("/", "..", "?" are all encoded).
+    return quote(value, safe="")
+
+
+class _NoAnswer(Exception):
+    """One attempt got no HTTP answer. `ambiguous`: the request may have reached the service.
+
+    `unreachable`: nothing answered at the endpoint at all (connection refused, host name not found).
+    """
+
+    def __init__(self, reason: str, *, ambiguous: bool, unreachable: bool = False) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.ambiguous = ambiguous
+        self.unreachable = unreachable
+
+
+@dataclass(frozen=True)
+class _Failure:
+    """A retryable failure of one attempt: what is raised once no retry is left, and why it is retried."""
+
+    error: Exception
+    reason: str
+    retry_after: float | None = None
+    unreachable: bool = False
+
+
+def _ambiguous(exc: BaseException) -> bool:
+    """Whether a failed attempt may have been applied: no answer after sending, or a 5xx (a gateway can time
+    out after the backend committed)."""
+    return (isinstance(exc, _NoAnswer) and exc.ambiguous) or isinstance(exc, ServerError)
+
+
+def _json_content(body: Any) -> bytes:
+    return json.dumps(body, ensure_ascii=False).encode("utf-8")
+
+
+def _connect_failure(exc: BaseException, operation: str, endpoint: str) -> _NoAnswer | CertificateError:
+    """What a failed connect means, from the OS error httpx wraps (refused and DNS failures end retries; a
+    refused certificate is raised at once, as CertificateError)."""
+    cause: BaseException | None = exc
+    while cause is not None and not isinstance(cause, OSError):
+        cause = cause.__cause__ or cause.__context__
+    if isinstance(cause, ssl.SSLCertVerificationError):
+        host = httpx.URL(endpoint).host
+        problem = certificate_problem(cause.verify_code, cause.verify_message, host)
+        return CertificateError(operation, problem, endpoint=endpoint)
+    if isinstance(cause, ssl.SSLError):
+        # Another handshake failure (https to a plain-HTTP port, say): retried once, as a refused connection.
+        detail = cause.reason or type(cause).__name__
+        return _NoAnswer(
+            f"could not connect: the TLS handshake failed ({detail})", ambiguous=False, unreachable=True
+        )
+    if isinstance(cause, socket.gaierror):
+        reason = "could not connect: the host name could not be resolved"
+        return _NoAnswer(reason, ambiguous=False, unreachable=True)
+    if isinstance(cause, ConnectionRefusedError):
+        return _NoAnswer("could not connect: connection refused", ambiguous=False, unreachable=True)
+    return _NoAnswer(f"could not connect ({type(exc).__name__})", ambiguous=False)
+
+
+class Transport:
+    """Calls under ``{endpoint}/v2/{project_id}``: each sent, retried, and its answer read or mapped to its
+    typed error. ``api.ModelArtsAPI`` builds the operations on it; ``client.ModelArtsClient`` holds the
+    defaults of these parameters and says what each means.
+    """
+
+    def __init__(
+        self,
+        *,
+        endpoint: str,
+        project_id: str,
+        auth: httpx.Auth,
+        timeout: float,
+        max_attempts: int,
+        max_retry_seconds: float,
+        transport: httpx.BaseTransport | None,
+        log: Callable[[str], None] | None,
+        base_delay: float,
+        max_delay: float,
+        secrets: Iterable[str],
+        sleep: Callable[[float], None],
+        clock: Callable[[], float],
+        rng: Callable[[], float],
+    ) -> None:
+        if timeout <= 0:
+            raise ValueError("timeout must be positive")
+        if max_attempts < 1:
+            raise ValueError("max_attempts must be at least 1")
+        self.endpoint = normalize_endpoint(endpoint)
+        self.project_id = project_id
+        project_segment = path_segment(project_id, "project_id")
+        self.timeout = timeout
+        self.max_attempts = max_attempts
+        self.max_retry_seconds = max_retry_seconds
+        self.base_delay = base_delay
+        self.max_delay = max_delay
+        self._log = log
+        self._sleep = sleep
+        self._clock = clock
+        self._rng = rng
+        self._secrets = tuple(s for s in secrets if isinstance(s, str) and s)
+        self._http = httpx.Client(
+            base_url=self.endpoint,
+            auth=auth,
+            timeout=httpx.Timeout(timeout),
+            transport=transport,
+            verify=verifying_ssl_context() if transport is None else True,
+            follow_redirects=False,  # a redirect must never carry a signed request elsewhere
+            headers={"User-Agent": USER_AGENT, "Accept": "application/json"},
+        )
+        self._url_prefix = f"{str(self._http.base_url).rstrip('/')}/v2/{project_segment}"
+
+    def __reduce__(self) -> Any:
+        name = type(self).__name__
+        raise TypeError(f"{name} holds credentials and a connection pool and must not be pickled")
+
+    def __enter__(self: _S) -> _S:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._http.close()
+
+    def say(self, message: str) -> None:
+        """A progress line (the retries, a lost create looked for), to the log the client was given."""
+        if self._log is not None:
+            self._log(message)
+
+    def hide(self, values: Iterable[str]) -> None:
+        """Scrub these values too from now on: the secret inputs of the job being worked on
+        (``diffing.secret_values``), which the service may echo in an error message."""
+        added = [v for v in values if isinstance(v, str) and v and v not in self._secrets]
+        self._secrets = (*self._secrets, *added)
+
+    def scrub(self, text: str) -> str:
+        """text with every credential of this client, and every value it was told to hide, replaced by "***"
+        (for text the client did not build)."""
+        return redact(text, self._secrets)
+
+    # ---------------------------------------------------------------- calls
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        body: Any,
+        *,
+        operation: str,
+        body_required: bool = True,
+        attempts: int | None = None,
+    ) -> Answer:
+        """The answer to method path (under the project) with body as JSON, retried as the module says.
+
+        attempts: at most this many (never more than the client's own max_attempts).
+        """
+        content = None if body is None else _json_content(body)
+
+        def attempt() -> Answer:
+            return self._once(method, path, content, operation=operation, body_required=body_required)
+
+        return self._call(attempt, operation=operation, attempts=attempts)
+
+    def request_or_find(
+        self, method: str, path: str, body: Any, *, operation: str, find: Callable[[], _T | None]
+    ) -> Answer | _T:
+        """request() for a call that must not be applied twice (a create): after an ambiguous failure, find()
+        looks for what the call made before it is sent again, and once more when no attempt is left; what it
+        finds is returned instead of an answer."""
+        content = _json_content(body)
+        attempts = 0
+        lost = False  # the last attempt may have been applied without saying so
+
+        def attempt() -> Answer | _T:
+            nonlocal attempts, lost
+            attempts += 1
+            look, lost = lost, False
+            if look:
+                found = find()
+                if found is not None:
+                    return found
+            try:
+                return self._once(method, path, content, operation=operation, body_required=True)
+            except Exception as exc:
+                lost = _ambiguous(exc)
+                raise
+
+        try:
+            return self._call(attempt, operation=operation)
+        except Exception:
+            if not lost:
+                raise
+            # Out of attempts: one last look, after the pause another attempt would have waited.
+            self.say(f"{operation}: checking whether the job was created before giving up")
+            self._sleep(self._retry_delay(attempts))
+            found = find()
+            if found is None:
+                raise
+            return found
+
+    # ---------------------------------------------------------------- the retry loop and its decisions
+
+    def _call(self, attempt: Callable[[], _T], *, operation: str, attempts: int | None = None) -> _T:
+        """attempt() until it answers, retrying what ``_should_retry`` allows after ``_retry_delay``."""
+        started = self._clock()
+        count = 0
+        while True:
+            count += 1
+            try:
+                return attempt()
+            except (_NoAnswer, ThrottledError, ServerError) as exc:
+                failure = self._failure(exc, operation, count)
+            delay = self._retry_delay(count, failure.retry_after)
+            allowed = self._attempts_allowed(failure, attempts)
+            if not self._should_retry(count, allowed, started, delay):
+                raise failure.error
+            self.say(
+                f"{operation}: {failure.reason}; retrying in {delay:.1f}s (attempt {count + 1} of {allowed})"
+            )
+            self._sleep(delay)
+
+    def _failure(self, exc: Exception, operation: str, attempt: int) -> _Failure:
+        """What a retryable failure of one attempt is called, raises and allows."""
+        if isinstance(exc, _NoAnswer):
+            error = TransportError(operation, exc.reason, attempts=attempt, endpoint=self.endpoint)
+            return _Failure(error, exc.reason, unreachable=exc.unreachable)
+        if isinstance(exc, ThrottledError):  # also StatusChangedError (409 ModelArts.2878, "try again later")
+            reason = "the job's status was changing" if isinstance(exc, StatusChangedError) else "throttled"
+            return _Failure(exc, reason, retry_after=exc.retry_after)
+        assert isinstance(exc, ServerError)
+        return _Failure(exc, f"HTTP {exc.status_code}")
+
+    def _attempts_allowed(self, failure: _Failure, attempts: int | None) -> int:
+        allowed = max(1, min(self.max_attempts, attempts or self.max_attempts))
+        return min(allowed, UNREACHABLE_ATTEMPTS) if failure.unreachable else allowed
+
+    def _should_retry(self, attempt: int, allowed: int, started: float, delay: float) -> bool:
+        """Another attempt is allowed, and waiting for it stays within max_retry_seconds."""
+        return attempt < allowed and self._clock() - started + delay <= self.max_retry_seconds
+
+    def _retry_delay(self, attempt: int, retry_after: float | None = None) -> float:
+        """Exponential backoff with full jitter after the given attempt, never shorter than Retry-After."""
+        cap = min(self.max_delay, self.base_delay * (2.0 ** (attempt - 1)))
+        jittered = self._rng() * cap
+        return max(jittered, retry_after) if retry_after is not None else jittered
+
+    # ---------------------------------------------------------------- one attempt
+
+    def _once(
+        self, method: str, path: str, content: bytes | None, *, operation: str, body_required: bool
+    ) -> Answer:
+        headers = {"Content-Type": JSON_CONTENT_TYPE} if content is not None else None
+        deadline = self._clock() + self.timeout
+        # An absolute URL parses once; a relative one is parsed and then re-parsed onto base_url by httpx.
+        request = self._http.build_request(
+            method, httpx.URL(self._url_prefix + path), content=content, headers=headers
+        )
+        try:
+            response = self._http.send(request, stream=True)
+            try:
+                raw = self._read_capped(response, deadline, operation)
+            except httpx.DecodingError:
+                # Not a transport failure (httpx.DecodingError is no TransportError): the answer arrived but
+                # its body does not match its Content-Encoding. Without this it escaped as a raw httpx error.
+                raise InvalidResponseError(
+                    operation,
+                    "the answer's body could not be decoded (it does not match its Content-Encoding "
+                    f"{response.headers.get('Content-Encoding', '')!r})",
+                    status_code=response.status_code,
+                    request_id=response.headers.get("X-Request-Id") or None,
+                ) from None
+            finally:
+                response.close()
+                # httpx links a streamed response and its stream both ways; unlinking them lets reference
+                # counting free each call's request and response at once instead of leaving about 40 objects
+                # per call for the cyclic garbage collector.
+                response.stream = _CLOSED_STREAM
+        except httpx.ConnectError as exc:
+            raise _connect_failure(exc, operation, self.endpoint) from None
+        except (httpx.ConnectTimeout, httpx.PoolTimeout) as exc:
+            raise _NoAnswer(f"could not connect ({type(exc).__name__})", ambiguous=False) from None
+        except httpx.TimeoutException as exc:
+            raise _NoAnswer(
+                f"timed out waiting for the answer ({type(exc).__name__})", ambiguous=True
+            ) from None
+        except httpx.TransportError as exc:
+            raise _NoAnswer(f"the connection failed ({type(exc).__name__})", ambiguous=True) from None
+        return interpret(response, raw, operation=operation, body_required=body_required, scrub=self.scrub)
+
+    def _read_capped(self, response: httpx.Response, deadline: float, operation: str) -> bytes:
+        chunks: list[bytes] = []
+        size = 0
+        for chunk in response.iter_bytes():
+            size += len(chunk)
+            if size > MAX_BODY_BYTES:
+                raise InvalidResponseError(
+                    operation,
+                    f"the answer is larger than {MAX_BODY_BYTES} bytes",
+                    status_code=response.status_code,
+                )
+            chunks.append(chunk)
+            if self._clock() > deadline:
+                # Each read has its own timeout; this bounds a server that trickles bytes forever.
+                raise httpx.ReadTimeout("the answer took longer than the timeout to arrive")
+        return b"".join(chunks)
