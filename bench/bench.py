@@ -66,6 +66,8 @@ JOB_PROGRAM = textwrap.dedent(
 
     from MODULE import TrainingJob
 
+    timeout = os.environ.get("BENCH_WAIT_TIMEOUT")
+    extra = {{"wait_timeout": timeout}} if timeout else {{}}
     for i in range(int(os.environ["BENCH_JOBS"])):
         TrainingJob(
             f"job-{{i}}",
@@ -76,6 +78,7 @@ JOB_PROGRAM = textwrap.dedent(
             }},
             spec={{"resource": {{"flavor_id": "{FREE_FLAVOR}", "node_count": 1}}}},
             wait_for=os.environ.get("BENCH_WAIT_FOR", "none"),
+            **extra,
         )
     """
 )
@@ -249,8 +252,8 @@ class Bench:
         self.stacks[kind].run(*args, **env)
         return time.perf_counter() - started
 
-    def up(self, kind: str, jobs: int, **kw: Any) -> float:
-        return self.run(kind, "up", "--yes", "--skip-preview", "--parallel", str(PARALLEL), jobs=jobs, **kw)
+    def up(self, kind: str, jobs: int, *, parallel: int = PARALLEL, **kw: Any) -> float:
+        return self.run(kind, "up", "--yes", "--skip-preview", "--parallel", str(parallel), jobs=jobs, **kw)
 
     def preview(self, kind: str, jobs: int, **kw: Any) -> float:
         return self.run(kind, "preview", "--expect-no-changes", jobs=jobs, **kw)

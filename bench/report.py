@@ -162,8 +162,67 @@ def render(results: dict[str, Any]) -> str:
             f"{_num(entry['official_cpu_us']['median'])} | "
             f"{_num(entry['ours_wall_us']['median'])} / {_num(entry['official_wall_us']['median'])} |"
         )
+    lines += render_waits(results.get("waits"))
     lines += ["", END]
     return "\n".join(lines)
+
+
+def render_waits(waits: dict[str, Any] | None) -> list[str]:
+    """The waits-at-scale figures (``bench.waits``), beside the run of the code before them when kept."""
+    if not waits:
+        return []
+    before = waits.get("before") or {}
+    config = waits.get("config", {})
+    lines = [
+        "",
+        "Waits at scale (`python -m bench.waits`, run on its own; each scenario's seconds and 1-minute load "
+        "average in brackets):",
+        "",
+        "| figure | dynamic | native | before (native) | target |",
+        "|---|---|---|---|---|",
+    ]
+
+    def when(scenario: str) -> str:
+        run = config.get(scenario, {})
+        load = run.get("load_average_before_after") or [None, None]
+        return f" [{_num(run.get('seconds', {}).get(scenario))} s, load {load[0]}{DASH}{load[1]}]"
+
+    polling, old = waits.get("polling"), before.get("polling")
+    if polling:
+        lines.append(
+            f"| API calls per waiting job per minute, {polling['jobs']} jobs waiting for Running (poll knob "
+            f"{_num(polling['poll_seconds'])} s){when('polling')} | {DASH} | "
+            f"**{_num(polling['calls_per_job_per_minute'])}** | "
+            f"{_num(old['calls_per_job_per_minute']) if old else DASH} | reported |"
+        )
+    rate, old_rate = waits.get("rate"), before.get("rate", {}).get("native")
+    if rate:
+        limit = _num(config.get("rate", {}).get("rate_limit_per_second"))
+        for name, key in (("÷ its floor", "ratio"), ("ModelArts calls per job", "calls_per_job")):
+            d, n = rate.get("dynamic", {}).get(key), rate.get("native", {}).get(key)
+            was = _spread(old_rate.get(key)) if old_rate else DASH
+            verdict = ", ".join(v for v in (_met(d, "dynamic "), _met(n, "native ")) if v)
+            lines.append(
+                f"| `up` of 100 jobs waiting for Running, account limited to {limit} calls/s: {name}"
+                f"{when('rate')} | {_spread(d)} | {_spread(n)} | {was} | {_target(n)}"
+                f"{': ' + verdict if verdict else ''} |"
+            )
+    throttled, old_throttled = waits.get("throttled"), before.get("throttled", {}).get("native")
+    if throttled:
+        d, n = throttled.get("dynamic", {}).get("ratio"), throttled.get("native", {}).get("ratio")
+        lines.append(
+            f"| `up` of 100 jobs waiting for Running, 10% of calls throttled ÷ one{when('throttled')} | "
+            f"{_spread(d)} | {_spread(n)} | "
+            f"{_spread(old_throttled['ratio']) if old_throttled else DASH} | reported |"
+        )
+    concurrency = waits.get("concurrency")
+    if concurrency:
+        d, n = concurrency.get("dynamic", {}).get("ratio"), concurrency.get("native", {}).get("ratio")
+        lines.append(
+            f"| `up` of 20 jobs waiting for Running ÷ one, unthrottled{when('concurrency')} | {_spread(d)} | "
+            f"{_spread(n)} | {DASH} | {_target(n)}{': ' + _met(n, 'native ') if n else ''} |"
+        )
+    return lines
 
 
 def updated(page: str, block: str) -> str:

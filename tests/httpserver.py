@@ -189,15 +189,23 @@ def serving_the_provider(
     from pulumi_modelarts.frontends import (
         dynamic as provider,  # provider code, loaded only by the tests using this
     )
-    from pulumi_modelarts.job import client  # provider code, loaded only by the tests using this
+    from pulumi_modelarts.job import core  # provider code, loaded only by the tests using this
     from pulumi_modelarts.job import polling as wait  # provider code, loaded only by the tests using this
+    from pulumi_modelarts.job.client import ModelArtsClient
 
     for name in list(os.environ):
         if name.startswith(("HW_", "HUAWEICLOUD_SDK_")):
             monkeypatch.delenv(name)
     monkeypatch.setenv(wait.POLL_SECONDS_ENV, "0.01")
-    # Retries keep their real count; only the pause between them is removed.
-    monkeypatch.setattr(client.ModelArtsClient, "_retry_delay", lambda self, attempt, retry_after=None: 0.0)
+    opening = core.open_client
+
+    def without_pauses(*args: Any, **kwargs: Any) -> ModelArtsClient:
+        # Retries keep their real count; only the pause between them goes (the client's base_delay knob).
+        client = opening(*args, **kwargs)
+        client.base_delay = 0.0
+        return client
+
+    monkeypatch.setattr(core, "open_client", without_pauses)
     with ScriptedServer() as srv:
         monkeypatch.setenv("HW_MODELARTS_ENDPOINT", srv.url)
         monkeypatch.setenv("HW_ACCESS_KEY", access_key)

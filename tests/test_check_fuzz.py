@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from pulumi.output import Unknown
 
 from pulumi_modelarts.frontends.dynamic import TrainingJobProvider
-from pulumi_modelarts.job.diffing import INPUT_FIELDS
+from pulumi_modelarts.generated.fields import INPUT_FIELDS
 from pulumi_modelarts.wire.models import validate_create_request
 
 from .check_failures import path_and_reason

@@ -12,6 +12,7 @@ from pulumi.output import Unknown
 from pulumi.runtime import rpc
 
 from pulumi_modelarts.job import diffing as d
+from pulumi_modelarts.job import naming, normalising
 
 
 def declared(**overrides: Any) -> dict[str, Any]:
@@ -32,7 +33,7 @@ def declared(**overrides: Any) -> dict[str, Any]:
 
 
 def test_normalise_defaults_kind_drops_provider_and_none_and_fixes_floats() -> None:
-    out = d.normalise_inputs(
+    out = normalising.normalise_inputs(
         {
             "__provider": "x",
             "metadata": {"name": "n", "description": None},
@@ -47,12 +48,12 @@ def test_normalise_defaults_kind_drops_provider_and_none_and_fixes_floats() -> N
         "wait_timeout": 1.5,
     }
     assert isinstance(out["spec"]["resource"]["node_count"], int)
-    assert d.normalise_inputs({"kind": "job"})["kind"] == "job"
+    assert normalising.normalise_inputs({"kind": "job"})["kind"] == "job"
 
 
 def test_normalise_unwraps_rpc_secrets_and_keeps_unknowns() -> None:
     unknown = Unknown()
-    out = d.normalise_inputs(
+    out = normalising.normalise_inputs(
         {"algorithm": rpc.wrap_rpc_secret({"environments": {"K": "v"}}), "spec": unknown}
     )
     assert out["algorithm"] == {"environments": {"K": "v"}}
@@ -70,8 +71,8 @@ def test_normalise_is_unwrap_then_clean_for_every_kind_of_value() -> None:
         "g": {"h": unknown, "i": rpc.UNKNOWN, "j": 0, "k": False},
         "kind": "job",
     }
-    assert d.normalise_inputs(props) == d.clean(d.unwrap_secrets(props))
-    out = d.normalise_inputs(props)
+    assert normalising.normalise_inputs(props) == normalising.clean(normalising.unwrap_secrets(props))
+    out = normalising.normalise_inputs(props)
     assert out["b"] == [1, {"x": 2}] and isinstance(out["b"][0], int)
     assert "a" not in out and out["e"] == {"1": "one"} and out["g"]["h"] is unknown
 
@@ -193,43 +194,43 @@ def test_missing_declared_inputs_replaces_everything_declared() -> None:
 
 
 def test_sanitise_and_generate_names() -> None:
-    assert d.sanitise_prefix("my train.job!") == "my-train-job"
-    assert d.sanitise_prefix("__ok_-") == "__ok_"
-    assert d.sanitise_prefix("!!!") == "job"
-    assert d.sanitise_prefix(None) == "job"
-    long = d.generate_name("x" * 200)
+    assert naming.sanitise_prefix("my train.job!") == "my-train-job"
+    assert naming.sanitise_prefix("__ok_-") == "__ok_"
+    assert naming.sanitise_prefix("!!!") == "job"
+    assert naming.sanitise_prefix(None) == "job"
+    long = naming.generate_name("x" * 200)
     assert len(long) == 64
     assert re.fullmatch(r"x{57}-[a-z0-9]{6}", long)
-    name = d.generate_name("train")
+    name = naming.generate_name("train")
     assert re.fullmatch(r"train-[a-z0-9]{6}", name)
-    assert d.generate_name("a", lambda: "zzzzzz") == "a-zzzzzz"
+    assert naming.generate_name("a", lambda: "zzzzzz") == "a-zzzzzz"
 
 
 def test_with_job_name_generates_reuses_and_respects_explicit() -> None:
     news: dict[str, Any] = {"metadata": {"description": "x"}, "name_prefix": "train"}
-    named = d.with_job_name(news, None, suffix=lambda: "abc123")
+    named = naming.with_job_name(news, None, suffix=lambda: "abc123")
     assert named["metadata"] == {"description": "x", "name": "train-abc123"}
     assert "name" not in news["metadata"]  # input not mutated
-    again = d.with_job_name(news, named)
+    again = naming.with_job_name(news, named)
     assert again["metadata"]["name"] == "train-abc123"
     # A new prefix does not rename a job that already has a name.
-    renamed = d.with_job_name({**news, "name_prefix": "other"}, named)
+    renamed = naming.with_job_name({**news, "name_prefix": "other"}, named)
     assert renamed["metadata"]["name"] == "train-abc123"
-    explicit = d.with_job_name({"metadata": {"name": "mine"}}, named)
+    explicit = naming.with_job_name({"metadata": {"name": "mine"}}, named)
     assert explicit["metadata"]["name"] == "mine"
-    no_meta = d.with_job_name({}, None, default_prefix="res", suffix=lambda: "qqqqqq")
+    no_meta = naming.with_job_name({}, None, default_prefix="res", suffix=lambda: "qqqqqq")
     assert no_meta["metadata"] == {"name": "res-qqqqqq"}
-    assert d.with_job_name({"metadata": "junk"}, None) == {"metadata": "junk"}
+    assert naming.with_job_name({"metadata": "junk"}, None) == {"metadata": "junk"}
     unknown_meta = Unknown()
-    assert d.with_job_name({"metadata": unknown_meta}, None)["metadata"] is unknown_meta
-    pending = d.with_job_name({"name_prefix": Unknown()}, None)
-    assert d.is_unknown(pending["metadata"]["name"])
+    assert naming.with_job_name({"metadata": unknown_meta}, None)["metadata"] is unknown_meta
+    pending = naming.with_job_name({"name_prefix": Unknown()}, None)
+    assert normalising.is_unknown(pending["metadata"]["name"])
 
 
 def test_contains_unknown() -> None:
-    assert d.contains_unknown({"a": [1, {"b": Unknown()}]})
-    assert d.contains_unknown([rpc.UNKNOWN])
-    assert not d.contains_unknown({"a": [1, {"b": "c"}]})
+    assert normalising.contains_unknown({"a": [1, {"b": Unknown()}]})
+    assert normalising.contains_unknown([rpc.UNKNOWN])
+    assert not normalising.contains_unknown({"a": [1, {"b": "c"}]})
 
 
 def test_leaves_name_each_changed_value_by_key_and_index() -> None:

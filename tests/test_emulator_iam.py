@@ -420,7 +420,7 @@ def test_expiring_on_demand_and_metadata_renewal(emulator: EmulatorProcess) -> N
 class TokenUnsignedAuth(EmulatorAuth):
     """Sends X-Security-Token without signing it."""
 
-    _SIGNED = EmulatorAuth._SIGNED - {"x-security-token"}
+    SIGNED = EmulatorAuth.SIGNED - {"x-security-token"}
 
 
 def test_a_temporary_key_needs_its_own_signed_security_token(emulator: EmulatorProcess) -> None:

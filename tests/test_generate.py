@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from pulumi_modelarts.generated import fields, schema_names
-from pulumi_modelarts.job import diffing, lifecycle
+from pulumi_modelarts.job import lifecycle, normalising
 from pulumi_modelarts.job.job_state import job_outputs
 from pulumi_modelarts.job.resource_models import ProviderSettings
 from pulumi_modelarts.wire import models
@@ -121,7 +121,7 @@ def test_settings_defaults_are_the_ones_the_provider_applies() -> None:
         lifecycle.DEFAULT_WAIT_TIMEOUT_SECONDS
     )
     assert fields.SETTING_DEFAULTS["replace_when_failed"] is False
-    assert fields.JOB_DEFAULTS == {"kind": diffing.DEFAULT_KIND}
+    assert fields.JOB_DEFAULTS == {"kind": normalising.DEFAULT_KIND}
     for value in ProviderSettings.model_fields["wait_for"].annotation.__args__:  # type: ignore[union-attr]
         # every documented choice is one the provider accepts, and has a rule
         lifecycle.classify("Creating", lifecycle.parse_wait_for(value))

@@ -20,7 +20,7 @@ from pulumi_modelarts.frontends import resource
 
 # Args class -> the request model whose fields it must offer, exactly.
 from pulumi_modelarts.generated import inputs
-from pulumi_modelarts.job import diffing
+from pulumi_modelarts.generated.fields import INPUT_FIELDS
 from pulumi_modelarts.job.resource_models import ProviderSettings, ResourceOutputs
 
 # Args class -> the request model whose fields it must offer, exactly.
@@ -76,8 +76,8 @@ def test_args_dict_has_the_same_keys(args_cls: type, model: type[BaseModel]) -> 
 
 def test_top_level_args_are_the_request_plus_provider_settings() -> None:
     request_fields = _wire_fields(models.CreateTrainingJobRequest)
-    assert _params(inputs.TrainingJobArgs) == set(diffing.INPUT_FIELDS)
-    assert request_fields <= set(diffing.INPUT_FIELDS)
+    assert _params(inputs.TrainingJobArgs) == set(INPUT_FIELDS)
+    assert request_fields <= set(INPUT_FIELDS)
 
 
 def test_every_typed_input_is_exported_from_the_package() -> None:

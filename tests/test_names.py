@@ -11,8 +11,8 @@ import httpx
 import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
-from pulumi_modelarts.job import core
-from pulumi_modelarts.job import diffing as d
+from pulumi_modelarts.job import core, diffing, matching, naming, normalising
+from pulumi_modelarts.job.ownership import Holding
 from pulumi_modelarts.wire.errors import (
     DuplicateNameError,
     NotTerminableError,
@@ -51,20 +51,20 @@ def declared(**overrides: Any) -> dict[str, Any]:
         metadata={"description": "nightly"}, name_prefix="train", name_scope="proj/dev", wait_for="none"
     )
     base.update(overrides)
-    return d.normalise_inputs(base)
+    return normalising.normalise_inputs(base)
 
 
 # ---------------------------------------------------------------- naming (pure)
 
 
 def test_auto_name_is_deterministic_and_depends_on_stack_prefix_job_and_triggers() -> None:
-    name = d.auto_name(declared())
+    name = naming.auto_name(declared())
     assert name is not None and re.fullmatch(r"train-[a-z0-9]{6}", name)
-    assert d.auto_name(declared()) == name
-    assert d.with_job_name(declared(), None)["metadata"]["name"] == name
+    assert naming.auto_name(declared()) == name
+    assert naming.with_job_name(declared(), None)["metadata"]["name"] == name
     # What does not make another job: the description (changed in place) and the settings.
-    assert d.auto_name(declared(metadata={"description": "other"})) == name
-    assert d.auto_name(declared(wait_for="running", keep_record=False)) == name
+    assert naming.auto_name(declared(metadata={"description": "other"})) == name
+    assert naming.auto_name(declared(wait_for="running", keep_record=False)) == name
     others = [
         declared(name_scope="proj/prod"),
         declared(name_scope="other/dev"),
@@ -72,55 +72,59 @@ def test_auto_name_is_deterministic_and_depends_on_stack_prefix_job_and_triggers
         declared(triggers={"v": 2}),
         declared(spec={"resource": {"flavor_id": "modelarts.vm.cpu.2u", "node_count": 2}}),
     ]
-    names = {d.auto_name(o) for o in others}
+    names = {naming.auto_name(o) for o in others}
     assert name not in names and len(names) == len(others)
 
 
 def test_auto_name_generations_differ_and_are_recognised() -> None:
     inputs = declared()
-    names = [d.auto_name(inputs, g) for g in range(d.MAX_NAME_GENERATIONS)]
-    assert len(set(names)) == d.MAX_NAME_GENERATIONS
+    names = [naming.auto_name(inputs, g) for g in range(naming.MAX_NAME_GENERATIONS)]
+    assert len(set(names)) == naming.MAX_NAME_GENERATIONS
     for generation, name in enumerate(names):
-        assert d.auto_name_generation(d.with_job_name(inputs, {"metadata": {"name": name}})) == generation
-    assert d.auto_name_generation({**inputs, "metadata": {"name": "mine"}}) is None
+        assert (
+            naming.auto_name_generation(naming.with_job_name(inputs, {"metadata": {"name": name}}))
+            == generation
+        )
+    assert naming.auto_name_generation({**inputs, "metadata": {"name": "mine"}}) is None
     # A pinned name that is not generated from these inputs stays pinned even if it looks generated.
     assert (
-        d.auto_name_generation(declared(metadata={"name": d.auto_name(declared(name_scope="x/y"))})) is None
+        naming.auto_name_generation(declared(metadata={"name": naming.auto_name(declared(name_scope="x/y"))}))
+        is None
     )
 
 
 def test_auto_name_unknown_while_an_input_is_unknown() -> None:
     from pulumi.output import Unknown
 
-    pending = d.with_job_name(declared(triggers=Unknown()), None)
-    assert d.is_unknown(pending["metadata"]["name"])
+    pending = naming.with_job_name(declared(triggers=Unknown()), None)
+    assert normalising.is_unknown(pending["metadata"]["name"])
 
 
 def test_differences_ignore_extra_fields_environments_and_number_text() -> None:
     want = {"metadata": {"name": "a"}, "algorithm": {"command": "x", "environments": {"K": "V"}}, "n": 2}
     have = {"metadata": {"name": "a", "id": "1"}, "algorithm": {"command": "x"}, "n": "2", "extra": 1}
-    assert d.differences(want, have) == []
-    assert d.differences({"a": {"b": [1, 2]}}, {"a": {"b": [1, 3]}}) == ["a.b[1]"]
-    assert d.differences({"a": [1]}, {"a": [1, 2]}) == ["a"]
-    assert d.differences({"a": True}, {"a": "True"}) == ["a"]
+    assert matching.differences(want, have) == []
+    assert matching.differences({"a": {"b": [1, 2]}}, {"a": {"b": [1, 3]}}) == ["a.b[1]"]
+    assert matching.differences({"a": [1]}, {"a": [1, 2]}) == ["a"]
+    assert matching.differences({"a": True}, {"a": "True"}) == ["a"]
 
 
 @pytest.mark.parametrize(
     ("phase", "created", "matches", "expected"),
     [
-        ("Running", 0, True, d.Holding.ADOPT),
-        ("Creating", 0, True, d.Holding.ADOPT),
-        ("Pending", 0, False, d.Holding.MISMATCH),
-        ("Completed", 2000, True, d.Holding.ADOPT),
-        ("Completed", 500, True, d.Holding.STALE),
-        ("Completed", 2000, False, d.Holding.STALE),
-        ("Failed", 2000, True, d.Holding.STALE),
-        ("Terminated", 2000, True, d.Holding.STALE),
-        ("Terminating", 2000, True, d.Holding.STALE),
-        ("Abnormal", 2000, True, d.Holding.STALE),
+        ("Running", 0, True, Holding.ADOPT),
+        ("Creating", 0, True, Holding.ADOPT),
+        ("Pending", 0, False, Holding.MISMATCH),
+        ("Completed", 2000, True, Holding.ADOPT),
+        ("Completed", 500, True, Holding.STALE),
+        ("Completed", 2000, False, Holding.STALE),
+        ("Failed", 2000, True, Holding.STALE),
+        ("Terminated", 2000, True, Holding.STALE),
+        ("Terminating", 2000, True, Holding.STALE),
+        ("Abnormal", 2000, True, Holding.STALE),
     ],
 )
-def test_judge_holder(phase: str, created: int, matches: bool, expected: d.Holding) -> None:
+def test_judge_holder(phase: str, created: int, matches: bool, expected: Holding) -> None:
     body = {"kind": "job", "metadata": {"name": "j", "description": "new"}, "algorithm": {"command": "x"}}
     holder: dict[str, Any] = {
         "kind": "job",
@@ -128,9 +132,9 @@ def test_judge_holder(phase: str, created: int, matches: bool, expected: d.Holdi
         "algorithm": {"command": "x" if matches else "y", "engine": {"image_url": "i"}},
         "status": {"phase": phase},
     }
-    judgment = d.judge_holder(body, holder, phase=phase, created_ms=created, since_ms=1000)
+    judgment = matching.judge_holder(body, holder, phase=phase, created_ms=created, since_ms=1000)
     assert judgment.holding is expected
-    if expected is d.Holding.MISMATCH:
+    if expected is Holding.MISMATCH:
         assert judgment.differences == ["algorithm.command"]
 
 
@@ -163,7 +167,7 @@ def jobs(emu: EmulatorProcess) -> list[Mapping[str, Any]]:
 
 
 def named(inputs: dict[str, Any]) -> dict[str, Any]:
-    return d.with_job_name(inputs, None)
+    return naming.with_job_name(inputs, None)
 
 
 def test_create_again_adopts_the_job_it_already_started(unique: EmulatorProcess, client: Any) -> None:
@@ -197,11 +201,14 @@ def test_stale_holder_moves_an_auto_name_to_its_next_generation(unique: Emulator
     said = Recorder()
     second = core.create(inputs, client, said)
     assert second.id != first.id
-    assert second.outputs["name"] == d.auto_name(inputs, 1)
+    assert second.outputs["name"] == naming.auto_name(inputs, 1)
     # The state keeps the declared inputs as checked: the next plan sees no change.
     assert not core.plan(second.id, second.outputs, inputs, Recorder()).changes
     assert any("next generated name" in line for line in said.lines)
-    assert {j["metadata"]["name"] for j in jobs(unique)} == {d.auto_name(inputs, 0), d.auto_name(inputs, 1)}
+    assert {j["metadata"]["name"] for j in jobs(unique)} == {
+        naming.auto_name(inputs, 0),
+        naming.auto_name(inputs, 1),
+    }
 
 
 def test_many_stale_generations_cost_a_constant_number_of_calls(unique: EmulatorProcess, client: Any) -> None:
@@ -213,7 +220,7 @@ def test_many_stale_generations_cost_a_constant_number_of_calls(unique: Emulator
     unique.reset_stats()
     said = Recorder()
     fifth = core.create(inputs, client, said)
-    assert fifth.outputs["name"] == d.auto_name(inputs, 4)
+    assert fifth.outputs["name"] == naming.auto_name(inputs, 4)
     assert unique.stats()["by_operation"] == {"create": 2, "search": 2}
     moved = [line for line in said.lines if "next generated name" in line]
     assert moved and "3 generated names in between" in moved[0], said.lines
@@ -226,7 +233,7 @@ def test_a_later_generation_held_by_the_declared_job_is_adopted(unique: Emulator
     for _ in range(2):
         core.delete(core.create(inputs, client, Recorder()).id, client, Recorder())
     started = core.create(inputs, client, Recorder())
-    assert started.outputs["name"] == d.auto_name(inputs, 2)
+    assert started.outputs["name"] == naming.auto_name(inputs, 2)
     said = Recorder()
     again = core.create(inputs, client, said)
     assert again.id == started.id
@@ -251,7 +258,7 @@ def test_a_service_refusing_the_batch_search_still_reaches_the_next_free_name(
 
     monkeypatch.setattr(client, "iter_jobs", refuse_in)
     third = core.create(inputs, client, Recorder())
-    assert third.outputs["name"] == d.auto_name(inputs, 2)
+    assert third.outputs["name"] == naming.auto_name(inputs, 2)
 
 
 def test_stale_holder_of_a_pinned_name_is_deleted_and_the_name_reused(
@@ -296,7 +303,7 @@ def test_check_refuses_a_name_scope_set_by_hand(monkeypatch: pytest.MonkeyPatch)
 
 def test_hidden_name_scope_never_causes_a_diff() -> None:
     old = {k: v for k, v in declared().items() if k != "name_scope"}
-    assert not d.decide(old, declared()).changes
+    assert not diffing.decide(old, declared()).changes
 
 
 # ---------------------------------------------------------------- the client meets 2751, 2796, 2878, 2799
@@ -316,12 +323,12 @@ def sdk_error(emu: EmulatorProcess, call: Callable[[Any, Any], Any]) -> tuple[in
 
 def test_client_raises_duplicate_name_where_the_sdk_sees_2751(unique: EmulatorProcess, client: Any) -> None:
     inputs = declared(metadata={"name": "taken"})
-    request = validate_create_request(d.job_body(inputs), require_name=True)
+    request = validate_create_request(normalising.job_body(inputs), require_name=True)
     client.create_job(request)
     with pytest.raises(DuplicateNameError) as caught:
         client.create_job(request)
     assert caught.value.status_code == 400 and caught.value.error_code == "ModelArts.2751"
-    body = d.job_body(inputs)
+    body = normalising.job_body(inputs)
     assert sdk_error(unique, lambda c, m: c.create_training_job(m.CreateTrainingJobRequest(body=body))) == (
         400,
         "ModelArts.2751",
@@ -421,10 +428,10 @@ def test_auto_name_never_depends_on_secret_environment_variables() -> None:
         task = {"role": "worker", "algorithm": {"environments": {"TOKEN": value}}}
         return declared(algorithm=algorithm, tasks=[task])
 
-    assert d.auto_name(with_env("1234")) == d.auto_name(with_env("9999"))
+    assert naming.auto_name(with_env("1234")) == naming.auto_name(with_env("9999"))
     assert with_env("1234")["algorithm"]["environments"] == {"TOKEN": "1234"}  # inputs not changed
     plain = declared(algorithm={"engine": {"image_url": "org/img:1"}, "command": "x"})
-    assert d.auto_name(with_env("1234")) != d.auto_name(plain)  # the task still counts
+    assert naming.auto_name(with_env("1234")) != naming.auto_name(plain)  # the task still counts
 
 
 def test_adopting_a_job_applies_a_changed_description(unique: EmulatorProcess, client: Any) -> None:

@@ -1,4 +1,5 @@
-"""The orphan finder's pure parts and its command line, against a real emulator."""
+"""The orphan finder against a real emulator: what the export says (``stack_export``), what a killed
+pulumi left on this machine (``leftovers``), and the command line (``orphans``)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from pulumi.provider.experimental.provider import DiffRequest
 from modelarts_emulator.testing import EmulatorProcess
 from pulumi_modelarts.frontends import plugin
 from pulumi_modelarts.frontends.native_values import property_map
-from pulumi_modelarts.tools import orphans
+from pulumi_modelarts.tools import leftovers, orphans, stack_export
 from pulumi_modelarts.wire.models import TrainingJob
 
 from .plugin_support import run
@@ -61,19 +62,19 @@ def create(emu: EmulatorProcess, name: str) -> str:
 
 def test_pending_creates_and_state_ids() -> None:
     doc = export("train-abc123", ["a", "b"])
-    assert orphans.pending_creates(doc) == [orphans.PendingCreate(URN, "train-abc123")]
-    assert orphans.state_job_ids(doc) == {"a", "b"}
+    assert stack_export.pending_creates(doc) == [stack_export.PendingCreate(URN, "train-abc123")]
+    assert stack_export.state_job_ids(doc) == {"a", "b"}
 
 
 def test_the_native_plugins_jobs_count_too() -> None:
     native = "modelarts:index:TrainingJob"
     doc = json.loads(json.dumps(export("train-abc123", ["a", "b"])).replace(TYPE, native))
-    assert orphans.pending_creates(doc) == [
-        orphans.PendingCreate(f"urn:pulumi:dev::proj::{native}::train", "train-abc123")
+    assert stack_export.pending_creates(doc) == [
+        stack_export.PendingCreate(f"urn:pulumi:dev::proj::{native}::train", "train-abc123")
     ]
-    assert orphans.state_job_ids(doc) == {"a", "b"}
+    assert stack_export.state_job_ids(doc) == {"a", "b"}
     other = json.loads(json.dumps(doc).replace(native, "aws:s3:Bucket"))
-    assert orphans.pending_creates(other) == [] and orphans.state_job_ids(other) == set()
+    assert stack_export.pending_creates(other) == [] and stack_export.state_job_ids(other) == set()
 
 
 def test_an_adopted_native_job_holds_the_declared_inputs_under_the_schemas_name() -> None:
@@ -84,7 +85,7 @@ def test_an_adopted_native_job_holds_the_declared_inputs_under_the_schemas_name(
     doc = json.loads(text.replace(TYPE, native).replace("wait_for", "waitFor"))
     job = TrainingJob.model_validate({"metadata": {"id": "j-1", "name": "train-abc123"}})
     urn = doc["deployment"]["pending_operations"][0]["resource"]["urn"]
-    adopted = orphans.adopted_export(doc, [orphans.Orphan(urn, job)])
+    adopted = stack_export.adopted_export(doc, [stack_export.Orphan(urn, job)])
     [resource] = adopted["deployment"]["resources"]
     declared = {"metadata": {"name": "train-abc123"}, "waitFor": "none"}
     assert resource["outputs"]["declaredInputs"] == declared and "declared_inputs" not in resource["outputs"]
@@ -186,13 +187,13 @@ def test_help_names_the_command_and_its_exit_codes() -> None:
 
 
 def test_stack_identity_and_file_backend_root() -> None:
-    assert orphans.stack_identity(export("x", ["a"])) == ("dev", "proj")
-    assert orphans.stack_identity({"deployment": {"resources": []}}) is None
-    assert orphans.file_backend_root("file:///srv/state?no_tmp_dir=true", "/home/u") == Path("/srv/state")
-    assert orphans.file_backend_root("file://~", "/home/u") == Path("/home/u")
-    assert orphans.file_backend_root("file://~/state/", "/home/u") == Path("/home/u/state")
-    assert orphans.file_backend_root("https://api.pulumi.com", "/home/u") is None
-    assert orphans.file_backend_root("s3://bucket", "/home/u") is None
+    assert stack_export.stack_identity(export("x", ["a"])) == ("dev", "proj")
+    assert stack_export.stack_identity({"deployment": {"resources": []}}) is None
+    assert leftovers.file_backend_root("file:///srv/state?no_tmp_dir=true", "/home/u") == Path("/srv/state")
+    assert leftovers.file_backend_root("file://~", "/home/u") == Path("/home/u")
+    assert leftovers.file_backend_root("file://~/state/", "/home/u") == Path("/home/u/state")
+    assert leftovers.file_backend_root("https://api.pulumi.com", "/home/u") is None
+    assert leftovers.file_backend_root("s3://bucket", "/home/u") is None
 
 
 def write_lock(backend: Path, *, pid: int, host: str) -> Path:
@@ -209,15 +210,15 @@ def test_stack_locks(tmp_path: Path) -> None:
     doc = export("x", [])
     backend = tmp_path / "backend"
     environ = {"PULUMI_BACKEND_URL": f"file://{backend}"}
-    assert orphans.stack_locks(doc, {}) is None  # no backend named: cannot tell
-    assert orphans.stack_locks(doc, {"PULUMI_BACKEND_URL": "https://api.pulumi.com"}) is None
-    assert orphans.stack_locks(doc, environ) == []
+    assert leftovers.stack_locks(doc, {}) is None  # no backend named: cannot tell
+    assert leftovers.stack_locks(doc, {"PULUMI_BACKEND_URL": "https://api.pulumi.com"}) is None
+    assert leftovers.stack_locks(doc, environ) == []
     lock = write_lock(backend, pid=os.getpid(), host=socket.gethostname())
-    [found] = orphans.stack_locks(doc, environ) or []
+    [found] = leftovers.stack_locks(doc, environ) or []
     # This host, but the pid is this test, not a pulumi: the pulumi that took the lock is gone.
     assert (found.path, found.pid, found.user, found.running) == (lock, os.getpid(), "ci", False)
     lock.write_text(json.dumps({"pid": 1, "username": "ci", "hostname": "elsewhere", "timestamp": "t"}))
-    [found] = orphans.stack_locks(doc, environ) or []
+    [found] = leftovers.stack_locks(doc, environ) or []
     assert found.running is None  # another host: this machine cannot tell
 
 
@@ -283,11 +284,11 @@ def test_leftover_processes_are_the_plugins_no_pulumi_runs_above(tmp_path: Path)
     fake_process(proc, 302, 1, "python", ["python", "train.py"], project)
     fake_process(proc, 303, 1, "python", ["python", "-u", "-m", "pulumi.dynamic"], project, live=False)
 
-    found = orphans.leftover_processes(project, proc)
+    found = leftovers.leftover_processes(project, proc)
     assert found is not None
     assert [(p.pid, p.role) for p in found] == [(101, "language host"), (102, "provider"), (103, "provider")]
     assert found[2].command == "/venv/bin/python -u -m pulumi.dynamic x"
-    assert orphans.leftover_processes(project, tmp_path / "no-proc") is None
+    assert leftovers.leftover_processes(project, tmp_path / "no-proc") is None
 
 
 def test_a_lock_is_held_only_by_a_live_pulumi(tmp_path: Path) -> None:
@@ -296,13 +297,13 @@ def test_a_lock_is_held_only_by_a_live_pulumi(tmp_path: Path) -> None:
     environ = {"PULUMI_BACKEND_URL": f"file://{backend}"}
     write_lock(backend, pid=200, host=socket.gethostname())
     fake_process(proc, 200, 1, "pulumi", ["pulumi", "up"], tmp_path)
-    [lock] = orphans.stack_locks(doc, environ, proc) or []
+    [lock] = leftovers.stack_locks(doc, environ, proc) or []
     assert lock.running is True
     # Killed, and not yet reaped by its parent: it no longer runs.
     (proc / "200" / "stat").write_text("200 (pulumi) Z 1 200 200 0 -1\n")
-    [lock] = orphans.stack_locks(doc, environ, proc) or []
+    [lock] = leftovers.stack_locks(doc, environ, proc) or []
     assert lock.running is False
     # Its pid reused by another program.
     (proc / "200" / "stat").write_text("200 (python3) S 1 200 200 0 -1\n")
-    [lock] = orphans.stack_locks(doc, environ, proc) or []
+    [lock] = leftovers.stack_locks(doc, environ, proc) or []
     assert lock.running is False

@@ -331,11 +331,12 @@ def test_create_read_invoke_and_delete_against_the_emulator(
 def test_warm_up_builds_the_validators_and_says_when_done() -> None:
     import threading
 
+    from pulumi_modelarts.frontends.warm_up import warm_up
     from pulumi_modelarts.job.resource_models import ProviderSettings
     from pulumi_modelarts.wire import models
 
     ready = threading.Event()
-    plugin.warm_up(ready)
+    warm_up(ready)
     assert ready.is_set()
     for model in (models.CreateTrainingJobRequest, ProviderSettings, models.TrainingJob):
         assert model.__pydantic_complete__, model

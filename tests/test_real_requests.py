@@ -11,7 +11,7 @@ import pytest
 from modelarts_emulator import checks as emulator_checks
 from modelarts_emulator.testing import EmulatorProcess
 from pulumi_modelarts.frontends.dynamic import TrainingJobProvider
-from pulumi_modelarts.job import core, diffing
+from pulumi_modelarts.job import core, normalising
 from pulumi_modelarts.job.client import ModelArtsClient
 from pulumi_modelarts.wire import models
 
@@ -51,7 +51,7 @@ def _at(body: Any, path: str) -> Any:
 def test_the_request_sent_is_the_request_written(real: RealRequest) -> None:
     # Advice changes nothing in what is sent: the fields the pages say to leave blank go as written.
     checked = core.check({}, copy.deepcopy(real.inputs))
-    sent = models.to_wire(models.validate_create_request(diffing.job_body(checked.inputs)))
+    sent = models.to_wire(models.validate_create_request(normalising.job_body(checked.inputs)))
     for path in real.warnings:
         assert _at(sent, path) == _at(real.inputs, path), path
 

@@ -8,14 +8,16 @@ Driven through the dynamic provider against a scripted server on loopback that a
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from pulumi_modelarts.frontends.dynamic import TrainingJobProvider
 from pulumi_modelarts.frontends.shared import error_text
-from pulumi_modelarts.job.diffing import secret_values
+from pulumi_modelarts.job.normalising import secret_values
 from pulumi_modelarts.wire.errors import BadRequestError, ModelArtsError
 
 from .httpserver import Recorded, Reply, ScriptedServer, json_reply, serving_the_provider
@@ -152,3 +154,115 @@ def test_the_front_ends_error_text_is_a_last_net() -> None:
     assert_hidden(error_text(error, declared()))
     assert_hidden(error_text(error, outputs_of(declared())))
     assert_hidden(error_text(RuntimeError(f"boom {ENV_SECRET}"), {}, declared()))
+
+
+# -- temporary keys, security tokens, subject tokens, id tokens ---------------------------------------------
+
+TEMP_ACCESS = "TMPACCESSKEY0000SCRB"
+TEMP_SECRET = "temporary-Secret-Value-0001"
+TEMP_TOKEN = "security-Token-Value-0001-" + "x" * 40
+METADATA_TOKEN = "metadata-Token-Value-0001"
+ID_TOKEN = "eyJ-id-Token-Content-0001"
+SUBJECT_TOKEN = "subject-Token-Value-0001"
+TEMPORARY = (TEMP_ACCESS, TEMP_SECRET, TEMP_TOKEN, METADATA_TOKEN, ID_TOKEN, SUBJECT_TOKEN)
+CREDENTIAL = {
+    "credential": {
+        "access": TEMP_ACCESS,
+        "secret": TEMP_SECRET,
+        "securitytoken": TEMP_TOKEN,
+        "expires_at": "2099-01-01T00:00:00.000000Z",
+    }
+}
+
+
+def quoting_everything(request: Recorded) -> Reply:
+    """A cloud whose every refusal quotes what it was sent: headers (keys, tokens) and body (id tokens)."""
+    sent = f"{json.dumps(request.headers)} {request.body.decode('utf-8', 'replace')}"
+    return json_reply({"error_code": "ModelArts.0001", "error_msg": f"refused: {sent}"}, 400)
+
+
+@pytest.fixture
+def cloud(monkeypatch: pytest.MonkeyPatch) -> Iterator[ScriptedServer]:
+    """One scripted server as ModelArts, IAM and the metadata service; the provider reads only it."""
+    from pulumi_modelarts.account import session
+    from pulumi_modelarts.frontends import dynamic
+
+    for name in list(os.environ):
+        if name.startswith(("HW_", "HUAWEICLOUD_SDK_")):
+            monkeypatch.delenv(name)
+    session.forget_keys()
+    with ScriptedServer() as srv:
+        for name, value in {
+            "HW_MODELARTS_ENDPOINT": srv.url,
+            "HW_AUTH_URL": srv.url,
+            "HW_PROJECT_ID": PROJECT,
+            "HW_METADATA_ENDPOINT": srv.url,
+        }.items():
+            monkeypatch.setenv(name, value)
+        dynamic.set_config({})
+        yield srv
+    session.forget_keys()
+
+
+def assert_no_temporary_secret(text: str) -> None:
+    for value in TEMPORARY:
+        assert value not in text, (value, text)
+
+
+def test_temporary_keys_quoted_back_by_modelarts_are_hidden(
+    cloud: ScriptedServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def answer(request: Recorded) -> Reply:
+        if request.path == "/meta-data/latest/api/token":
+            return Reply(200, METADATA_TOKEN)
+        if request.path == "/openstack/latest/securitykey":
+            return json_reply(CREDENTIAL)
+        return quoting_everything(request)
+
+    cloud.handler = answer
+    monkeypatch.setenv("HW_USE_INSTANCE_METADATA", "true")
+    with pytest.raises(ModelArtsError) as caught:
+        TrainingJobProvider().read(JOB_ID, outputs_of(declared()))
+    text = str(caught.value)
+    assert TEMP_TOKEN in cloud.requests[-1].headers["x-security-token"]  # sent, and quoted back
+    assert "x-security-token" in text and "***" in text
+    assert_no_temporary_secret(text)
+
+
+def test_a_metadata_service_quoting_its_token_is_hidden(
+    cloud: ScriptedServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def answer(request: Recorded) -> Reply:
+        if request.path == "/meta-data/latest/api/token":
+            return Reply(200, METADATA_TOKEN)
+        return Reply(500, f"internal error for token {request.headers.get('x-metadata-token')}")
+
+    cloud.handler = answer
+    monkeypatch.setenv("HW_USE_INSTANCE_METADATA", "true")
+    with pytest.raises(ModelArtsError) as caught:
+        TrainingJobProvider().read(JOB_ID, outputs_of(declared()))
+    assert "internal error for token ***" in str(caught.value)
+    assert_no_temporary_secret(str(caught.value))
+
+
+@pytest.mark.parametrize("refused", ["id-token login", "securitytokens"])
+def test_id_tokens_and_subject_tokens_quoted_back_by_iam_are_hidden(
+    cloud: ScriptedServer, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, refused: str
+) -> None:
+    token_file = tmp_path / "id_token"
+    token_file.write_text(ID_TOKEN + "\n")
+    monkeypatch.setenv("HUAWEICLOUD_SDK_IDP_ID", "idp")
+    monkeypatch.setenv("HUAWEICLOUD_SDK_ID_TOKEN_FILE", str(token_file))
+
+    def answer(request: Recorded) -> Reply:
+        if request.path == "/v3.0/OS-AUTH/id-token/tokens" and refused != "id-token login":
+            return Reply(201, {"token": {}}, {"X-Subject-Token": SUBJECT_TOKEN})
+        return quoting_everything(request)
+
+    cloud.handler = answer
+    with pytest.raises(ModelArtsError) as caught:
+        TrainingJobProvider().read(JOB_ID, outputs_of(declared()))
+    text = str(caught.value)
+    assert "refused: " in text and "***" in text  # the quote is there, blanked
+    assert_no_temporary_secret(text)
+    assert_no_temporary_secret(error_text(caught.value))

@@ -68,6 +68,40 @@ def test_secret_key_never_in_state_outputs_or_logs(
 
 
 @pytest.mark.cli
+def test_temporary_keys_never_in_state_outputs_or_logs(
+    tmp_path: Path, emulator_factory: Callable[..., EmulatorProcess]
+) -> None:
+    # Keys from the instance metadata service, an agency's on top; the project found in IAM with them.
+    emu = emulator_factory(log_level="DEBUG")
+    env = {"HW_ACCESS_KEY": "", "HW_SECRET_KEY": "", "HW_PROJECT_ID": "", "HW_REGION_NAME": emu.region,
+           "HW_AUTH_URL": emu.url, "HW_USE_INSTANCE_METADATA": "true", "HW_METADATA_ENDPOINT": emu.url,
+           "HW_ASSUME_ROLE_AGENCY_NAME": "modelarts_agency",
+           "HW_ASSUME_ROLE_DOMAIN_NAME": "emulator_partner"}  # fmt: skip
+    program = jobs_program(2, wait_for="running") + 'pulumi.export("jobs", jobs)\n'
+    stack = make_stack(tmp_path, emu, program, env=env)
+    up = stack.up()
+    ledger = emu.credentials()
+    assert ledger["issued"].get("metadata") and ledger["issued"].get("assume_role"), ledger
+    # The metadata service hands out the same key until half its life (a day) has passed: the one in use.
+    with httpx.Client(base_url=emu.url, timeout=10) as http:
+        token = http.put("/meta-data/latest/api/token", headers={"X-Metadata-Token-Ttl-Seconds": "60"}).text
+        base = http.get("/openstack/latest/securitykey", headers={"X-Metadata-Token": token}).json()
+    assert base["credential"]["access"] in {key["access"] for key in ledger["keys"]}
+    secrets = [base["credential"][name] for name in ("access", "secret", "securitytoken")]
+    secrets += [key["access"] for key in ledger["keys"]]  # the agency's access keys
+    secrets.append("emulator-sts-")  # every security token the emulator issues starts so
+    opened = json.dumps(stack.export(show_secrets=True))
+    outputs = json.dumps(stack.outputs(show_secrets=True))
+    destroy = stack.destroy()
+    everything = [up.stdout, up.stderr, opened, outputs, state_files_text(tmp_path), destroy.stdout]
+    everything += [destroy.stderr, emulator_output_after_banner(emu)]
+    assert "POST /v3.0/OS-CREDENTIAL/securitytokens" in everything[-1], "the emulator's log is not vacuous"
+    for text in everything:
+        for secret in secrets:
+            assert secret not in text
+
+
+@pytest.mark.cli
 def test_wrong_secret_fails_once_with_a_clean_message(
     tmp_path: Path, emulator_factory: Callable[..., EmulatorProcess]
 ) -> None:

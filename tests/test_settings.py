@@ -5,9 +5,11 @@ from __future__ import annotations
 import dataclasses
 import pickle
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
+from pulumi_modelarts.account.files import SDK_CREDENTIALS_ENV
 from pulumi_modelarts.account.settings import (
     SOURCES,
     Settings,
@@ -27,13 +29,19 @@ SK = "SkSettingsSecret0123456789abcdef"
 TOKEN = "IamTokenValue-0123456789abcdef"
 STS = "StsSecurityToken-0123456789"
 
-ALL_ENV = [name for _, names in SOURCES.values() for name in names]
+# The variables of the region, project, endpoint and static credentials: a message about missing settings
+# names every one (the other settings have defaults or belong to particular set-ups).
+BASIC = ("region", "project_id", "endpoint", "access_key", "secret_key", "security_token", "auth_token")
+ALL_ENV = [name for setting in BASIC for name in SOURCES[setting][1]]
+EVERY_ENV = [name for _, names in SOURCES.values() for name in names] + [SDK_CREDENTIALS_ENV]
 
 
 @pytest.fixture(autouse=True)
-def clean_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ALL_ENV:
+def clean_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    for name in EVERY_ENV:
         monkeypatch.delenv(name, raising=False)
+    # The account files are looked for under the home directory: an empty one, never the developer's.
+    monkeypatch.setenv("HOME", str(tmp_path))
 
 
 def minimal(**extra: str) -> dict[str, str]:
@@ -89,13 +97,21 @@ def test_blank_values_count_as_missing() -> None:
         ("cn-north-4", "https://modelarts.cn-north-4.myhuaweicloud.com"),
         ("ap-southeast-1", "https://modelarts.ap-southeast-1.myhuaweicloud.cn"),
         ("ap-southeast-3", "https://modelarts.ap-southeast-3.myhuaweicloud.com"),
-        ("eu-west-101", "https://modelarts.eu-west-101.myhuaweicloud.com"),
     ],
 )
 def test_endpoint_from_region(region: str, endpoint: str) -> None:
     assert endpoint_for_region(region) == endpoint
     got = resolve_settings({"region": region, "projectId": "p", "authToken": TOKEN}, {})
     assert got.endpoint == endpoint
+
+
+def test_europe_regions_are_on_huawei_cloud_europe() -> None:
+    # On the default domain the pattern holds; a region alone puts Huawei Cloud Europe's regions on its own
+    # domain, as Huawei's Terraform provider does (regions named eu-west-1...).
+    assert endpoint_for_region("eu-west-101") == "https://modelarts.eu-west-101.myhuaweicloud.com"
+    got = resolve_settings({"region": "eu-west-101", "projectId": "p", "authToken": TOKEN}, {})
+    assert got.endpoint == "https://modelarts.eu-west-101.myhuaweicloud.eu"
+    assert (got.cloud, got.iam_endpoint) == ("myhuaweicloud.eu", "https://iam.eu-west-101.myhuaweicloud.eu")
 
 
 def test_endpoints_agree_with_the_official_region_table() -> None:
@@ -239,7 +255,8 @@ def test_settings_problem_names_what_is_missing_and_near_misses_without_values()
         settings_problem({}, {"HW_PROJECT_ID": "p", "HW_REGION_NAME": "cn-north-4", "HW_AUTH_TOKEN": "t"})
         is None
     )
-    incomplete = {k: v for k, v in complete.items() if k != "modelarts:projectId"}
+    # A region alone is enough now (the project is looked up by name): without it the project id is missing.
+    incomplete = {k: v for k, v in complete.items() if k not in ("modelarts:projectId", "modelarts:region")}
     problem = settings_problem(incomplete, {}, ["modelarts:project_id"])
     assert problem is not None
     assert problem.startswith("ModelArts settings are incomplete or unusable. Missing: the project id")

@@ -27,6 +27,7 @@ from .config import (
     Faults,
     Timing,
 )
+from .flags import from_flags, rate, seconds
 from .store import JobStore
 
 READY_PREFIX = "MODELARTS_EMULATOR_READY "
@@ -56,7 +57,8 @@ test hooks (metadata.annotations on a create request; emulator only):
 
 emulator-only endpoints (no authentication):
   GET /_emulator/stats, POST /_emulator/stats/reset, GET /_emulator/health,
-  POST /_emulator/reset (deletes every job, zeroes the stats, restarts the fault seed, forgets temporary keys)
+  POST /_emulator/reset (deletes every job, zeroes the stats, restarts the fault seed and the rate budget,
+    forgets temporary keys)
   GET /_emulator/credentials (temporary keys issued by method, refusals, IAM and metadata calls),
   POST /_emulator/credentials/expire (every temporary key and token issued expires now)
 
@@ -64,20 +66,6 @@ IAM and metadata routes (same server): GET /v3/projects, GET /v3/auth/projects,
   POST /v3.0/OS-CREDENTIAL/securitytokens (assume_role, token), POST /v3.0/OS-AUTH/id-token/tokens,
   PUT /meta-data/latest/api/token, GET /openstack/latest/securitykey
 """
-
-
-def _rate(text: str) -> float:
-    value = float(text)
-    if not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError("must be between 0 and 1")
-    return value
-
-
-def _seconds(text: str) -> float:
-    value = float(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError("must be 0 or more")
-    return value
 
 
 def parser() -> argparse.ArgumentParser:
@@ -109,14 +97,14 @@ def parser() -> argparse.ArgumentParser:
         help="refuse a create whose name a kept job holds, stopped ones included (400 ModelArts.2751), "
         "as the service does (default); --no-unique-names accepts duplicate names",
     )
-    p.add_argument("--creating-seconds", type=_seconds, default=Timing.creating, help="time in Creating")
-    p.add_argument("--pending-seconds", type=_seconds, default=Timing.pending, help="time in Pending")
-    p.add_argument("--running-seconds", type=_seconds, default=Timing.running, help="time in Running")
+    p.add_argument("--creating-seconds", type=seconds, default=Timing.creating, help="time in Creating")
+    p.add_argument("--pending-seconds", type=seconds, default=Timing.pending, help="time in Pending")
+    p.add_argument("--running-seconds", type=seconds, default=Timing.running, help="time in Running")
     p.add_argument(
-        "--terminating-seconds", type=_seconds, default=Timing.terminating, help="time in Terminating"
+        "--terminating-seconds", type=seconds, default=Timing.terminating, help="time in Terminating"
     )
     p.add_argument("--latency-ms", type=int, default=0, help="delay added to every API request")
-    p.add_argument("--throttle-rate", type=_rate, default=0.0, help="share of requests answered 429")
+    p.add_argument("--throttle-rate", type=rate, default=0.0, help="share of requests answered 429")
     p.add_argument(
         "--throttle-code",
         choices=THROTTLE_CODES,
@@ -124,16 +112,16 @@ def parser() -> argparse.ArgumentParser:
         help="the 429's error code: the gateway's APIG.0308 (with Retry-After: 1), ModelArts' own "
         "ModelArts.2799, or mixed (either, at random) (default %(default)s)",
     )
-    p.add_argument("--fault-rate", type=_rate, default=0.0, help="share of requests answered 500/503")
+    p.add_argument("--fault-rate", type=rate, default=0.0, help="share of requests answered 500/503")
     p.add_argument(
         "--drop-after-commit-rate",
-        type=_rate,
+        type=rate,
         default=0.0,
         help="share of creates that are stored and then left unanswered (connection closed)",
     )
     p.add_argument(
         "--terminate-conflict-rate",
-        type=_rate,
+        type=rate,
         default=0.0,
         help="share of terminates of Creating, Pending or Running jobs answered 409 ModelArts.2878 "
         "(status changed, try again later)",
@@ -141,33 +129,27 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--seed", type=int, help="seed for the fault decisions (same seed + requests = same faults)"
     )
+    p.add_argument(
+        "--rate-limit",
+        type=seconds,
+        default=0.0,
+        metavar="CALLS_PER_SECOND",
+        help="the gateway's budget of API calls per second for the account (a bucket holding one second's "
+        "calls); beyond it 429 APIG.0308 with Retry-After (default: no limit)",
+    )
     p.add_argument("--log-level", default="WARNING", help="logging level (default %(default)s)")
     account_flags.add_arguments(p)
     return p
 
 
 def config_from(args: argparse.Namespace) -> EmulatorConfig:
-    return EmulatorConfig(
-        access_key=args.access_key,
-        secret_key=args.secret_key,
-        project_id=args.project_id,
-        auth_token=args.auth_token,
-        unique_names=args.unique_names,
-        timing=Timing(
-            creating=args.creating_seconds,
-            pending=args.pending_seconds,
-            running=args.running_seconds,
-            terminating=args.terminating_seconds,
-        ),
-        faults=Faults(
-            latency_ms=args.latency_ms,
-            throttle_rate=args.throttle_rate,
-            throttle_code=args.throttle_code,
-            fault_rate=args.fault_rate,
-            drop_after_commit_rate=args.drop_after_commit_rate,
-            terminate_conflict_rate=args.terminate_conflict_rate,
-            seed=args.seed,
-        ),
+    """The settings from the flags: each flag's destination is its field's name (the timings' with
+    ``_seconds``)."""
+    return from_flags(
+        EmulatorConfig,
+        args,
+        timing=from_flags(Timing, args, suffix="_seconds"),
+        faults=from_flags(Faults, args),
         accounts=account_flags.settings_from(args),
     )
 

@@ -6,15 +6,9 @@ from __future__ import annotations
 import argparse
 
 from .config import AccountSettings
+from .flags import from_flags, positive_seconds
 
 _D = AccountSettings()
-
-
-def _positive_seconds(text: str) -> float:
-    value = float(text)
-    if value <= 0:
-        raise argparse.ArgumentTypeError("must be more than 0")
-    return value
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -28,12 +22,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--sub-project",
         action="append",
         default=[],
+        dest="sub_projects",
         metavar="NAME",
         help="a sub-project REGION_NAME (or NAME) of the account; repeatable",
     )
     g.add_argument(
         "--iam-list-projects-forbidden",
         action="store_true",
+        dest="list_projects_forbidden",
         help="answer GET /v3/projects 403, as for a user lacking the permission (/v3/auth/projects works)",
     )
     g.add_argument(
@@ -60,7 +56,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     g.add_argument(
         "--temporary-key-seconds",
-        type=_positive_seconds,
+        type=positive_seconds,
         help="lifetime of every temporary key and token issued (default: as asked; 24 h for metadata keys)",
     )
     g.add_argument(
@@ -79,19 +75,5 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def settings_from(args: argparse.Namespace) -> AccountSettings:
-    return AccountSettings(
-        region=args.region,
-        domain_id=args.domain_id,
-        domain_name=args.domain_name,
-        sub_projects=tuple(args.sub_project),
-        list_projects_forbidden=args.iam_list_projects_forbidden,
-        agency_name=args.agency_name,
-        agency_domain_id=args.agency_domain_id,
-        agency_domain_name=args.agency_domain_name,
-        agency_project_id=args.agency_project_id,
-        idp_id=args.idp_id,
-        id_token=args.id_token,
-        temporary_key_seconds=args.temporary_key_seconds,
-        metadata_tokens=args.metadata_tokens,
-        metadata_agency=args.metadata_agency,
-    )
+    """The account's settings from the flags above (each flag's destination is its field's name)."""
+    return from_flags(AccountSettings, args)

@@ -1,4 +1,5 @@
-"""The emulator's HTTP edge (aiohttp): routes, authentication, statistics and injected faults.
+"""The emulator's HTTP edge (aiohttp): routes, authentication, statistics, injected faults and the gateway's
+rate limit (``--rate-limit``).
 
 aiohttp is used because a handler can reach `request.transport` and close the connection after a create has
 been committed, which is how "the job exists but the caller never heard back" is emulated.
@@ -31,7 +32,7 @@ from .errors import (
     WRONG_PROJECT,
     ServiceError,
 )
-from .faults import FaultPlan
+from .faults import FaultPlan, RateBudget
 from .iam import IamRoutes
 from .metadata import MetadataRoutes
 from .service import Service
@@ -102,6 +103,7 @@ class EmulatorApp:
         self.service = Service(config, store)
         self.stats = Stats()
         self.faults = FaultPlan(config.faults)
+        self.budget = RateBudget(config.faults.rate_limit)
         self.keys = TemporaryKeys()
         self.directory = directory(config.accounts, config.project_id)
         self.access = Access(config, self.keys)
@@ -187,6 +189,16 @@ class EmulatorApp:
                 WRONG_PROJECT,
                 "The project in the request does not belong to the credentials used.",
                 "Use the project ID that matches the credentials and region.",
+            )
+        retry_after = self.budget.take()
+        if retry_after is not None:
+            # The gateway's rate limit for the account: refused before the service sees the call.
+            return error_response(
+                429,
+                THROTTLED,
+                "The request was throttled; the API's rate limit for the account was reached.",
+                "Retry later.",
+                **{"Retry-After": str(retry_after)},
             )
         if self.config.faults.latency_ms > 0:
             await asyncio.sleep(self.config.faults.latency_ms / 1000)
@@ -308,6 +320,7 @@ class EmulatorApp:
         self.service.tag_changes.clear()
         self.stats.reset()
         self.faults.restart()
+        self.budget.restart()
         self.keys.clear()
         self.metadata.clear()
         return web.json_response({"jobs_deleted": deleted})

@@ -48,6 +48,8 @@ class Faults:
     drop_after_commit_rate: float = 0.0
     terminate_conflict_rate: float = 0.0  # terminates answered 409 ModelArts.2878 "status changed"
     seed: int | None = None
+    # The gateway's budget: API calls per second for the account (0 = none); beyond it 429 APIG.0308.
+    rate_limit: float = 0.0
 
 
 @dataclass(frozen=True)

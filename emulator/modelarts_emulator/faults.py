@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import math
 import random
 import threading
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .config import Faults
@@ -51,3 +54,37 @@ class FaultPlan:
             drop_after_commit=is_create and drop_draw < f.drop_after_commit_rate,
             status_changed=conflict_draw < f.terminate_conflict_rate,
         )
+
+
+class RateBudget:
+    """The gateway's budget of calls per second for the account, as a token bucket: it holds at most one
+    second's calls, refills continuously, and a call it has no token for is refused (and spends none)."""
+
+    def __init__(self, per_second: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.per_second = per_second
+        self._clock = clock
+        self._lock = threading.Lock()
+        self.restart()
+
+    def restart(self) -> None:
+        with self._lock:
+            self._tokens = self._capacity
+            self._at = self._clock()
+
+    @property
+    def _capacity(self) -> float:
+        return max(1.0, self.per_second)
+
+    def take(self) -> int | None:
+        """None when the call may go through (a token spent); else the whole seconds until one is free, for
+        Retry-After (at least 1)."""
+        if self.per_second <= 0:
+            return None
+        with self._lock:
+            now = self._clock()
+            self._tokens = min(self._capacity, self._tokens + (now - self._at) * self.per_second)
+            self._at = now
+            if self._tokens >= 1.0:
+                self._tokens -= 1.0
+                return None
+            return max(1, math.ceil((1.0 - self._tokens) / self.per_second))

@@ -40,7 +40,8 @@ class EmulatorAuth(httpx.Auth):
     ``security_token`` (temporary keys) it is sent as ``X-Security-Token``."""
 
     requires_request_body = True
-    _SIGNED = frozenset(
+    #: The headers signed when present (a subclass may sign fewer, to test a signature that leaves one out).
+    SIGNED = frozenset(
         {"host", "content-type", signing.DATE_HEADER.lower(), "x-project-id", "x-security-token"}
     )
 
@@ -57,7 +58,7 @@ class EmulatorAuth(httpx.Auth):
         if self._security_token is not None:
             request.headers["X-Security-Token"] = self._security_token
         headers = {name.lower(): value for name, value in request.headers.items()}
-        signed = sorted(name for name in headers if name in self._SIGNED)
+        signed = sorted(name for name in headers if name in self.SIGNED)
         signature = signing.sign(
             self._secret_key,
             method=request.method,

@@ -35,12 +35,23 @@ export class Provider extends pulumi.ProviderResource {
         opts = opts || {};
         {
             resourceInputs["accessKey"] = args?.accessKey;
+            resourceInputs["assumeRole"] = pulumi.output(args?.assumeRole).apply(JSON.stringify);
             resourceInputs["authToken"] = args?.authToken ? pulumi.secret(args.authToken) : undefined;
+            resourceInputs["caCertFile"] = args?.caCertFile;
+            resourceInputs["cloud"] = args?.cloud;
             resourceInputs["endpoint"] = args?.endpoint;
+            resourceInputs["iamEndpoint"] = args?.iamEndpoint;
+            resourceInputs["idTokenFile"] = args?.idTokenFile;
+            resourceInputs["idpId"] = args?.idpId;
+            resourceInputs["metadataEndpoint"] = args?.metadataEndpoint;
+            resourceInputs["profile"] = args?.profile;
             resourceInputs["projectId"] = args?.projectId;
+            resourceInputs["projectName"] = args?.projectName;
             resourceInputs["region"] = args?.region;
             resourceInputs["secretKey"] = args?.secretKey ? pulumi.secret(args.secretKey) : undefined;
             resourceInputs["securityToken"] = args?.securityToken ? pulumi.secret(args.securityToken) : undefined;
+            resourceInputs["sharedConfigFile"] = args?.sharedConfigFile;
+            resourceInputs["useInstanceMetadata"] = pulumi.output(args?.useInstanceMetadata).apply(JSON.stringify);
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
         super(Provider.__pulumiType, name, resourceInputs, opts);
@@ -56,17 +67,53 @@ export interface ProviderArgs {
      */
     accessKey?: pulumi.Input<string | undefined>;
     /**
+     * Agency to act through: `agencyName`, `domainName` or `domainId` (the account it belongs to), `durationSeconds` (900-86400); the credentials ask IAM for the agency's temporary keys. Also read from `HW_ASSUME_ROLE_AGENCY_NAME` or `HW_ASSUME_ROLE_DOMAIN_NAME` or `HW_ASSUME_ROLE_DOMAIN_ID` or `HW_ASSUME_ROLE_DURATION`.
+     */
+    assumeRole?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
+    /**
      * IAM token, used when no AK/SK pair is given. Also read from `HW_AUTH_TOKEN`.
      */
     authToken?: pulumi.Input<string | undefined>;
+    /**
+     * PEM file of CA certificates trusted in addition to the default roots (verification stays on). Also read from `HW_CACERT_FILE`.
+     */
+    caCertFile?: pulumi.Input<string | undefined>;
+    /**
+     * Cloud domain the endpoints are derived from: `https://modelarts.{region}.{cloud}` and `https://iam.{region}.{cloud}`; default `myhuaweicloud.com` (`myhuaweicloud.eu` for Huawei Cloud Europe's regions, `eu-west-1...`); e.g. `otc.t-systems.com` for Open Telekom Cloud. Also read from `HW_CLOUD`.
+     */
+    cloud?: pulumi.Input<string | undefined>;
     /**
      * API endpoint (https; plain http only to a loopback host). Also read from `HW_MODELARTS_ENDPOINT`.
      */
     endpoint?: pulumi.Input<string | undefined>;
     /**
+     * IAM endpoint, with or without the trailing `/v3`; default derived from region and cloud. Also read from `HW_AUTH_URL` or `HUAWEICLOUD_SDK_IAM_ENDPOINT`.
+     */
+    iamEndpoint?: pulumi.Input<string | undefined>;
+    /**
+     * File holding the OIDC id token (read at each login: CI systems rotate it). Also read from `HUAWEICLOUD_SDK_ID_TOKEN_FILE`.
+     */
+    idTokenFile?: pulumi.Input<string | undefined>;
+    /**
+     * OIDC identity provider id, with `idTokenFile`: temporary keys from a CI system's token. Also read from `HUAWEICLOUD_SDK_IDP_ID`.
+     */
+    idpId?: pulumi.Input<string | undefined>;
+    /**
+     * Instance metadata service; default `http://169.254.169.254`. Also read from `HW_METADATA_ENDPOINT`.
+     */
+    metadataEndpoint?: pulumi.Input<string | undefined>;
+    /**
+     * Profile of the hcloud profile file to read; default its current profile. Also read from `HW_PROFILE`.
+     */
+    profile?: pulumi.Input<string | undefined>;
+    /**
      * Project id in that region. Also read from `HW_PROJECT_ID` or `HUAWEICLOUD_SDK_PROJECT_ID`.
      */
     projectId?: pulumi.Input<string | undefined>;
+    /**
+     * Project name to look the project id up by when none is given (a sub-project such as `cn-north-4_ml`); default: the region. Also read from `HW_PROJECT_NAME`.
+     */
+    projectName?: pulumi.Input<string | undefined>;
     /**
      * Region, e.g. `cn-north-4`; the endpoint is derived from it when not given. Also read from `HW_REGION_NAME`.
      */
@@ -79,4 +126,12 @@ export interface ProviderArgs {
      * Security token of temporary AK/SK credentials. Also read from `HW_SECURITY_TOKEN` or `HUAWEICLOUD_SDK_SECURITY_TOKEN`.
      */
     securityToken?: pulumi.Input<string | undefined>;
+    /**
+     * hcloud (KooCLI) profile file; default `~/.hcloud/config.json`. Also read from `HW_SHARED_CONFIG_FILE`.
+     */
+    sharedConfigFile?: pulumi.Input<string | undefined>;
+    /**
+     * Take temporary keys from the ECS/CCE instance metadata service (the instance's agency) when no other credentials are given; default false. Also read from `HW_USE_INSTANCE_METADATA`.
+     */
+    useInstanceMetadata?: pulumi.Input<boolean | undefined>;
 }

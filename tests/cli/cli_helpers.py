@@ -117,6 +117,15 @@ def kill_group(proc: subprocess.Popen[str], sig: signal.Signals) -> None:
     os.killpg(proc.pid, sig)
 
 
+def alive(pid: int) -> bool:
+    """Running, and not a zombie waiting for its new parent to reap it."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat[stat.rindex(")") + 2] != "Z"
+
+
 def plugin_processes(state_dir: Path, command: bytes = b"") -> list[int]:
     """Live processes started by this test's pulumi commands (their environment names its private backend,
     under state_dir), optionally only those whose command line contains `command`."""

@@ -98,7 +98,12 @@ def test_preview_checks_the_settings_and_hints_at_near_miss_keys(
     output = result.stdout + result.stderr
     assert result.returncode != 0, output
     assert "resource 'job-0' has a problem: ModelArts settings are incomplete or unusable." in output, output
-    assert "Missing: the project id (looked in config modelarts:projectId, $HW_PROJECT_ID" in output, output
+    # The project can be looked up by region or project name now: the message names all three places.
+    assert (
+        "Missing: the project id, or a region or project name to look it up by "
+        "(looked in config modelarts:projectId, $HW_PROJECT_ID"
+    ) in output, output
+    assert "config modelarts:region" in output and "config modelarts:projectName" in output, output
     hint = "config modelarts:project_id is set but not read: did you mean modelarts:projectId?"
     assert hint in output, output
     assert emulator.project_id not in output and emulator.secret_key not in output, output

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from .front_ends import FRONT_ENDS, FrontEnd
+from .front_ends import FRONT_ENDS, NATIVE, FrontEnd
 from .story import credentials_in_config, job_args, new_story
 
 pytestmark = pytest.mark.cli
@@ -116,3 +116,21 @@ def test_only_pulumis_own_debug_output_shows_a_key_from_the_stack_config(
 
     said = credentials_section()
     assert "-v=9" in said and "PULUMI_DEBUG_GRPC" in said, "the page names where the engine shows the key"
+
+
+def test_the_native_plugin_names_where_the_credentials_came_from_in_the_engines_debug_log(
+    tmp_path: Path, emulator_factory: Any
+) -> None:
+    """`pulumi up --debug` shows which source the credentials came from (never a value); a plain `up` does
+    not show it."""
+    secret = "SK-source-" + tmp_path.name.replace("_", "")[-12:]
+    emu = emulator_factory(secret_key=secret, access_key="SOURCEAK0123456789")
+    story = new_story(tmp_path, emu, credentials_in_env=True, front_end=NATIVE)
+    story.declare({"train": job_args()})
+    up = story.stack.up("--debug")
+    shown = up.stdout + up.stderr
+    assert "modelarts: credentials from environment" in shown, shown[-3000:]
+    assert secret not in shown and "SOURCEAK0123456789" not in shown
+    story.declare({})
+    quiet = story.stack.up()
+    assert "credentials from" not in quiet.stdout + quiet.stderr

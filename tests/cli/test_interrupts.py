@@ -38,7 +38,16 @@ import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
 
-from .cli_helpers import all_jobs, jobs_program, live, make_stack, plugin_processes, popen, state_job_ids
+from .cli_helpers import (
+    alive,
+    all_jobs,
+    jobs_program,
+    live,
+    make_stack,
+    plugin_processes,
+    popen,
+    state_job_ids,
+)
 from .front_ends import FRONT_ENDS, FrontEnd
 from .pulumi_cli import Stack
 
@@ -184,18 +193,9 @@ def test_sigkill_then_terminate_orphans(
     finish(stack, emu, front_end)
 
 
-def is_running(pid: int) -> bool:
-    """Alive, and not a zombie waiting for its new parent to reap it."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat[stat.rindex(")") + 2] != "Z"
-
-
 def wait_until_gone(pids: list[int], seconds: float) -> None:
     deadline = time.monotonic() + seconds
-    while any(is_running(pid) for pid in pids):
+    while any(alive(pid) for pid in pids):
         assert time.monotonic() < deadline, f"still running after {seconds} s: {pids}"
         time.sleep(0.1)
 
@@ -235,7 +235,7 @@ def test_sigkill_recovery_in_the_finders_words(
     if front_end.native:
         # The native plugin leaves by itself once its engine is gone; the language host and program stay.
         wait_until_gone(plugin_processes(tmp_path, b"pulumi-resource-modelarts"), 15)
-    leftovers = sorted(pid for pid in plugin_processes(tmp_path) if is_running(pid))
+    leftovers = sorted(pid for pid in plugin_processes(tmp_path) if alive(pid))
     assert leftovers, "a SIGKILLed up leaves its plugins running"
     found = finder_text(stack, export)
     print(found.stdout)
@@ -261,8 +261,8 @@ def test_sigkill_recovery_in_the_finders_words(
     # The kill the finder printed ends every leftover plugin.
     subprocess.run(["bash", "-c", kill_command], check=True, timeout=30)
     deadline = time.monotonic() + 20
-    while any(is_running(pid) for pid in leftovers):
-        assert time.monotonic() < deadline, [pid for pid in leftovers if is_running(pid)]
+    while any(alive(pid) for pid in leftovers):
+        assert time.monotonic() < deadline, [pid for pid in leftovers if alive(pid)]
         time.sleep(0.1)
 
     for step in steps[:-1]:

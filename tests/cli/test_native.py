@@ -28,7 +28,7 @@ import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
 
-from .cli_helpers import all_jobs, live, plugin_processes, popen
+from .cli_helpers import alive, all_jobs, live, plugin_processes, popen
 from .front_ends import NATIVE, NATIVE_LANGUAGES, FrontEnd
 from .pulumi_cli import Stack
 from .story import job_args, new_story
@@ -178,38 +178,10 @@ def test_progress_shows_under_the_job_and_an_out_of_band_terminate_is_seen(
     stack.destroy()
 
 
-def test_ctrl_c_stops_the_wait_and_terminates_the_job_it_started(
-    tmp_path: Path, emulator: EmulatorProcess
-) -> None:
-    args = job_args(annotations={"emulator/stay-pending": "true"}, wait_for="running", wait_timeout="30m")
-    stack = native_stack(tmp_path, emulator, {"stuck": args})
-    proc = popen(stack, "up", "--yes", "--skip-preview")
-    deadline = time.monotonic() + 120
-    while not all_jobs(emulator):
-        assert time.monotonic() < deadline and proc.poll() is None, "no job was created"
-        time.sleep(0.2)
-    time.sleep(1.0)  # the create is now in its wait
-    proc.send_signal(signal.SIGINT)  # what Ctrl-C sends to the CLI
-    out, _ = proc.communicate(timeout=120)
-    assert proc.returncode != 0, out
-    assert "when the deployment was cancelled" in out and "the job was terminated" in out, out
-    assert live(all_jobs(emulator)) == []
-
-
-def alive(pid: int) -> bool:
-    """Running, and not a zombie waiting for its new parent to reap it."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat[stat.rindex(")") + 2] != "Z"
-
-
-def test_a_plugin_whose_engine_was_killed_leaves_and_its_waiting_job_keeps_running(
-    tmp_path: Path, emulator: EmulatorProcess
-) -> None:
-    # kill -9 of `pulumi` never stops its plugins (the engine starts them in their own process groups): the
-    # plugin notices its engine is gone and leaves by itself, without terminating the job its wait was for.
+def up_in_its_wait(tmp_path: Path, emulator: EmulatorProcess) -> subprocess.Popen[str]:
+    """`pulumi up` of one job that stays Pending while its create waits for Running, started in the
+    background and handed back once the job exists and the create is waiting (killed if it never gets there).
+    """
     args = job_args(annotations={"emulator/stay-pending": "true"}, wait_for="running", wait_timeout="30m")
     stack = native_stack(tmp_path, emulator, {"stuck": args})
     proc = popen(stack, "up", "--yes", "--skip-preview")
@@ -218,7 +190,32 @@ def test_a_plugin_whose_engine_was_killed_leaves_and_its_waiting_job_keeps_runni
         while not all_jobs(emulator):
             assert time.monotonic() < deadline and proc.poll() is None, "no job was created"
             time.sleep(0.2)
-        time.sleep(1.0)  # the create is now in its wait
+    except BaseException:
+        proc.kill()
+        proc.communicate()
+        raise
+    time.sleep(1.0)  # the create is now in its wait
+    return proc
+
+
+def test_ctrl_c_stops_the_wait_and_terminates_the_job_it_started(
+    tmp_path: Path, emulator: EmulatorProcess
+) -> None:
+    proc = up_in_its_wait(tmp_path, emulator)
+    proc.send_signal(signal.SIGINT)  # what Ctrl-C sends to the CLI
+    out, _ = proc.communicate(timeout=120)
+    assert proc.returncode != 0, out
+    assert "when the deployment was cancelled" in out and "the job was terminated" in out, out
+    assert live(all_jobs(emulator)) == []
+
+
+def test_a_plugin_whose_engine_was_killed_leaves_and_its_waiting_job_keeps_running(
+    tmp_path: Path, emulator: EmulatorProcess
+) -> None:
+    # kill -9 of `pulumi` never stops its plugins (the engine starts them in their own process groups): the
+    # plugin notices its engine is gone and leaves by itself, without terminating the job its wait was for.
+    proc = up_in_its_wait(tmp_path, emulator)
+    try:
         [plugin] = plugin_processes(tmp_path, b"pulumi-resource-modelarts")
         proc.kill()  # the CLI only, as `kill -9 <pid of pulumi>` does
         proc.communicate(timeout=60)

@@ -8,7 +8,7 @@ state is that holder, guarded by a lock.
 
 Progress goes to stderr, which the Pulumi CLI shows as diagnostics.
 
-What the engine prints is shaped as for the native plugin (``front_end``: a nested check-failure path leads
+What the engine prints is shaped as for the native plugin (``shared``: a nested check-failure path leads
 its reason, warnings name the job); this module's own part is that this package's errors reach the engine as
 the gRPC status details themselves, without the "Exception calling application:" grpc puts before an escaped
 exception (``_reported``).
@@ -80,7 +80,7 @@ def stderr_progress() -> StderrProgress:
 
 
 def check_failure(path: str, reason: str) -> CheckFailure:
-    """A failure as the engine should print it (``front_end.engine_failure``)."""
+    """A failure as the engine should print it (``shared.engine_failure``)."""
     return CheckFailure(*engine_failure(path, reason))
 
 

@@ -3,10 +3,13 @@ takes and returns (wire names).
 
 - renaming is ``renaming``'s one walk, reading ``PropertyValue``s as it goes (``PROPERTY_VALUES``): the
   engine's values are read and renamed in one pass, never converted first and renamed after;
-- numbers arrive as floats (whole ones become ints again); values not known yet (preview) become the unknown
-  marker the dynamic provider sees;
-- secrets are opened on the way in and marked again on the way out: where the values the engine sent had
-  them, on the outputs that are always secret, and on every secret input (``secret_paths``).
+- values not known yet (preview) become the unknown marker the dynamic provider sees; numbers stay the floats
+  the engine sends, as the dynamic provider's do: core's normalising (``normalising.normalise_inputs``) is
+  the one pass that makes whole ones ints again, for both front-ends (``to_plain``, for what core does not
+  read, makes them ints itself);
+- secrets are opened on the way in (a ``PropertyValue`` read is its value) and marked again on the way out:
+  where the values the engine sent had them, on the outputs that are always secret, and on every secret
+  input (``secret_paths``).
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ __all__ = [
     "plain_map",
     "planned_state",
     "property_map",
+    "read",
     "to_plain",
     "to_property",
     "wire_args",
@@ -45,23 +49,41 @@ __all__ = [
 
 def to_plain(value: PropertyValue) -> Any:
     """Plain data from a PropertyValue: secrets opened, whole floats as ints, unknowns as the marker."""
+    return _plain(value, _whole)
+
+
+def read(value: PropertyValue) -> Any:
+    """A PropertyValue as core takes it: ``to_plain``, but with numbers as the engine sent them (floats), as
+    the dynamic provider's arrive: core's normalising makes the whole ones ints, once."""
+    return _plain(value, _as_sent)
+
+
+def _whole(number: float) -> float | int:
+    return int(number) if number.is_integer() else number
+
+
+def _as_sent(number: float) -> float:
+    return number
+
+
+def _plain(value: PropertyValue, number: Callable[[float], float | int]) -> Any:
     inner = value.value
     # The exact types a PropertyValue holds first (str, float, a mapping proxy, a tuple): the ABC checks
     # below cost more than the rest of the walk, for every value of every request.
     if isinstance(inner, str) or inner is None or isinstance(inner, bool):
         return inner
     if isinstance(inner, float):
-        return int(inner) if inner.is_integer() else inner
+        return number(inner)
     if isinstance(inner, MappingProxyType):
-        return {str(k): to_plain(v) for k, v in inner.items() if isinstance(v, PropertyValue)}
+        return {str(k): _plain(v, number) for k, v in inner.items() if isinstance(v, PropertyValue)}
     if isinstance(inner, tuple):
-        return [to_plain(v) for v in inner if isinstance(v, PropertyValue)]
+        return [_plain(v, number) for v in inner if isinstance(v, PropertyValue)]
     if isinstance(inner, Computed):
         return rpc.UNKNOWN
     if isinstance(inner, Mapping):
-        return {str(k): to_plain(v) for k, v in inner.items() if isinstance(v, PropertyValue)}
+        return {str(k): _plain(v, number) for k, v in inner.items() if isinstance(v, PropertyValue)}
     if isinstance(inner, Sequence):
-        return [to_plain(v) for v in inner if isinstance(v, PropertyValue)]
+        return [_plain(v, number) for v in inner if isinstance(v, PropertyValue)]
     raise ValueError(f"unsupported value of type {type(inner).__name__}")
 
 
@@ -114,8 +136,8 @@ def _items(value: PropertyValue) -> Sequence[Any] | None:
     return inner if type(inner) is tuple else None
 
 
-#: How ``renaming.rename`` reads PropertyValues.
-PROPERTY_VALUES = Values(_fields, _items, to_plain)
+#: How ``renaming.rename`` reads PropertyValues for core (``read``).
+PROPERTY_VALUES = Values(_fields, _items, read)
 
 
 def wire_inputs(values: Mapping[str, PropertyValue]) -> dict[str, Any]:
@@ -136,7 +158,9 @@ def wire_args(values: Mapping[str, PropertyValue]) -> dict[str, Any]:
 def _wire_map(values: Mapping[str, PropertyValue], shape: str) -> dict[str, Any]:
     table = wire_table()
     props = table.get(shape)
-    return plain_map(values) if props is None else rename_fields(values, props, table, PROPERTY_VALUES)
+    if props is None:
+        return {k: read(v) for k, v in values.items()}
+    return rename_fields(values, props, table, PROPERTY_VALUES)
 
 
 # What diff reads of the stored outputs (core.plan): the declared inputs, the last phases and the name. A job
@@ -190,7 +214,7 @@ def diff_key(name: str) -> str:
 
 def with_tags_found(inputs: Mapping[str, PropertyValue], declared: object) -> Mapping[str, PropertyValue]:
     """The stored inputs with the tags a refresh found (declared: the declared inputs it read) when they
-    drifted (``front_end.tags_drifted``): the next preview then shows the drift as a change of ``tags`` (and
+    drifted (``shared.tags_drifted``): the next preview then shows the drift as a change of ``tags`` (and
     only of it). Otherwise the very inputs given."""
     stored = {"tags": to_plain(inputs["tags"])} if "tags" in inputs else None
     found = tags_drifted(stored, declared)

@@ -1,8 +1,8 @@
 """The native provider plugin, ``pulumi-resource-modelarts``: Pulumi's provider protocol over ``core``.
 
 The engine starts this executable and talks gRPC to it (``pulumi.provider.experimental``). This module holds
-the provider class, which translates each request for ``core`` and its answer back, the warm-up, and the
-server start (``main``):
+the provider class, which translates each request for ``core`` and its answer back, and the entry point
+(``main``); the warm-up is ``warm_up``'s and the server start ``serving``'s:
 
 - values: the engine's ``PropertyValue``s in schema names (``nodeCount``) become core's plain data in wire
   names (``node_count``) and back, secrets opened and marked again (``native_values``); the paths of check
@@ -18,19 +18,16 @@ server start (``main``):
 Settings come from the provider configuration (``modelarts:*`` stack config or an explicit provider's
 arguments) and the environment, resolved afresh for every operation. What this front-end does exactly as the
 dynamic one (which config keys count, naming, failures and warnings as the engine shows them, error text,
-listing jobs, lookup or refresh, tag drift) is ``front_end``'s; an imported job's diff is ``core.plan``'s.
+listing jobs, lookup or refresh, tag drift) is ``shared``'s; an imported job's diff is ``core.plan``'s.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import importlib.resources
 import json
-import os
-import signal
-import sys
+import logging
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -65,7 +62,7 @@ from pulumi.runtime import rpc
 from ..account.settings import CONFIG_NAMESPACE, SOURCES
 from ..generated import schema_names
 from ..job.job_state import declared_from_job
-from ..job.progress import EngineLog, engine_address, wait_until_engine_gone
+from ..job.progress import EngineLog
 from .native_values import (
     answered,
     diff_key,
@@ -80,16 +77,17 @@ from .native_values import (
     with_tags_found,
 )
 from .renaming import schema_failure, to_schema
+from .serving import serve_engine
 from .shared import (
     ProviderConfig,
     engine_failure,
-    error_text,
     find_jobs,
     is_lookup,
     scope_of_urn,
     warning_line,
     with_naming,
 )
+from .warm_up import WarmUp
 
 __all__ = ["ModelArtsProvider", "main"]
 
@@ -351,155 +349,25 @@ _KINDS = {
 }
 
 
-def warm_up(ready: threading.Event | None = None) -> None:
-    """Load what a check needs (core, the request models) and build their validators, which pydantic
-    otherwise builds inside the first call that validates (about 0.1 s of CPU); then the same for what a
-    create needs beyond it (the client, the response models); then set ready.
+class EngineDebug(logging.Handler):
+    """The package's debug records (where the credentials came from, never a value) on the engine's debug
+    log, which ``pulumi up --debug`` shows."""
 
-    A check does not wait for it: a no-change check needs no models at all, and one that validates imports
-    them (Python's import lock makes it wait for an import under way) and waits in ``build_validators`` for a
-    build under way rather than building the same validator again.
-    """
-    try:
-        from ..job import core, resource_models  # noqa: F401  (imported for their cost)
-        from ..wire import models
+    def __init__(self, log: EngineLog) -> None:
+        super().__init__(logging.DEBUG)
+        self.log = log
 
-        models.build_validators(models.CreateTrainingJobRequest, resource_models.ProviderSettings)
-        from ..job import client  # noqa: F401
-
-        models.build_validators(models.TrainingJob, resource_models.ResourceOutputs)
-    finally:
-        if ready is not None:
-            ready.set()
-
-
-class WarmUp:
-    """``warm_up`` on a thread of its own, started by the first operation that says a create may follow.
-
-    Not at plugin start: a no-change preview or a refresh never needs the request validators, and loading
-    them competes for the GIL and the CPU with the answers the engine waits for (a 20-job no-change preview
-    took about 90 ms longer with it). A create waits for it rather than building the response models'
-    validators a second time on its own thread.
-    """
-
-    def __init__(self) -> None:
-        self.ready = threading.Event()
-        self._lock = threading.Lock()
-        self._thread: threading.Thread | None = None
-
-    def start(self) -> None:
-        with self._lock:
-            if self._thread is None:
-                self._thread = threading.Thread(
-                    target=warm_up, args=(self.ready,), name="modelarts-warm-up", daemon=True
-                )
-                self._thread.start()
-
-    @property
-    def started(self) -> bool:
-        return self._thread is not None
-
-    def wait(self) -> None:
-        self.start()
-        self.ready.wait(timeout=60)
-
-
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("pulumi-modelarts")
-    except PackageNotFoundError:
-        return "0.0.0"
-
-
-# Pulumi's own gRPC settings for plugins: a large stack's messages exceed gRPC's 4 MB default, and a request
-# may wait long for a busy event loop before it is handled.
-GRPC_OPTIONS = (
-    ("grpc.max_receive_message_length", 400 * 1024 * 1024),
-    ("grpc.max_send_message_length", 400 * 1024 * 1024),
-    ("grpc.server_max_unrequested_time_in_server", 30 * 60),
-)
-RPCS = ("CheckConfig", "Configure", "Check", "Diff", "Create", "Read", "Update", "Delete", "Invoke")
-
-
-def _servicer_class() -> type:
-    """Pulumi's servicer, with an operation's error answered as its own text: by default gRPC prefixes it with
-    "Unexpected <class ...>" and logs a traceback the engine then shows too."""
-    import grpc  # type: ignore[import-untyped]  # (no stubs; two calls used)
-    from pulumi.provider.experimental.server import ProviderServicer
-
-    def answering(name: str) -> Callable[..., Any]:
-        inherited = getattr(ProviderServicer, name)
-
-        async def rpc_method(self: Any, request: Any, context: Any) -> Any:
-            try:
-                return await inherited(self, request, context)
-            except Exception as exc:
-                await context.abort(grpc.StatusCode.UNKNOWN, error_text(exc))
-
-        return rpc_method
-
-    return type("ModelArtsServicer", (ProviderServicer,), {name: answering(name) for name in RPCS})
-
-
-async def serve(args: list[str], provider: Provider, engine: str) -> None:
-    """Serve provider to the engine until it stops this process: a gRPC server on a free loopback port, the
-    port on stdout.
-
-    This is ``pulumi.provider.experimental.server.main(args, version, provider)``, Pulumi's public entry
-    point, less its argument parsing (``main`` below reads the engine's address first, for the engine log and
-    the watch on the engine), and with one difference that keeps this plugin from calling it: that function
-    builds its fixed ``ProviderServicer`` and takes no servicer, interceptor or error hook, and under it gRPC
-    answers an operation's error as "Unexpected <class ...>: text" and logs a traceback, which the engine
-    shows again; ``_servicer_class`` answers the error's own text. Everything else it needs (SIGINT, the
-    warm-up, cancellation, the engine's address) ``main`` does around it; the gRPC options are Pulumi's
-    (``pulumi.runtime._grpc_settings``, private) with the send limit raised as the receive limit.
-    """
-    import grpc
-    from pulumi.runtime.proto import provider_pb2_grpc
-
-    server = grpc.aio.server(options=list(GRPC_OPTIONS))
-    servicer = _servicer_class()(args, _version(), provider, engine_address=engine)
-    provider_pb2_grpc.add_ResourceProviderServicer_to_server(servicer, server)
-    port = server.add_insecure_port("127.0.0.1:0")
-    await server.start()
-    sys.stdout.write(f"{port}\n")
-    sys.stdout.flush()
-    await server.wait_for_termination()
-
-
-def leave_when_engine_gone(engine: str, parent: int) -> None:
-    """End this process once the engine that started it is gone (e.g. `pulumi` killed with SIGKILL, which
-    never stops its plugins): nobody will ask anything of it again, and it would otherwise run for ever.
-
-    It ends at once, without cancelling anything: a wait in flight just stops, and its job keeps running,
-    neither terminated nor recorded, for ``modelarts-orphans`` or the next ``pulumi up`` to adopt (a job is
-    only ever terminated while the engine listens). ``os._exit`` because the executor's threads, one per wait,
-    would hold an ordinary exit until their waits end.
-    """
-    wait_until_engine_gone(engine, parent)
-    with contextlib.suppress(OSError, ValueError):  # nobody may read it any more
-        sys.stderr.write(
-            "modelarts: the Pulumi engine is gone; the provider exits, leaving its jobs as they are\n"
-        )
-        sys.stderr.flush()
-    os._exit(0)
+    def emit(self, record: logging.LogRecord) -> None:
+        self.log.debug(f"modelarts: {record.getMessage()}")
 
 
 def main() -> None:
     """Entry point of ``pulumi-resource-modelarts``: serve the provider to the engine that started it."""
-    parent = os.getppid()  # first: the engine, unless it is already gone
-    # The engine stops its plugins with SIGINT and kills one only after a grace of seconds. A plugin started
-    # from a shell's background job inherits SIGINT ignored, which would add that grace to every command.
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-    args = sys.argv[1:]
-    engine = engine_address(args)
-    if engine is None:
-        sys.exit("pulumi-resource-modelarts is a Pulumi plugin: the Pulumi engine starts it")
-    provider = ModelArtsProvider(engine, warm_up=True)
-    threading.Thread(
-        target=leave_when_engine_gone, args=(engine, parent), name="modelarts-engine-watch", daemon=True
-    ).start()
-    with contextlib.suppress(KeyboardInterrupt):  # the engine stops its plugins; nothing to report
-        asyncio.run(serve(args, provider, engine))
+
+    def provider_for(engine: str) -> ModelArtsProvider:
+        package_log = logging.getLogger("pulumi_modelarts")
+        package_log.setLevel(logging.DEBUG)
+        package_log.addHandler(EngineDebug(EngineLog(engine)))
+        return ModelArtsProvider(engine, warm_up=True)
+
+    serve_engine(provider_for)

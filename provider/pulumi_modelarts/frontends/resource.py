@@ -284,7 +284,7 @@ def _millis(value: Union[_dt.datetime, int, float, None]) -> Optional[int]:
 
 
 def _program_config() -> dict[str, str]:
-    """The settings' keys (``front_end.CONFIG_KEYS``) as the program's stack config gives them."""
+    """The settings' keys (``shared.CONFIG_KEYS``) as the program's stack config gives them."""
     from pulumi.runtime.config import get_config
 
     found: dict[str, str] = {}

@@ -16,6 +16,7 @@ Importing it loads neither pulumi, pydantic nor httpx: the program imports it th
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -71,7 +72,7 @@ class ProviderConfig:
         self._keep(config, configured=False, misplaced=[])
 
     def _keep(self, given: Mapping[str, object], *, configured: bool, misplaced: list[str]) -> None:
-        kept = {key: value for key, value in given.items() if key in CONFIG_KEYS and isinstance(value, str)}
+        kept = {key: _text(value) for key, value in given.items() if key in CONFIG_KEYS}
         with self._lock:
             self._values = {key: value for key, value in kept.items() if value}
             self._configured = configured
@@ -87,6 +88,19 @@ class ProviderConfig:
         and the near misses set."""
         with self._lock:
             return (dict(self._values) if self._configured else None), list(self._misplaced)
+
+
+def _text(value: object) -> str:
+    """A setting's value as the stack config gives it: text; an explicit provider's boolean or object
+    (``useInstanceMetadata``, ``assumeRole``) as the JSON the stack config would hold."""
+    if isinstance(value, str):
+        return value
+    if value is None:
+        return ""
+    try:
+        return json.dumps(value)
+    except (TypeError, ValueError):
+        return ""
 
 
 def stack_scope(project: str, stack: str) -> str:
@@ -155,7 +169,7 @@ def error_text(exc: BaseException, *data: Mapping[str, Any]) -> str:
     data: the operation's inputs or outputs, when the front-end has them: their secret values are hidden, a
     last net behind the client's own scrubbing (``ModelArtsClient.hide``).
     """
-    from ..job.diffing import secret_values
+    from ..job.normalising import secret_values
     from ..wire.errors import ModelArtsError, redact
 
     text = str(exc) if isinstance(exc, ModelArtsError) else f"{type(exc).__name__}: {exc}"

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from ..account.settings import settings_problem
-from . import diffing
+from ..generated.fields import INPUT_FIELDS, JOB_FIELDS, NAME_SCOPE_FIELD
+from . import naming, normalising
 
 __all__ = ["Checked", "Failure", "check"]
 
@@ -65,17 +66,17 @@ def check(
 
 
 def _check(olds: Mapping[str, Any], news: Mapping[str, Any]) -> Checked:
-    inputs = diffing.normalise_inputs(news)
-    old_inputs = diffing.normalise_inputs(olds) if olds else {}
-    failures = _name_scope_failures(inputs.get(diffing.NAME_SCOPE_FIELD))
-    inputs = diffing.with_job_name(inputs, old_inputs)
+    inputs = normalising.normalise_inputs(news)
+    old_inputs = normalising.normalise_inputs(olds) if olds else {}
+    failures = _name_scope_failures(inputs.get(NAME_SCOPE_FIELD))
+    inputs = naming.with_job_name(inputs, old_inputs)
     if not failures and old_inputs and inputs == old_inputs:
         # The very inputs a previous check accepted (the engine stores inputs only after a successful create
         # or update): validating them again would only load the models, the dominant cost of a no-change
         # preview. create validates again anyway before anything is sent.
         return Checked(inputs, [])
     failures.extend(_settings_failures(inputs))
-    body_failures, warnings = _body_problems(diffing.job_body(inputs))
+    body_failures, warnings = _body_problems(normalising.job_body(inputs))
     failures.extend(body_failures)
     return Checked(inputs, failures, warnings)
 
@@ -87,7 +88,7 @@ def _body_problems(body: Mapping[str, Any]) -> tuple[list[Failure], list[Failure
     from ..wire.models import advice, problems, validate_create_request
 
     unknowns: list[str] = []
-    plain = diffing.strip_unknowns(dict(body), "", unknowns)
+    plain = normalising.strip_unknowns(dict(body), "", unknowns)
     try:
         request = validate_create_request(plain, require_name=True)
     except pydantic.ValidationError as exc:
@@ -95,14 +96,14 @@ def _body_problems(body: Mapping[str, Any]) -> tuple[list[Failure], list[Failure
         failures = [
             Failure(path, reason)
             for path, reason in problems(exc)
-            if not diffing.affected_by_unknown(path, unknowns)
+            if not normalising.affected_by_unknown(path, unknowns)
         ]
         return failures, []
     # Likewise for advice: a value not known yet may be the very one that makes it moot.
     warnings = [
         Failure(path, reason)
         for path, reason in advice(request)
-        if not diffing.affected_by_unknown(path, unknowns)
+        if not normalising.affected_by_unknown(path, unknowns)
     ]
     return [], warnings
 
@@ -119,13 +120,13 @@ def _settings_failures(inputs: Mapping[str, Any]) -> list[Failure]:
     settings = {
         key: value
         for key, value in inputs.items()
-        if key not in diffing.JOB_FIELDS and key != diffing.NAME_SCOPE_FIELD and not diffing.is_unknown(value)
+        if key not in JOB_FIELDS and key != NAME_SCOPE_FIELD and not normalising.is_unknown(value)
     }
     try:
         ProviderSettings.model_validate(settings)
     except pydantic.ValidationError as exc:
         unknown = {str(e["loc"][0]) for e in exc.errors() if e["type"] == "extra_forbidden" and e["loc"]}
-        expected = f"unknown property; expected one of {', '.join(diffing.INPUT_FIELDS)}"
+        expected = f"unknown property; expected one of {', '.join(INPUT_FIELDS)}"
         return [Failure(key, expected) for key in settings if key in unknown] + [
             Failure(path, reason) for path, reason in problems(exc, ProviderSettings) if path not in unknown
         ]
@@ -134,9 +135,9 @@ def _settings_failures(inputs: Mapping[str, Any]) -> list[Failure]:
 
 def _name_scope_failures(scope: object) -> list[Failure]:
     """name_scope is set by the resource to "<project>/<stack>"; anything else was set by hand."""
-    if scope is None or diffing.is_unknown(scope):
+    if scope is None or normalising.is_unknown(scope):
         return []
-    field_name = diffing.NAME_SCOPE_FIELD
+    field_name = NAME_SCOPE_FIELD
     if not isinstance(scope, str) or scope.count("/") != 1 or not all(scope.split("/")):
         return [
             Failure(field_name, 'is set by the TrainingJob resource to "<project>/<stack>"; do not set it')

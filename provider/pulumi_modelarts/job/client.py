@@ -16,8 +16,10 @@ from typing import Any
 
 import httpx
 
+from ..account.session import open_session
 from ..account.settings import Settings
 from ..wire.api import MAX_PAGE_SIZE, CreateRecovery, ModelArtsAPI
+from ..wire.errors import redact
 from ..wire.models import CreateTrainingJobRequest, TrainingJob, to_wire
 from .lost_creates import CLOCK_SKEW_SECONDS, LostCreate
 
@@ -29,8 +31,13 @@ class ModelArtsClient(ModelArtsAPI):
 
     `sleep`, `clock` (monotonic seconds), `wall_clock` (epoch seconds) and `rng` (0..1) are injectable so
     tests run without waiting. `secrets` are the strings scrubbed from every error message: the credentials
-    behind `auth` (`from_settings` passes them), and whatever `hide` adds. `create_skew_seconds`: the clock
-    difference allowed between this machine and the service when a lost create is looked for.
+    behind `auth` (`from_settings` passes them), and whatever `hide` adds; `renewed_secrets`, asked at each
+    scrub, those that change while the client works (temporary keys renewed, the tokens that got them).
+    `create_skew_seconds`: the clock difference allowed between this machine and the service when a lost
+    create is looked for. `ca_cert_file`: a PEM file of authorities trusted besides the system's (a private
+    CA). `base_delay`, `max_delay` (seconds, also attributes read at each retry): the pause before a retry,
+    doubling from base_delay up to max_delay, jittered, never shorter than the service's Retry-After; a
+    base_delay of 0 retries without pausing (tests).
     """
 
     def __init__(
@@ -52,6 +59,8 @@ class ModelArtsClient(ModelArtsAPI):
         clock: Callable[[], float] = time.monotonic,
         wall_clock: Callable[[], float] = time.time,
         rng: Callable[[], float] = random.random,
+        renewed_secrets: Callable[[], Iterable[str]] = tuple,
+        ca_cert_file: str | None = None,
     ) -> None:
         super().__init__(
             endpoint=endpoint,
@@ -68,20 +77,33 @@ class ModelArtsClient(ModelArtsAPI):
             sleep=sleep,
             clock=clock,
             rng=rng,
+            ca_cert_file=ca_cert_file,
         )
+        self._renewed_secrets = renewed_secrets
+        self.auth = auth  # the signer (account.keys.RenewingAuth when keys renew)
         self.create_skew_seconds = create_skew_seconds
         self._wall_clock = wall_clock
 
     @classmethod
     def from_settings(cls, settings: Settings, **kwargs: Any) -> ModelArtsClient:
-        """A client for resolved settings; keyword arguments go to the constructor (timeout, log, ...)."""
+        """A client for resolved settings; keyword arguments go to the constructor (timeout, log, ...).
+
+        Opening it finds the project in IAM when no id is given (once per process) and fetches temporary keys
+        when they are what signs (``account.session``): a client is opened only for calls about to be made.
+        """
+        session = open_session(settings)
         return cls(
             endpoint=settings.endpoint,
-            project_id=settings.project_id,
-            auth=settings.auth(),
+            project_id=session.project_id,
+            auth=session.auth,
             secrets=settings.secrets(),
+            renewed_secrets=session.secrets,
+            ca_cert_file=session.ca_cert_file,
             **kwargs,
         )
+
+    def scrub(self, text: str) -> str:
+        return redact(super().scrub(text), tuple(self._renewed_secrets()))
 
     def __repr__(self) -> str:
         return f"ModelArtsClient(endpoint={self.endpoint!r}, project_id={self.project_id!r})"

@@ -3,8 +3,8 @@
 They take plain data (the inputs as declared, the outputs stored last time) plus a client and a ``Progress``,
 and return plain results or raise the typed errors of ``errors``. Nothing here knows which front-end
 (``pulumi.dynamic`` or a provider plugin) called it. The rules they apply are pure functions elsewhere:
-``diffing`` (inputs, names, update versus replace), ``lifecycle`` (wait targets, durations, failure texts),
-``wait`` (the polling loop). The steps are in modules named by their job:
+``normalising`` (declared inputs), ``naming`` (job names), ``diffing`` (update versus replace), ``lifecycle``
+(wait targets, durations, failure texts), ``polling`` (the loop). The steps are in modules named by their job:
 
 - ``checking``: check (validation, failures, warnings); re-exported here;
 - ``held_names``: the create call, and what happens when the name is already held;
@@ -38,6 +38,7 @@ from . import lifecycle as lc
 from .checking import Checked, Failure, check
 from .held_names import post_create
 from .job_state import JobState, declared_from_job, declared_inputs, job_outputs, public_job, restrict
+from .normalising import normalise_inputs, secret_values
 from .progress import Progress
 from .reports import warn_unknown_phase
 from .stopping import delete_bound, delete_record, stop_job
@@ -104,10 +105,10 @@ def plan(
     top-level properties).
     """
     # Each value normalised once, here: the new inputs, and the old ones (declared, or the adopted job's).
-    new = diffing.normalise_inputs(news)
+    new = normalise_inputs(news)
     declared = declared_inputs(old_outputs)
     decision = diffing.compare(
-        adopted_inputs(old_outputs, new) if declared is None else diffing.normalise_inputs(declared),
+        adopted_inputs(old_outputs, new) if declared is None else normalise_inputs(declared),
         new,
         last_phase=old_outputs.get("phase"),
         last_secondary_phase=old_outputs.get("secondary_phase"),
@@ -125,7 +126,7 @@ def adopted_inputs(found: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str
     are only stored), and the tags the job was found with (they are the job's). Normalised."""
     adopted = restrict(declared_from_job(found), new)
     adopted.update({k: new[k] for k in SETTINGS_FIELDS if k in new and k != TAGS_FIELD})
-    return diffing.normalise_inputs(adopted)  # the job as found: the state's numbers are floats
+    return normalise_inputs(adopted)  # the job as found: the state's numbers are floats
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -147,8 +148,8 @@ def create(
     Raises InvalidInputsError before any call, ProvisioningError when the wait fails (its text says whether
     anything is left running), or the client's errors when the create itself fails.
     """
-    inputs = diffing.normalise_inputs(inputs)
-    client.hide(diffing.secret_values(inputs))  # the service may echo the request in its error messages
+    inputs = normalise_inputs(inputs)
+    client.hide(secret_values(inputs))  # the service may echo the request in its error messages
     wait_for, timeout = wait_settings(inputs)
     bound = clamp(limit, Bound(timeout, "wait_timeout"))
     job: TrainingJob = post_create(inputs, client, progress)
@@ -184,7 +185,7 @@ def read(
     refresh records the tags found as the declared ones, so a change made elsewhere shows as a diff of
     ``tags`` at the next preview.
     """
-    client.hide(diffing.secret_values(old_outputs))
+    client.hide(secret_values(old_outputs))
     try:
         job: TrainingJob = client.get_job(job_id)
     except NotFoundError as exc:
@@ -225,10 +226,10 @@ def update(
     limit (seconds, a front-end's own timeout such as Pulumi's customTimeouts) bounds the retries of the
     calls: a service that keeps refusing them (throttling, 5xx) fails the update once it is spent.
     """
-    inputs = diffing.normalise_inputs(news)
+    inputs = normalise_inputs(news)
     declared = declared_inputs(old_outputs)
-    before = diffing.normalise_inputs(declared) if declared is not None else None
-    client.hide(diffing.secret_values(inputs) | diffing.secret_values(old_outputs))
+    before = normalise_inputs(declared) if declared is not None else None
+    client.hide(secret_values(inputs) | secret_values(old_outputs))
     decision = diffing.compare(before or {}, inputs)
     retries = clamp(limit, Bound(client.max_retry_seconds, ""))
     try:
@@ -277,7 +278,7 @@ def delete(
     built-in one, and the retries of the calls too.
     """
     declared = declared_inputs(outputs or {}) or {}
-    client.hide(diffing.secret_values(outputs))
+    client.hide(secret_values(outputs))
     bound = delete_bound(limit)
     with retry_budget(client, limit):
         job = stop_job(job_id, client, progress, bound)

@@ -1,5 +1,5 @@
 """A create whose name is already held (ModelArts.2751): the service names the holder, which is looked up and
-judged (``ownership``, ``diffing.judge_holder``). The job this create declared is adopted; a running stranger
+judged (``ownership``, ``matching.judge_holder``). The job this create declared is adopted; a running stranger
 is an error; a stale holder is passed by (an auto-name moves to its next free generation) or, for a pinned
 name, its record is deleted to free the name.
 """
@@ -11,7 +11,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..wire.errors import DuplicateNameError, InvalidInputsError, ProvisioningError, SearchRejectedError
-from . import diffing, ownership
+from . import matching, naming, ownership
+from .normalising import job_body
 from .progress import Progress
 from .reports import job_label
 from .stopping import delete_bound, delete_record
@@ -29,13 +30,13 @@ HOLDER_LOOKUPS = 3
 def post_create(inputs: Mapping[str, Any], client: ModelArtsClient, progress: Progress) -> TrainingJob:
     """Post the create; a name already held (ModelArts.2751) is the service telling who has it.
 
-    The name is the idempotency key: the holder is looked up and judged (``diffing.judge_holder``). The job
+    The name is the idempotency key: the holder is looked up and judged (``matching.judge_holder``). The job
     this create declared (an earlier attempt whose answer was lost, or a killed `pulumi up`) is adopted; a
     running stranger is an error; a stopped or older finished job is stale: an auto-named job moves to the
     next generation of its name, a pinned name is freed by deleting the stale job's record.
     """
     since_ms = ownership.since_ms(time.time())
-    generation = diffing.auto_name_generation(inputs)
+    generation = naming.auto_name_generation(inputs)
     # Each request serialised once: the body posted is the one a holder is compared with.
     request, body = _create_request(inputs)
     lookups = freed = 0
@@ -141,7 +142,7 @@ def _holders(
         name = job.name or ""
         if name not in declared or not job.job_id:
             continue
-        judgment = diffing.judge_holder(
+        judgment = matching.judge_holder(
             declared[name],
             job.model_dump(mode="json", by_alias=True, exclude_none=True),
             phase=job.phase,
@@ -166,9 +167,9 @@ def _later_generation(
     """
     from ..wire.models import SEARCH_FILTER_MAX_VALUES as batch
 
-    for first in range(start, diffing.MAX_NAME_GENERATIONS, batch):
-        generations = range(first, min(first + batch, diffing.MAX_NAME_GENERATIONS))
-        names = [diffing.auto_name(inputs, generation) or "" for generation in generations]
+    for first in range(start, naming.MAX_NAME_GENERATIONS, batch):
+        generations = range(first, min(first + batch, naming.MAX_NAME_GENERATIONS))
+        names = [naming.auto_name(inputs, generation) or "" for generation in generations]
         try:
             held = _holders(client, {name: _renamed(body, name) for name in names}, since_ms, operator="in")
         except SearchRejectedError:
@@ -186,7 +187,7 @@ def _later_generation(
                     "set metadata.name or triggers"
                 )
     raise ProvisioningError(
-        f"{diffing.MAX_NAME_GENERATIONS} generated names for this job are all held by stopped jobs; delete "
+        f"{naming.MAX_NAME_GENERATIONS} generated names for this job are all held by stopped jobs; delete "
         "old job records in ModelArts (or set keep_record to false), or set metadata.name or triggers"
     )
 
@@ -203,7 +204,7 @@ def _create_request(inputs: Mapping[str, Any]) -> tuple[CreateTrainingJobRequest
     from ..wire.models import problems, to_wire, validate_create_request
 
     try:
-        request = validate_create_request(diffing.job_body(inputs), require_name=True)
+        request = validate_create_request(job_body(inputs), require_name=True)
     except pydantic.ValidationError as exc:
         raise InvalidInputsError(problems(exc)) from None
     return request, to_wire(request)

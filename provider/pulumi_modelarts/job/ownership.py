@@ -6,7 +6,7 @@ Two paths meet a job under the name a create wanted, and both ask this module:
   may have created a job, so a job of that name created since the call began *is* that request's job,
   whatever its body says and even when it has already failed;
 - the create, after the service refused the name as taken (``held_names.post_create``): nothing says who
-  created the holder, so it is ours only if it matches the declaration (``diffing.judge_holder`` compares
+  created the holder, so it is ours only if it matches the declaration (``matching.judge_holder`` compares
   the bodies).
 
 One rule serves both; the evidence differs (``sent`` and ``differences``).

@@ -11,6 +11,10 @@ condition raises ``WaitFailed`` naming it, the first met ``done`` condition retu
 is set (a cancelled deployment) ``WaitCancelled`` is raised without waiting for the next poll. Any other error
 of ``fetch`` propagates unchanged: the caller decides what a lost watch means.
 
+``step`` replaces the pause and the fetch together for a wait that shares its polls with others
+(``shared_polls``): given the pause and the stop event, it returns the job once due (or sooner, when another
+job's poll read it too), or None once ``stop`` is set.
+
 Pauses between polls start at ``PULUMI_MODELARTS_POLL_SECONDS`` (default 1 s) and grow by half each time up to
 fifteen times that value (15 s by default). Tests set it to a few hundredths.
 """
@@ -30,11 +34,15 @@ from .lifecycle import backoff
 if TYPE_CHECKING:
     from ..wire.models import TrainingJob
 
-__all__ = ["POLL_SECONDS_ENV", "Condition", "poll_base", "poll_delays", "until"]
+__all__ = ["POLL_SECONDS_ENV", "Condition", "Step", "poll_base", "poll_delays", "until"]
 
 POLL_SECONDS_ENV = "PULUMI_MODELARTS_POLL_SECONDS"
 DEFAULT_POLL_SECONDS = 1.0
 POLL_CAP_FACTOR = 15.0
+
+
+# A pause and a poll in one: the job once due (or sooner), None once the stop event is set.
+Step = Callable[[float, "threading.Event | None"], "TrainingJob | None"]
 
 
 @dataclass(frozen=True)
@@ -73,6 +81,7 @@ def until(
     clock: Callable[[], float] = time.monotonic,
     sleep: Callable[[float], None] = time.sleep,
     stop: threading.Event | None = None,
+    step: Step | None = None,
 ) -> TrainingJob:
     """The job once a ``done`` condition holds; raises WaitFailed, WaitTimedOut, WaitCancelled or JobVanished
     otherwise.
@@ -97,11 +106,27 @@ def until(
         if now >= deadline:
             raise WaitTimedOut(job, " or ".join(c.name for c in done), timeout, now - start)
         pause = max(0.0, min(next(pauses), deadline - now))
-        if stop is None:
-            sleep(pause)
-        elif stop.is_set() or stop.wait(pause):
-            raise WaitCancelled(job, clock() - start)
         try:
-            job = fetch()
+            fresh = _next(pause, fetch, sleep, stop, step)
         except NotFoundError:
             raise JobVanished(job, clock() - start) from None
+        if fresh is None:
+            raise WaitCancelled(job, clock() - start)
+        job = fresh
+
+
+def _next(
+    pause: float,
+    fetch: Callable[[], TrainingJob],
+    sleep: Callable[[float], None],
+    stop: threading.Event | None,
+    step: Step | None,
+) -> TrainingJob | None:
+    """The job after pause: fetched once the pause is over, or as step has it; None once stopped."""
+    if step is not None:
+        return step(pause, stop)
+    if stop is None:
+        sleep(pause)
+    elif stop.is_set() or stop.wait(pause):
+        return None
+    return fetch()

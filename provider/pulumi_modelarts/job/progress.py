@@ -189,6 +189,17 @@ class EngineLog:
         except Exception:  # progress is informative only: a lost line must never fail an operation
             pass
 
+    def debug(self, line: str) -> None:
+        """A line for the engine's debug log only (``pulumi up --debug``), under no resource."""
+        from pulumi.runtime.proto import engine_pb2
+
+        try:
+            engine = self._engine()
+            if engine is not None:
+                engine.Log(engine_pb2.LogRequest(severity=engine_pb2.DEBUG, message=line), timeout=10)
+        except Exception:  # as log(): informative only
+            pass
+
     def listening(self) -> bool:
         return self.address is None or engine_reachable(self.address)
 

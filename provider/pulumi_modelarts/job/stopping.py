@@ -1,6 +1,6 @@
 """Stopping a job: terminate it if it may still run and wait until it has stopped (delete), and delete a
 stopped job's record and wait until the service no longer knows it (``keep_record: false``, or freeing a held
-name).
+name). The wait for a stop shares its polls with the process's other waits (``shared_polls``).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from . import lifecycle as lc
 from .polling import Condition, until
 from .progress import Progress
 from .reports import brief, job_label
+from .shared_polls import shared_step
 from .waiting import CUSTOM_TIMEOUTS, Bound, clamp, named
 
 if TYPE_CHECKING:
@@ -112,12 +113,15 @@ def _wait_stopped(
     Raises ProvisioningError when it is still stopping after bound.
     """
     try:
-        return until(
-            job,
-            lambda: client.get_job(job_id),
-            done=[Condition("stopped", _stopped)],
-            timeout=bound.seconds,
-        )
+        # A destroy of many jobs waits for them all at once: their polls are shared (shared_polls).
+        with shared_step(client, job_id, _stopped) as step:
+            return until(
+                job,
+                lambda: client.get_job(job_id),
+                done=[Condition("stopped", _stopped)],
+                timeout=bound.seconds,
+                step=step,
+            )
     except JobVanished:
         return None
     except WaitTimedOut as exc:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..wire.errors import (
@@ -24,6 +24,7 @@ from .polling import Condition, until
 from .progress import Progress
 from .reports import give_up
 from .secret_paths import ENVIRONMENTS, found
+from .shared_polls import shared_step
 
 if TYPE_CHECKING:
     from ..wire.models import TrainingJob
@@ -97,32 +98,18 @@ def wait_created(
     name = job.name
     last = job  # the job as last fetched: what a lost watch reports and decides on
 
-    def fetch() -> TrainingJob:
+    def seen(j: TrainingJob) -> TrainingJob:
         nonlocal last
-        last = client.get_job(job_id)
+        last = j
         if follow is not None:
             follow.poll(last)  # returns at once: the log is read beside the wait, never in its way
         return last
-
-    def reached(j: TrainingJob) -> bool:
-        return lc.classify(j.phase, wait_for, j.secondary_phase) is lc.Verdict.DONE
-
-    def lost(j: TrainingJob) -> bool:
-        return lc.classify(j.phase, wait_for, j.secondary_phase) is lc.Verdict.FAILED
 
     def changed(j: TrainingJob, elapsed: float) -> None:
         progress.say(f"{name} (id {job_id}) {j.phase or 'unknown'} after {lc.format_elapsed(elapsed)}")
 
     try:
-        return until(
-            job,
-            fetch,
-            done=[Condition(wait_for, reached)],
-            fail=[Condition(f"can no longer reach {wait_for}", lost)],
-            timeout=bound.seconds,
-            on_change=changed,
-            stop=stop,
-        )
+        return _watch(client, job, job_id, wait_for, bound, stop, seen, changed)
     except WaitFailed as exc:
         ended = exc.job
         if is_stopped(ended.phase):
@@ -163,6 +150,46 @@ def wait_created(
     finally:
         if follow is not None:
             follow.close()  # a read still in flight shows nothing more
+
+
+def _watch(
+    client: ModelArtsClient,
+    job: TrainingJob,
+    job_id: str,
+    wait_for: lc.WaitFor,
+    bound: Bound,
+    stop: threading.Event | None,
+    seen: Callable[[TrainingJob], TrainingJob],
+    changed: Callable[[TrainingJob, float], None],
+) -> TrainingJob:
+    """``until`` for a create's wait, its polls shared with the process's other waits (``shared_polls``):
+    what ends it is read by id. seen(job) is told of every fresh copy."""
+
+    def reached(j: TrainingJob) -> bool:
+        return lc.classify(j.phase, wait_for, j.secondary_phase) is lc.Verdict.DONE
+
+    def lost(j: TrainingJob) -> bool:
+        return lc.classify(j.phase, wait_for, j.secondary_phase) is lc.Verdict.FAILED
+
+    def over(j: TrainingJob) -> bool:
+        return lc.classify(j.phase, wait_for, j.secondary_phase) is not lc.Verdict.WAIT
+
+    with shared_step(client, job_id, over) as shared:
+
+        def step(pause: float, stop: threading.Event | None) -> TrainingJob | None:
+            found = None if shared is None else shared(pause, stop)
+            return None if found is None else seen(found)
+
+        return until(
+            job,
+            lambda: seen(client.get_job(job_id)),
+            done=[Condition(wait_for, reached)],
+            fail=[Condition(f"can no longer reach {wait_for}", lost)],
+            timeout=bound.seconds,
+            on_change=changed,
+            stop=stop,
+            step=None if shared is None else step,
+        )
 
 
 def log_follower(

@@ -1,3 +1,5 @@
 """Command-line tools beside the provider: ``orphans`` (``modelarts-orphans``) finds, adopts or terminates the
-jobs an interrupted ``pulumi up`` left outside the state. They may import the job, the account and the wire.
+jobs an interrupted ``pulumi up`` left outside the state, reading the stack's export (``stack_export``) and
+what the killed ``pulumi`` left on this machine (``leftovers``). They may import the job, the account and the
+wire.
 """

@@ -18,10 +18,11 @@ second job is created) or stop them (``--terminate``, then ``pulumi refresh --cl
 non-interactive refresh drops the imported entries instead of keeping them.)
 
 Before asking ModelArts, the finder reports what the killed ``pulumi`` left on this machine, where it can see
-it: the stack's lock file (a file backend named by ``PULUMI_BACKEND_URL``; ``pulumi stack export`` ignores the
-lock, ``pulumi stack import``, ``refresh`` and ``up`` refuse to run until ``pulumi cancel`` deletes it), and
-the plugin processes (language host, provider) still running in the project directory with no ``pulumi``
-above them (Linux ``/proc``).
+it (``leftovers``): the stack's lock file (a file backend named by ``PULUMI_BACKEND_URL``; ``pulumi stack
+export`` ignores the lock, ``pulumi stack import``, ``refresh`` and ``up`` refuse to run until ``pulumi
+cancel`` deletes it), and the plugin processes (language host, provider) still running in the project
+directory with no ``pulumi`` above them (Linux ``/proc``). What the export says, and the export with the
+orphans adopted, is ``stack_export``'s; this module is the command line, the search and the terminate.
 
 Connection settings come from the environment, as for the provider (``HW_MODELARTS_ENDPOINT`` or
 ``HW_REGION_NAME``, ``HW_PROJECT_ID``, ``HW_ACCESS_KEY``, ``HW_SECRET_KEY``, ...), and, with ``--config
@@ -35,7 +36,6 @@ import argparse
 import json
 import os
 import shlex
-import socket
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -43,33 +43,15 @@ from pathlib import Path
 from typing import Any
 
 from ..account.settings import resolve_settings
-from ..generated import schema_names
 from ..job.client import ModelArtsClient
-from ..job.job_state import DECLARED_INPUTS
 from ..wire.errors import ModelArtsError, NotFoundError, NotTerminableError
-from ..wire.models import SearchFilter, TrainingJob
+from ..wire.models import SearchFilter
 from ..wire.phases import may_still_run
+from .leftovers import LeftoverProcess, StackLock, leftover_processes, stack_locks
+from .stack_export import Orphan, adopted_export, import_arguments, pending_creates, state_job_ids
 
-__all__ = [
-    "EXIT_STATUS",
-    "LeftoverProcess",
-    "Orphan",
-    "PendingCreate",
-    "StackLock",
-    "adopted_export",
-    "file_backend_root",
-    "find_orphans",
-    "leftover_processes",
-    "main",
-    "pending_creates",
-    "stack_identity",
-    "stack_locks",
-    "state_job_ids",
-]
+__all__ = ["EXIT_STATUS", "find_orphans", "main"]
 
-# The TrainingJob resource types (their endings): the dynamic provider's and the native plugin's.
-TYPE_SUFFIXES = ("modelarts:TrainingJob", "modelarts:index:TrainingJob")
-NATIVE_TYPE = "modelarts:index:TrainingJob"
 EXIT_CLEAN = 0
 EXIT_FOUND = 3
 EXIT_PROBLEM = 2
@@ -84,52 +66,6 @@ exit status:
 """
 
 
-@dataclass(frozen=True)
-class PendingCreate:
-    urn: str
-    job_name: str
-
-
-@dataclass(frozen=True)
-class Orphan:
-    urn: str
-    job: TrainingJob
-
-    @property
-    def job_id(self) -> str:
-        return self.job.job_id or ""
-
-
-def _deployment(export: Mapping[str, Any]) -> Mapping[str, Any]:
-    deployment = export.get("deployment", export)
-    if not isinstance(deployment, Mapping):
-        raise ValueError("not a `pulumi stack export` document (no deployment)")
-    return deployment
-
-
-def state_job_ids(export: Mapping[str, Any]) -> set[str]:
-    """Ids of the training jobs the state holds."""
-    ids: set[str] = set()
-    for resource in _deployment(export).get("resources") or []:
-        if str(resource.get("type", "")).endswith(TYPE_SUFFIXES) and resource.get("id"):
-            ids.add(str(resource["id"]))
-    return ids
-
-
-def pending_creates(export: Mapping[str, Any]) -> list[PendingCreate]:
-    """Training-job creates the engine started and never saw finish, with the job name each one used."""
-    found: list[PendingCreate] = []
-    for operation in _deployment(export).get("pending_operations") or []:
-        resource = operation.get("resource") or {}
-        if operation.get("type") != "creating" or not str(resource.get("type", "")).endswith(TYPE_SUFFIXES):
-            continue
-        metadata = (resource.get("inputs") or {}).get("metadata")
-        name = metadata.get("name") if isinstance(metadata, Mapping) else None
-        if isinstance(name, str) and name:
-            found.append(PendingCreate(str(resource.get("urn", "")), name))
-    return found
-
-
 def find_orphans(client: ModelArtsClient, export: Mapping[str, Any]) -> list[Orphan]:
     """Jobs named by the state's pending creates whose ids the state does not hold."""
     known = state_job_ids(export)
@@ -139,209 +75,6 @@ def find_orphans(client: ModelArtsClient, export: Mapping[str, Any]) -> list[Orp
             if job.name == pending.job_name and job.job_id and job.job_id not in known:
                 orphans.append(Orphan(pending.urn, job))
     return orphans
-
-
-def import_arguments(orphans: Iterable[Orphan]) -> list[str] | None:
-    """`--import-pending-creates URN ID` pairs, or None when a pending create matches several jobs."""
-    by_urn: dict[str, list[Orphan]] = {}
-    for orphan in orphans:
-        by_urn.setdefault(orphan.urn, []).append(orphan)
-    if any(len(group) > 1 for group in by_urn.values()):
-        return None
-    args: list[str] = []
-    for urn, (orphan,) in by_urn.items():
-        # The flag takes one value per use; the CLI reads the values as URN, ID pairs.
-        args += ["--import-pending-creates", urn, "--import-pending-creates", orphan.job_id]
-    return args
-
-
-def adopted_export(export: Mapping[str, Any], orphans: Iterable[Orphan]) -> dict[str, Any]:
-    """A copy of the export where each pending create with exactly one orphan became a resource with its id.
-
-    `pulumi stack import` of this document puts the jobs in the state; a `pulumi refresh` then reads their
-    real outputs. The outputs start as the declared inputs (``declared_inputs`` included, so the next
-    `pulumi up` compares against what was declared and does not replace the job; ``declaredInputs`` for the
-    native plugin, whose state holds its schema's names, as the inputs already are). Secret values stay in
-    the export's encrypted form: this copies them, never opens them.
-    """
-    by_urn: dict[str, list[Orphan]] = {}
-    for orphan in orphans:
-        by_urn.setdefault(orphan.urn, []).append(orphan)
-    document = json.loads(json.dumps(export))
-    deployment = document.get("deployment", document)
-    resources = list(deployment.get("resources") or [])
-    kept_pending = []
-    for operation in deployment.get("pending_operations") or []:
-        resource = operation.get("resource") or {}
-        group = by_urn.get(str(resource.get("urn", "")), [])
-        if operation.get("type") != "creating" or len(group) != 1:
-            kept_pending.append(operation)
-            continue
-        inputs = dict(resource.get("inputs") or {})
-        declared = {k: v for k, v in inputs.items() if k != "__provider"}
-        key = DECLARED_INPUTS
-        if str(resource.get("type", "")).endswith(NATIVE_TYPE):
-            key = schema_names.TYPES[schema_names.OUTPUTS][DECLARED_INPUTS][0]
-        resources.append({**resource, "id": group[0].job_id, "outputs": {**inputs, key: declared}})
-    deployment["resources"] = resources
-    deployment["pending_operations"] = kept_pending
-    return dict(document)
-
-
-@dataclass(frozen=True)
-class StackLock:
-    """A lock file of a file backend: who took it, and whether that process still runs here."""
-
-    path: Path
-    pid: int | None
-    user: str
-    host: str
-    since: str
-    running: bool | None  # None: taken on another host, so this machine cannot tell
-
-
-@dataclass(frozen=True)
-class LeftoverProcess:
-    pid: int
-    role: str
-    command: str
-
-
-def stack_identity(export: Mapping[str, Any]) -> tuple[str, str] | None:
-    """(stack, project) named by the export's URNs (``urn:pulumi:STACK::PROJECT::...``)."""
-    deployment = _deployment(export)
-    entries = list(deployment.get("resources") or [])
-    entries += [op.get("resource") or {} for op in deployment.get("pending_operations") or []]
-    for entry in entries:
-        parts = str(entry.get("urn", "")).split("::")
-        if len(parts) >= 2 and parts[0].startswith("urn:pulumi:"):
-            return parts[0][len("urn:pulumi:") :], parts[1]
-    return None
-
-
-def file_backend_root(backend_url: str, home: str) -> Path | None:
-    """The directory a ``file://`` backend URL names, resolved as Pulumi does (``~``, relative), or None."""
-    if not backend_url.startswith("file://"):
-        return None
-    path = backend_url[len("file://") :].split("?", 1)[0]
-    if path == "~" or path.startswith("~/"):
-        path = home + path[1:]
-    return Path(os.path.abspath(path))
-
-
-def stack_locks(
-    export: Mapping[str, Any], environ: Mapping[str, str], proc: Path = Path("/proc")
-) -> list[StackLock] | None:
-    """The stack's lock files, when its backend is a file backend named by PULUMI_BACKEND_URL; else None.
-
-    A running ``pulumi up`` holds one; a SIGKILLed one leaves it behind, and ``pulumi cancel`` deletes it.
-    """
-    identity = stack_identity(export)
-    root = file_backend_root(environ.get("PULUMI_BACKEND_URL", ""), os.path.expanduser("~"))
-    if identity is None or root is None:
-        return None
-    stack, project = identity
-    locks_dir = root / ".pulumi" / "locks"
-    # Project-scoped stacks, then the older layout without projects.
-    candidates = [locks_dir / "organization" / project / stack, locks_dir / stack]
-    locks: list[StackLock] = []
-    for directory in candidates:
-        for path in sorted(directory.glob("*.json")) if directory.is_dir() else []:
-            locks.append(_read_lock(path, proc))
-    return locks
-
-
-def _read_lock(path: Path, proc: Path) -> StackLock:
-    try:
-        content = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        content = {}
-    if not isinstance(content, Mapping):
-        content = {}
-    pid = content.get("pid") if isinstance(content.get("pid"), int) else None
-    host = str(content.get("hostname") or "")
-    running: bool | None = None
-    if host == socket.gethostname():
-        running = pid is not None and _is_pulumi(proc, pid)
-    return StackLock(
-        path, pid, str(content.get("username") or ""), host, str(content.get("timestamp") or ""), running
-    )
-
-
-def _is_pulumi(proc: Path, pid: int) -> bool:
-    if proc.is_dir():
-        stat = _stat(proc, pid)
-        # A zombie has ended; it only waits for its parent to notice.
-        return stat is not None and stat[0] == "pulumi" and stat[1] != "Z"
-    try:  # no /proc: the pid being alive is all there is to know
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-def leftover_processes(project_dir: Path, proc: Path = Path("/proc")) -> list[LeftoverProcess] | None:
-    """Pulumi plugins working in project_dir with no ``pulumi`` process above them (None: no /proc here).
-
-    The engine starts plugins in their own process group, so killing ``pulumi`` (even its whole group) leaves
-    the language host and the provider running; they are reparented, which is what tells them apart from the
-    plugins of a ``pulumi`` that still runs.
-    """
-    if not proc.is_dir():
-        return None
-    project = project_dir.resolve()
-    found: list[LeftoverProcess] = []
-    for entry in proc.iterdir():
-        if not entry.name.isdigit() or int(entry.name) == os.getpid():
-            continue
-        try:
-            if Path(os.readlink(entry / "cwd")) != project:
-                continue
-            argv = [a for a in (entry / "cmdline").read_bytes().decode(errors="replace").split("\0") if a]
-        except OSError:  # gone meanwhile, a zombie, or another user's
-            continue
-        role = _plugin_role(argv)
-        if role is not None and not _under_pulumi(proc, int(entry.name)):
-            found.append(LeftoverProcess(int(entry.name), role, shlex.join(argv)))
-    return sorted(found, key=lambda p: p.pid)
-
-
-def _plugin_role(argv: Sequence[str]) -> str | None:
-    names = [os.path.basename(arg) for arg in argv[:2]]
-    if "pulumi-language-python-exec" in names:
-        return "program"
-    if any(name.startswith("pulumi-language-") for name in names):
-        return "language host"
-    runs_dynamic = "pulumi.dynamic" in argv[1:] and argv[argv.index("pulumi.dynamic") - 1] == "-m"
-    if runs_dynamic or any(name.startswith("pulumi-resource-") for name in names):
-        return "provider"
-    return None
-
-
-def _stat(proc: Path, pid: int) -> tuple[str, str, int] | None:
-    """(name, state, parent pid) from /proc/PID/stat; the name may hold spaces and parentheses."""
-    try:
-        text = (proc / str(pid) / "stat").read_text()
-    except OSError:
-        return None
-    comm, rest = text[text.index("(") + 1 : text.rindex(")")], text[text.rindex(")") + 2 :].split()
-    return comm, rest[0], int(rest[1])
-
-
-def _under_pulumi(proc: Path, pid: int) -> bool:
-    seen: set[int] = set()
-    while pid > 1 and pid not in seen:
-        seen.add(pid)
-        stat = _stat(proc, pid)
-        if stat is None:
-            return False
-        pid = stat[2]
-        parent = _stat(proc, pid)
-        if parent is not None and parent[0] == "pulumi":
-            return True
-    return False
 
 
 def _settings_config(path: str | None) -> dict[str, str]:

@@ -17,6 +17,7 @@ from urllib.parse import urlencode
 from .answers import excerpt, parse
 from .errors import InvalidResponseError, SearchRejectedError
 from .models import (
+    SEARCH_FILTER_MAX_VALUES,
     CreateTrainingJobRequest,
     JobEvents,
     LogPreview,
@@ -31,9 +32,12 @@ from .models import (
 )
 from .transport import Transport, path_segment
 
-__all__ = ["MAX_PAGES", "MAX_PAGE_SIZE", "CreateRecovery", "ModelArtsAPI"]
+__all__ = ["MAX_IDS_PER_SEARCH", "MAX_PAGES", "MAX_PAGE_SIZE", "CreateRecovery", "ModelArtsAPI"]
 
 MAX_PAGE_SIZE = 50
+# The most values one search filter may carry (ModelArts.2809 beyond it); filters are all met at once, so one
+# search reads at most this many jobs by id.
+MAX_IDS_PER_SEARCH = SEARCH_FILTER_MAX_VALUES
 # Hard cap on pages in one listing, whatever the service claims: a broken server cannot loop us forever.
 MAX_PAGES = 2000
 
@@ -189,6 +193,21 @@ class ModelArtsAPI(Transport):
                 operation=operation,
             ) from None
         return parse(SearchResponse, answer, operation, self.scrub)
+
+    def jobs_by_id(self, job_ids: Sequence[str]) -> dict[str, TrainingJob]:
+        """The jobs of these ids the service lists, by id, in one search (at most ``MAX_IDS_PER_SEARCH``
+        ids): a job it does not return is left out (gone, or not listed yet). A search item is the job as
+        the list shows it; a caller needing the job's full document reads it by id."""
+        wanted = list(dict.fromkeys(job_ids))
+        if not 0 < len(wanted) <= MAX_IDS_PER_SEARCH:
+            raise ValueError(f"a search by id takes 1 to {MAX_IDS_PER_SEARCH} ids, not {len(wanted)}")
+        request = SearchRequest(
+            offset=0, limit=len(wanted), filters=[SearchFilter(key="id", operator="in", value=wanted)]
+        )
+        found = self.search_jobs(request).items or []
+        # Only the jobs asked for: another job's item must never pass for one of them.
+        asked = set(wanted)
+        return {job.metadata.id: job for job in found if job.metadata.id and job.metadata.id in asked}
 
     def iter_jobs(
         self,

@@ -2,8 +2,11 @@
 
 One `httpx.Client` (one connection pool) per client; every call has a timeout and a bounded retry budget.
 What is retried: throttling (HTTP 429 / APIG.0308), server errors (5xx), connection failures and timeouts,
-with exponential backoff and full jitter, honouring ``Retry-After``. Authentication failures are never
-retried: five in a row lock the access key.
+with exponential backoff and full jitter, honouring ``Retry-After``; the account's throttling, once it shows
+a rate, paces the process's calls to it, each within its budget (``throttling``). Authentication failures are
+never retried: five in a row lock the access key. The one exception: temporary keys refused as expired
+(APIG.0307) by a signer that can renew them (``RenewableAuth``) get fresh keys and the call is sent again, a
+create only after its job was looked for.
 
 A call that must not be applied twice (a create) goes through ``request_or_find``: after an *ambiguous*
 failure - the request may have reached the service but no answer came back (connection dropped or read
@@ -19,29 +22,27 @@ what to do). Every transport error names the endpoint. Answers are read by ``ans
 from __future__ import annotations
 
 import json
-import os
-import socket
-import ssl
-import threading
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import Any, TypeVar
 from urllib.parse import quote
 
 import httpx
 
 from .answers import Answer, interpret
+from .attempts import AttemptFailure, NoAnswer, connect_failure, may_have_been_applied
 from .endpoints import normalize_endpoint
 from .errors import (
-    CertificateError,
+    AuthenticationError,
     InvalidResponseError,
     ServerError,
     StatusChangedError,
     ThrottledError,
     TransportError,
-    certificate_problem,
     redact,
 )
+from .renewal import KEY_EXPIRED_CODE, RenewableAuth
+from .throttling import ThrottleGate, gate_for
+from .tls import verifying_ssl_context
 
 __all__ = ["MAX_BODY_BYTES", "Transport", "path_segment", "verifying_ssl_context"]
 
@@ -58,24 +59,6 @@ _S = TypeVar("_S", bound="Transport")
 
 _CLOSED_STREAM = httpx.ByteStream(b"")
 
-_SSL_LOCK = threading.Lock()
-_SSL_CONTEXTS: dict[tuple[str, str], ssl.SSLContext] = {}
-
-
-def verifying_ssl_context() -> ssl.SSLContext:
-    """httpx's default verifying context, built once per process (per SSL_CERT_FILE/SSL_CERT_DIR).
-
-    Building one loads the whole CA bundle (about 20 ms of CPU); the provider opens a client per
-    resource call, so a shared context keeps that cost off every create, read and delete.
-    """
-    key = (os.environ.get("SSL_CERT_FILE", ""), os.environ.get("SSL_CERT_DIR", ""))
-    with _SSL_LOCK:
-        context = _SSL_CONTEXTS.get(key)
-        if context is None:
-            context = _SSL_CONTEXTS[key] = httpx.create_ssl_context()
-        return context
-
-
 def path_segment(value: str, what: str) -> str:
     """value as one segment of a URL path; ValueError for one that is empty or would change the path."""
     if not value or not value.strip():
@@ -87,61 +70,8 @@ def path_segment(value: str, what: str) -> str:
     return quote(value, safe="")
 
 
-class _NoAnswer(Exception):
-    """One attempt got no HTTP answer. `ambiguous`: the request may have reached the service.
-
-    `unreachable`: nothing answered at the endpoint at all (connection refused, host name not found).
-    """
-
-    def __init__(self, reason: str, *, ambiguous: bool, unreachable: bool = False) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.ambiguous = ambiguous
-        self.unreachable = unreachable
-
-
-@dataclass(frozen=True)
-class _Failure:
-    """A retryable failure of one attempt: what is raised once no retry is left, and why it is retried."""
-
-    error: Exception
-    reason: str
-    retry_after: float | None = None
-    unreachable: bool = False
-
-
-def _ambiguous(exc: BaseException) -> bool:
-    """Whether a failed attempt may have been applied: no answer after sending, or a 5xx (a gateway can time
-    out after the backend committed)."""
-    return (isinstance(exc, _NoAnswer) and exc.ambiguous) or isinstance(exc, ServerError)
-
-
 def _json_content(body: Any) -> bytes:
     return json.dumps(body, ensure_ascii=False).encode("utf-8")
-
-
-def _connect_failure(exc: BaseException, operation: str, endpoint: str) -> _NoAnswer | CertificateError:
-    """What a failed connect means, from the OS error httpx wraps (refused and DNS failures end retries; a
-    refused certificate is raised at once, as CertificateError)."""
-    cause: BaseException | None = exc
-    while cause is not None and not isinstance(cause, OSError):
-        cause = cause.__cause__ or cause.__context__
-    if isinstance(cause, ssl.SSLCertVerificationError):
-        host = httpx.URL(endpoint).host
-        problem = certificate_problem(cause.verify_code, cause.verify_message, host)
-        return CertificateError(operation, problem, endpoint=endpoint)
-    if isinstance(cause, ssl.SSLError):
-        # Another handshake failure (https to a plain-HTTP port, say): retried once, as a refused connection.
-        detail = cause.reason or type(cause).__name__
-        return _NoAnswer(
-            f"could not connect: the TLS handshake failed ({detail})", ambiguous=False, unreachable=True
-        )
-    if isinstance(cause, socket.gaierror):
-        reason = "could not connect: the host name could not be resolved"
-        return _NoAnswer(reason, ambiguous=False, unreachable=True)
-    if isinstance(cause, ConnectionRefusedError):
-        return _NoAnswer("could not connect: connection refused", ambiguous=False, unreachable=True)
-    return _NoAnswer(f"could not connect ({type(exc).__name__})", ambiguous=False)
 
 
 class Transport:
@@ -167,6 +97,7 @@ class Transport:
         sleep: Callable[[float], None],
         clock: Callable[[], float],
         rng: Callable[[], float],
+        ca_cert_file: str | None = None,
     ) -> None:
         if timeout <= 0:
             raise ValueError("timeout must be positive")
@@ -185,16 +116,18 @@ class Transport:
         self._clock = clock
         self._rng = rng
         self._secrets = tuple(s for s in secrets if isinstance(s, str) and s)
+        self._auth = auth
         self._http = httpx.Client(
             base_url=self.endpoint,
             auth=auth,
             timeout=httpx.Timeout(timeout),
             transport=transport,
-            verify=verifying_ssl_context() if transport is None else True,
+            verify=verifying_ssl_context(ca_cert_file) if transport is None else True,
             follow_redirects=False,  # a redirect must never carry a signed request elsewhere
             headers={"User-Agent": USER_AGENT, "Accept": "application/json"},
         )
         self._url_prefix = f"{str(self._http.base_url).rstrip('/')}/v2/{project_segment}"
+        self._gate = gate_for(self.endpoint, project_id, clock, sleep)
 
     def __reduce__(self) -> Any:
         name = type(self).__name__
@@ -216,7 +149,7 @@ class Transport:
 
     def hide(self, values: Iterable[str]) -> None:
         """Scrub these values too from now on: the secret inputs of the job being worked on
-        (``diffing.secret_values``), which the service may echo in an error message."""
+        (``normalising.secret_values``), which the service may echo in an error message."""
         added = [v for v in values if isinstance(v, str) and v and v not in self._secrets]
         self._secrets = (*self._secrets, *added)
 
@@ -244,6 +177,12 @@ class Transport:
         content = None if body is None else _json_content(body)
 
         def attempt() -> Answer:
+            try:
+                return self._once(method, path, content, operation=operation, body_required=body_required)
+            except AuthenticationError as exc:
+                if not self._fresh_keys(exc):
+                    raise
+            self.say(f"{operation}: the temporary keys had expired; sending again with fresh ones")
             return self._once(method, path, content, operation=operation, body_required=body_required)
 
         return self._call(attempt, operation=operation, attempts=attempts)
@@ -269,8 +208,11 @@ class Transport:
             try:
                 return self._once(method, path, content, operation=operation, body_required=True)
             except Exception as exc:
-                lost = _ambiguous(exc)
-                raise
+                lost = may_have_been_applied(exc)
+                if not self._fresh_keys(exc):
+                    raise
+            lost = True  # fresh keys: sent again only after find() looked, as after an ambiguous failure
+            raise NoAnswer("the temporary keys had expired; fresh ones were fetched", ambiguous=False)
 
         try:
             return self._call(attempt, operation=operation)
@@ -287,18 +229,27 @@ class Transport:
 
     # ---------------------------------------------------------------- the retry loop and its decisions
 
+    @property
+    def throttle_gate(self) -> ThrottleGate:
+        return self._gate
+
     def _call(self, attempt: Callable[[], _T], *, operation: str, attempts: int | None = None) -> _T:
-        """attempt() until it answers, retrying what ``_should_retry`` allows after ``_retry_delay``."""
+        """attempt() until it answers, retrying what ``_should_retry`` allows after ``_retry_delay``; every
+        attempt first waits out the account's pause and its turn at its pace (``throttling``), within the
+        retry budget."""
         started = self._clock()
         count = 0
+        served: float | None = None  # the back-off this call's own throttled answer set, slept out below
         while True:
             count += 1
+            self._gate.wait(self.max_retry_seconds - (self._clock() - started), served)
             try:
-                return attempt()
-            except (_NoAnswer, ThrottledError, ServerError) as exc:
+                return self._gate.answering(attempt)
+            except (NoAnswer, ThrottledError, ServerError) as exc:
                 failure = self._failure(exc, operation, count)
             delay = self._retry_delay(count, failure.retry_after)
             allowed = self._attempts_allowed(failure, attempts)
+            served = self._gate.refused(failure.error, delay)  # told even when this call gives up
             if not self._should_retry(count, allowed, started, delay):
                 raise failure.error
             self.say(
@@ -306,18 +257,18 @@ class Transport:
             )
             self._sleep(delay)
 
-    def _failure(self, exc: Exception, operation: str, attempt: int) -> _Failure:
+    def _failure(self, exc: Exception, operation: str, attempt: int) -> AttemptFailure:
         """What a retryable failure of one attempt is called, raises and allows."""
-        if isinstance(exc, _NoAnswer):
+        if isinstance(exc, NoAnswer):
             error = TransportError(operation, exc.reason, attempts=attempt, endpoint=self.endpoint)
-            return _Failure(error, exc.reason, unreachable=exc.unreachable)
+            return AttemptFailure(error, exc.reason, unreachable=exc.unreachable)
         if isinstance(exc, ThrottledError):  # also StatusChangedError (409 ModelArts.2878, "try again later")
             reason = "the job's status was changing" if isinstance(exc, StatusChangedError) else "throttled"
-            return _Failure(exc, reason, retry_after=exc.retry_after)
+            return AttemptFailure(exc, reason, retry_after=exc.retry_after)
         assert isinstance(exc, ServerError)
-        return _Failure(exc, f"HTTP {exc.status_code}")
+        return AttemptFailure(exc, f"HTTP {exc.status_code}")
 
-    def _attempts_allowed(self, failure: _Failure, attempts: int | None) -> int:
+    def _attempts_allowed(self, failure: AttemptFailure, attempts: int | None) -> int:
         allowed = max(1, min(self.max_attempts, attempts or self.max_attempts))
         return min(allowed, UNREACHABLE_ATTEMPTS) if failure.unreachable else allowed
 
@@ -363,16 +314,21 @@ class Transport:
                 # per call for the cyclic garbage collector.
                 response.stream = _CLOSED_STREAM
         except httpx.ConnectError as exc:
-            raise _connect_failure(exc, operation, self.endpoint) from None
+            raise connect_failure(exc, operation, self.endpoint) from None
         except (httpx.ConnectTimeout, httpx.PoolTimeout) as exc:
-            raise _NoAnswer(f"could not connect ({type(exc).__name__})", ambiguous=False) from None
+            raise NoAnswer(f"could not connect ({type(exc).__name__})", ambiguous=False) from None
         except httpx.TimeoutException as exc:
-            raise _NoAnswer(
+            raise NoAnswer(
                 f"timed out waiting for the answer ({type(exc).__name__})", ambiguous=True
             ) from None
         except httpx.TransportError as exc:
-            raise _NoAnswer(f"the connection failed ({type(exc).__name__})", ambiguous=True) from None
+            raise NoAnswer(f"the connection failed ({type(exc).__name__})", ambiguous=True) from None
         return interpret(response, raw, operation=operation, body_required=body_required, scrub=self.scrub)
+
+    def _fresh_keys(self, exc: Exception) -> bool:
+        """Whether exc refused expired keys (APIG.0307) that the signer has now renewed."""
+        expired = isinstance(exc, AuthenticationError) and exc.error_code == KEY_EXPIRED_CODE
+        return expired and isinstance(self._auth, RenewableAuth) and self._auth.renew()
 
     def _read_capped(self, response: httpx.Response, deadline: float, operation: str) -> bytes:
         chunks: list[bytes] = []

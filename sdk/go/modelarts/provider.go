@@ -44,36 +44,80 @@ func NewProvider(ctx *pulumi.Context,
 type providerArgs struct {
 	// Access key (AK) for request signing. Also read from `HW_ACCESS_KEY` or `HUAWEICLOUD_SDK_AK`.
 	AccessKey *string `pulumi:"accessKey"`
+	// Agency to act through: `agencyName`, `domainName` or `domainId` (the account it belongs to), `durationSeconds` (900-86400); the credentials ask IAM for the agency's temporary keys. Also read from `HW_ASSUME_ROLE_AGENCY_NAME` or `HW_ASSUME_ROLE_DOMAIN_NAME` or `HW_ASSUME_ROLE_DOMAIN_ID` or `HW_ASSUME_ROLE_DURATION`.
+	AssumeRole map[string]string `pulumi:"assumeRole"`
 	// IAM token, used when no AK/SK pair is given. Also read from `HW_AUTH_TOKEN`.
 	AuthToken *string `pulumi:"authToken"`
+	// PEM file of CA certificates trusted in addition to the default roots (verification stays on). Also read from `HW_CACERT_FILE`.
+	CaCertFile *string `pulumi:"caCertFile"`
+	// Cloud domain the endpoints are derived from: `https://modelarts.{region}.{cloud}` and `https://iam.{region}.{cloud}`; default `myhuaweicloud.com` (`myhuaweicloud.eu` for Huawei Cloud Europe's regions, `eu-west-1...`); e.g. `otc.t-systems.com` for Open Telekom Cloud. Also read from `HW_CLOUD`.
+	Cloud *string `pulumi:"cloud"`
 	// API endpoint (https; plain http only to a loopback host). Also read from `HW_MODELARTS_ENDPOINT`.
 	Endpoint *string `pulumi:"endpoint"`
+	// IAM endpoint, with or without the trailing `/v3`; default derived from region and cloud. Also read from `HW_AUTH_URL` or `HUAWEICLOUD_SDK_IAM_ENDPOINT`.
+	IamEndpoint *string `pulumi:"iamEndpoint"`
+	// File holding the OIDC id token (read at each login: CI systems rotate it). Also read from `HUAWEICLOUD_SDK_ID_TOKEN_FILE`.
+	IdTokenFile *string `pulumi:"idTokenFile"`
+	// OIDC identity provider id, with `idTokenFile`: temporary keys from a CI system's token. Also read from `HUAWEICLOUD_SDK_IDP_ID`.
+	IdpId *string `pulumi:"idpId"`
+	// Instance metadata service; default `http://169.254.169.254`. Also read from `HW_METADATA_ENDPOINT`.
+	MetadataEndpoint *string `pulumi:"metadataEndpoint"`
+	// Profile of the hcloud profile file to read; default its current profile. Also read from `HW_PROFILE`.
+	Profile *string `pulumi:"profile"`
 	// Project id in that region. Also read from `HW_PROJECT_ID` or `HUAWEICLOUD_SDK_PROJECT_ID`.
 	ProjectId *string `pulumi:"projectId"`
+	// Project name to look the project id up by when none is given (a sub-project such as `cn-north-4_ml`); default: the region. Also read from `HW_PROJECT_NAME`.
+	ProjectName *string `pulumi:"projectName"`
 	// Region, e.g. `cn-north-4`; the endpoint is derived from it when not given. Also read from `HW_REGION_NAME`.
 	Region *string `pulumi:"region"`
 	// Secret key (SK) for request signing. Also read from `HW_SECRET_KEY` or `HUAWEICLOUD_SDK_SK`.
 	SecretKey *string `pulumi:"secretKey"`
 	// Security token of temporary AK/SK credentials. Also read from `HW_SECURITY_TOKEN` or `HUAWEICLOUD_SDK_SECURITY_TOKEN`.
 	SecurityToken *string `pulumi:"securityToken"`
+	// hcloud (KooCLI) profile file; default `~/.hcloud/config.json`. Also read from `HW_SHARED_CONFIG_FILE`.
+	SharedConfigFile *string `pulumi:"sharedConfigFile"`
+	// Take temporary keys from the ECS/CCE instance metadata service (the instance's agency) when no other credentials are given; default false. Also read from `HW_USE_INSTANCE_METADATA`.
+	UseInstanceMetadata *bool `pulumi:"useInstanceMetadata"`
 }
 
 // The set of arguments for constructing a Provider resource.
 type ProviderArgs struct {
 	// Access key (AK) for request signing. Also read from `HW_ACCESS_KEY` or `HUAWEICLOUD_SDK_AK`.
 	AccessKey pulumi.StringPtrInput
+	// Agency to act through: `agencyName`, `domainName` or `domainId` (the account it belongs to), `durationSeconds` (900-86400); the credentials ask IAM for the agency's temporary keys. Also read from `HW_ASSUME_ROLE_AGENCY_NAME` or `HW_ASSUME_ROLE_DOMAIN_NAME` or `HW_ASSUME_ROLE_DOMAIN_ID` or `HW_ASSUME_ROLE_DURATION`.
+	AssumeRole pulumi.StringMapInput
 	// IAM token, used when no AK/SK pair is given. Also read from `HW_AUTH_TOKEN`.
 	AuthToken pulumi.StringPtrInput
+	// PEM file of CA certificates trusted in addition to the default roots (verification stays on). Also read from `HW_CACERT_FILE`.
+	CaCertFile pulumi.StringPtrInput
+	// Cloud domain the endpoints are derived from: `https://modelarts.{region}.{cloud}` and `https://iam.{region}.{cloud}`; default `myhuaweicloud.com` (`myhuaweicloud.eu` for Huawei Cloud Europe's regions, `eu-west-1...`); e.g. `otc.t-systems.com` for Open Telekom Cloud. Also read from `HW_CLOUD`.
+	Cloud pulumi.StringPtrInput
 	// API endpoint (https; plain http only to a loopback host). Also read from `HW_MODELARTS_ENDPOINT`.
 	Endpoint pulumi.StringPtrInput
+	// IAM endpoint, with or without the trailing `/v3`; default derived from region and cloud. Also read from `HW_AUTH_URL` or `HUAWEICLOUD_SDK_IAM_ENDPOINT`.
+	IamEndpoint pulumi.StringPtrInput
+	// File holding the OIDC id token (read at each login: CI systems rotate it). Also read from `HUAWEICLOUD_SDK_ID_TOKEN_FILE`.
+	IdTokenFile pulumi.StringPtrInput
+	// OIDC identity provider id, with `idTokenFile`: temporary keys from a CI system's token. Also read from `HUAWEICLOUD_SDK_IDP_ID`.
+	IdpId pulumi.StringPtrInput
+	// Instance metadata service; default `http://169.254.169.254`. Also read from `HW_METADATA_ENDPOINT`.
+	MetadataEndpoint pulumi.StringPtrInput
+	// Profile of the hcloud profile file to read; default its current profile. Also read from `HW_PROFILE`.
+	Profile pulumi.StringPtrInput
 	// Project id in that region. Also read from `HW_PROJECT_ID` or `HUAWEICLOUD_SDK_PROJECT_ID`.
 	ProjectId pulumi.StringPtrInput
+	// Project name to look the project id up by when none is given (a sub-project such as `cn-north-4_ml`); default: the region. Also read from `HW_PROJECT_NAME`.
+	ProjectName pulumi.StringPtrInput
 	// Region, e.g. `cn-north-4`; the endpoint is derived from it when not given. Also read from `HW_REGION_NAME`.
 	Region pulumi.StringPtrInput
 	// Secret key (SK) for request signing. Also read from `HW_SECRET_KEY` or `HUAWEICLOUD_SDK_SK`.
 	SecretKey pulumi.StringPtrInput
 	// Security token of temporary AK/SK credentials. Also read from `HW_SECURITY_TOKEN` or `HUAWEICLOUD_SDK_SECURITY_TOKEN`.
 	SecurityToken pulumi.StringPtrInput
+	// hcloud (KooCLI) profile file; default `~/.hcloud/config.json`. Also read from `HW_SHARED_CONFIG_FILE`.
+	SharedConfigFile pulumi.StringPtrInput
+	// Take temporary keys from the ECS/CCE instance metadata service (the instance's agency) when no other credentials are given; default false. Also read from `HW_USE_INSTANCE_METADATA`.
+	UseInstanceMetadata pulumi.BoolPtrInput
 }
 
 func (ProviderArgs) ElementType() reflect.Type {

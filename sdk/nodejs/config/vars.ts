@@ -19,12 +19,45 @@ Object.defineProperty(exports, "accessKey", {
 });
 
 /**
+ * Agency to act through: `agencyName`, `domainName` or `domainId` (the account it belongs to), `durationSeconds` (900-86400); the credentials ask IAM for the agency's temporary keys. Also read from `HW_ASSUME_ROLE_AGENCY_NAME` or `HW_ASSUME_ROLE_DOMAIN_NAME` or `HW_ASSUME_ROLE_DOMAIN_ID` or `HW_ASSUME_ROLE_DURATION`.
+ */
+export declare const assumeRole: {[key: string]: string} | undefined;
+Object.defineProperty(exports, "assumeRole", {
+    get() {
+        return __config.getObject<{[key: string]: string}>("assumeRole");
+    },
+    enumerable: true,
+});
+
+/**
  * IAM token, used when no AK/SK pair is given. Also read from `HW_AUTH_TOKEN`.
  */
 export declare const authToken: string | undefined;
 Object.defineProperty(exports, "authToken", {
     get() {
         return __config.get("authToken");
+    },
+    enumerable: true,
+});
+
+/**
+ * PEM file of CA certificates trusted in addition to the default roots (verification stays on). Also read from `HW_CACERT_FILE`.
+ */
+export declare const caCertFile: string | undefined;
+Object.defineProperty(exports, "caCertFile", {
+    get() {
+        return __config.get("caCertFile");
+    },
+    enumerable: true,
+});
+
+/**
+ * Cloud domain the endpoints are derived from: `https://modelarts.{region}.{cloud}` and `https://iam.{region}.{cloud}`; default `myhuaweicloud.com` (`myhuaweicloud.eu` for Huawei Cloud Europe's regions, `eu-west-1...`); e.g. `otc.t-systems.com` for Open Telekom Cloud. Also read from `HW_CLOUD`.
+ */
+export declare const cloud: string | undefined;
+Object.defineProperty(exports, "cloud", {
+    get() {
+        return __config.get("cloud");
     },
     enumerable: true,
 });
@@ -41,12 +74,78 @@ Object.defineProperty(exports, "endpoint", {
 });
 
 /**
+ * IAM endpoint, with or without the trailing `/v3`; default derived from region and cloud. Also read from `HW_AUTH_URL` or `HUAWEICLOUD_SDK_IAM_ENDPOINT`.
+ */
+export declare const iamEndpoint: string | undefined;
+Object.defineProperty(exports, "iamEndpoint", {
+    get() {
+        return __config.get("iamEndpoint");
+    },
+    enumerable: true,
+});
+
+/**
+ * File holding the OIDC id token (read at each login: CI systems rotate it). Also read from `HUAWEICLOUD_SDK_ID_TOKEN_FILE`.
+ */
+export declare const idTokenFile: string | undefined;
+Object.defineProperty(exports, "idTokenFile", {
+    get() {
+        return __config.get("idTokenFile");
+    },
+    enumerable: true,
+});
+
+/**
+ * OIDC identity provider id, with `idTokenFile`: temporary keys from a CI system's token. Also read from `HUAWEICLOUD_SDK_IDP_ID`.
+ */
+export declare const idpId: string | undefined;
+Object.defineProperty(exports, "idpId", {
+    get() {
+        return __config.get("idpId");
+    },
+    enumerable: true,
+});
+
+/**
+ * Instance metadata service; default `http://169.254.169.254`. Also read from `HW_METADATA_ENDPOINT`.
+ */
+export declare const metadataEndpoint: string | undefined;
+Object.defineProperty(exports, "metadataEndpoint", {
+    get() {
+        return __config.get("metadataEndpoint");
+    },
+    enumerable: true,
+});
+
+/**
+ * Profile of the hcloud profile file to read; default its current profile. Also read from `HW_PROFILE`.
+ */
+export declare const profile: string | undefined;
+Object.defineProperty(exports, "profile", {
+    get() {
+        return __config.get("profile");
+    },
+    enumerable: true,
+});
+
+/**
  * Project id in that region. Also read from `HW_PROJECT_ID` or `HUAWEICLOUD_SDK_PROJECT_ID`.
  */
 export declare const projectId: string | undefined;
 Object.defineProperty(exports, "projectId", {
     get() {
         return __config.get("projectId");
+    },
+    enumerable: true,
+});
+
+/**
+ * Project name to look the project id up by when none is given (a sub-project such as `cn-north-4_ml`); default: the region. Also read from `HW_PROJECT_NAME`.
+ */
+export declare const projectName: string | undefined;
+Object.defineProperty(exports, "projectName", {
+    get() {
+        return __config.get("projectName");
     },
     enumerable: true,
 });
@@ -80,6 +179,28 @@ export declare const securityToken: string | undefined;
 Object.defineProperty(exports, "securityToken", {
     get() {
         return __config.get("securityToken");
+    },
+    enumerable: true,
+});
+
+/**
+ * hcloud (KooCLI) profile file; default `~/.hcloud/config.json`. Also read from `HW_SHARED_CONFIG_FILE`.
+ */
+export declare const sharedConfigFile: string | undefined;
+Object.defineProperty(exports, "sharedConfigFile", {
+    get() {
+        return __config.get("sharedConfigFile");
+    },
+    enumerable: true,
+});
+
+/**
+ * Take temporary keys from the ECS/CCE instance metadata service (the instance's agency) when no other credentials are given; default false. Also read from `HW_USE_INSTANCE_METADATA`.
+ */
+export declare const useInstanceMetadata: boolean | undefined;
+Object.defineProperty(exports, "useInstanceMetadata", {
+    get() {
+        return __config.getObject<boolean>("useInstanceMetadata");
     },
     enumerable: true,
 });

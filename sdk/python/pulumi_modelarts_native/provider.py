@@ -20,37 +20,81 @@ __all__ = ['ProviderArgs', 'Provider']
 class ProviderArgs:
     def __init__(__self__, *,
                  access_key: pulumi.Input[Optional[_builtins.str]] = None,
+                 assume_role: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  auth_token: pulumi.Input[Optional[_builtins.str]] = None,
+                 ca_cert_file: pulumi.Input[Optional[_builtins.str]] = None,
+                 cloud: pulumi.Input[Optional[_builtins.str]] = None,
                  endpoint: pulumi.Input[Optional[_builtins.str]] = None,
+                 iam_endpoint: pulumi.Input[Optional[_builtins.str]] = None,
+                 id_token_file: pulumi.Input[Optional[_builtins.str]] = None,
+                 idp_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 metadata_endpoint: pulumi.Input[Optional[_builtins.str]] = None,
+                 profile: pulumi.Input[Optional[_builtins.str]] = None,
                  project_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 project_name: pulumi.Input[Optional[_builtins.str]] = None,
                  region: pulumi.Input[Optional[_builtins.str]] = None,
                  secret_key: pulumi.Input[Optional[_builtins.str]] = None,
-                 security_token: pulumi.Input[Optional[_builtins.str]] = None):
+                 security_token: pulumi.Input[Optional[_builtins.str]] = None,
+                 shared_config_file: pulumi.Input[Optional[_builtins.str]] = None,
+                 use_instance_metadata: pulumi.Input[Optional[_builtins.bool]] = None):
         """
         The set of arguments for constructing a Provider resource.
 
         :param pulumi.Input[_builtins.str] access_key: Access key (AK) for request signing. Also read from `HW_ACCESS_KEY` or `HUAWEICLOUD_SDK_AK`.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] assume_role: Agency to act through: `agencyName`, `domainName` or `domainId` (the account it belongs to), `durationSeconds` (900-86400); the credentials ask IAM for the agency's temporary keys. Also read from `HW_ASSUME_ROLE_AGENCY_NAME` or `HW_ASSUME_ROLE_DOMAIN_NAME` or `HW_ASSUME_ROLE_DOMAIN_ID` or `HW_ASSUME_ROLE_DURATION`.
         :param pulumi.Input[_builtins.str] auth_token: IAM token, used when no AK/SK pair is given. Also read from `HW_AUTH_TOKEN`.
+        :param pulumi.Input[_builtins.str] ca_cert_file: PEM file of CA certificates trusted in addition to the default roots (verification stays on). Also read from `HW_CACERT_FILE`.
+        :param pulumi.Input[_builtins.str] cloud: Cloud domain the endpoints are derived from: `https://modelarts.{region}.{cloud}` and `https://iam.{region}.{cloud}`; default `myhuaweicloud.com` (`myhuaweicloud.eu` for Huawei Cloud Europe's regions, `eu-west-1...`); e.g. `otc.t-systems.com` for Open Telekom Cloud. Also read from `HW_CLOUD`.
         :param pulumi.Input[_builtins.str] endpoint: API endpoint (https; plain http only to a loopback host). Also read from `HW_MODELARTS_ENDPOINT`.
+        :param pulumi.Input[_builtins.str] iam_endpoint: IAM endpoint, with or without the trailing `/v3`; default derived from region and cloud. Also read from `HW_AUTH_URL` or `HUAWEICLOUD_SDK_IAM_ENDPOINT`.
+        :param pulumi.Input[_builtins.str] id_token_file: File holding the OIDC id token (read at each login: CI systems rotate it). Also read from `HUAWEICLOUD_SDK_ID_TOKEN_FILE`.
+        :param pulumi.Input[_builtins.str] idp_id: OIDC identity provider id, with `idTokenFile`: temporary keys from a CI system's token. Also read from `HUAWEICLOUD_SDK_IDP_ID`.
+        :param pulumi.Input[_builtins.str] metadata_endpoint: Instance metadata service; default `http://169.254.169.254`. Also read from `HW_METADATA_ENDPOINT`.
+        :param pulumi.Input[_builtins.str] profile: Profile of the hcloud profile file to read; default its current profile. Also read from `HW_PROFILE`.
         :param pulumi.Input[_builtins.str] project_id: Project id in that region. Also read from `HW_PROJECT_ID` or `HUAWEICLOUD_SDK_PROJECT_ID`.
+        :param pulumi.Input[_builtins.str] project_name: Project name to look the project id up by when none is given (a sub-project such as `cn-north-4_ml`); default: the region. Also read from `HW_PROJECT_NAME`.
         :param pulumi.Input[_builtins.str] region: Region, e.g. `cn-north-4`; the endpoint is derived from it when not given. Also read from `HW_REGION_NAME`.
         :param pulumi.Input[_builtins.str] secret_key: Secret key (SK) for request signing. Also read from `HW_SECRET_KEY` or `HUAWEICLOUD_SDK_SK`.
         :param pulumi.Input[_builtins.str] security_token: Security token of temporary AK/SK credentials. Also read from `HW_SECURITY_TOKEN` or `HUAWEICLOUD_SDK_SECURITY_TOKEN`.
+        :param pulumi.Input[_builtins.str] shared_config_file: hcloud (KooCLI) profile file; default `~/.hcloud/config.json`. Also read from `HW_SHARED_CONFIG_FILE`.
+        :param pulumi.Input[_builtins.bool] use_instance_metadata: Take temporary keys from the ECS/CCE instance metadata service (the instance's agency) when no other credentials are given; default false. Also read from `HW_USE_INSTANCE_METADATA`.
         """
         if access_key is not None:
             pulumi.set(__self__, "access_key", access_key)
+        if assume_role is not None:
+            pulumi.set(__self__, "assume_role", assume_role)
         if auth_token is not None:
             pulumi.set(__self__, "auth_token", auth_token)
+        if ca_cert_file is not None:
+            pulumi.set(__self__, "ca_cert_file", ca_cert_file)
+        if cloud is not None:
+            pulumi.set(__self__, "cloud", cloud)
         if endpoint is not None:
             pulumi.set(__self__, "endpoint", endpoint)
+        if iam_endpoint is not None:
+            pulumi.set(__self__, "iam_endpoint", iam_endpoint)
+        if id_token_file is not None:
+            pulumi.set(__self__, "id_token_file", id_token_file)
+        if idp_id is not None:
+            pulumi.set(__self__, "idp_id", idp_id)
+        if metadata_endpoint is not None:
+            pulumi.set(__self__, "metadata_endpoint", metadata_endpoint)
+        if profile is not None:
+            pulumi.set(__self__, "profile", profile)
         if project_id is not None:
             pulumi.set(__self__, "project_id", project_id)
+        if project_name is not None:
+            pulumi.set(__self__, "project_name", project_name)
         if region is not None:
             pulumi.set(__self__, "region", region)
         if secret_key is not None:
             pulumi.set(__self__, "secret_key", secret_key)
         if security_token is not None:
             pulumi.set(__self__, "security_token", security_token)
+        if shared_config_file is not None:
+            pulumi.set(__self__, "shared_config_file", shared_config_file)
+        if use_instance_metadata is not None:
+            pulumi.set(__self__, "use_instance_metadata", use_instance_metadata)
 
     @_builtins.property
     @pulumi.getter(name="accessKey")
@@ -65,6 +109,18 @@ class ProviderArgs:
         pulumi.set(self, "access_key", value)
 
     @_builtins.property
+    @pulumi.getter(name="assumeRole")
+    def assume_role(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        Agency to act through: `agencyName`, `domainName` or `domainId` (the account it belongs to), `durationSeconds` (900-86400); the credentials ask IAM for the agency's temporary keys. Also read from `HW_ASSUME_ROLE_AGENCY_NAME` or `HW_ASSUME_ROLE_DOMAIN_NAME` or `HW_ASSUME_ROLE_DOMAIN_ID` or `HW_ASSUME_ROLE_DURATION`.
+        """
+        return pulumi.get(self, "assume_role")
+
+    @assume_role.setter
+    def assume_role(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "assume_role", value)
+
+    @_builtins.property
     @pulumi.getter(name="authToken")
     def auth_token(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -75,6 +131,30 @@ class ProviderArgs:
     @auth_token.setter
     def auth_token(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "auth_token", value)
+
+    @_builtins.property
+    @pulumi.getter(name="caCertFile")
+    def ca_cert_file(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        PEM file of CA certificates trusted in addition to the default roots (verification stays on). Also read from `HW_CACERT_FILE`.
+        """
+        return pulumi.get(self, "ca_cert_file")
+
+    @ca_cert_file.setter
+    def ca_cert_file(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "ca_cert_file", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def cloud(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Cloud domain the endpoints are derived from: `https://modelarts.{region}.{cloud}` and `https://iam.{region}.{cloud}`; default `myhuaweicloud.com` (`myhuaweicloud.eu` for Huawei Cloud Europe's regions, `eu-west-1...`); e.g. `otc.t-systems.com` for Open Telekom Cloud. Also read from `HW_CLOUD`.
+        """
+        return pulumi.get(self, "cloud")
+
+    @cloud.setter
+    def cloud(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "cloud", value)
 
     @_builtins.property
     @pulumi.getter
@@ -89,6 +169,66 @@ class ProviderArgs:
         pulumi.set(self, "endpoint", value)
 
     @_builtins.property
+    @pulumi.getter(name="iamEndpoint")
+    def iam_endpoint(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        IAM endpoint, with or without the trailing `/v3`; default derived from region and cloud. Also read from `HW_AUTH_URL` or `HUAWEICLOUD_SDK_IAM_ENDPOINT`.
+        """
+        return pulumi.get(self, "iam_endpoint")
+
+    @iam_endpoint.setter
+    def iam_endpoint(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "iam_endpoint", value)
+
+    @_builtins.property
+    @pulumi.getter(name="idTokenFile")
+    def id_token_file(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        File holding the OIDC id token (read at each login: CI systems rotate it). Also read from `HUAWEICLOUD_SDK_ID_TOKEN_FILE`.
+        """
+        return pulumi.get(self, "id_token_file")
+
+    @id_token_file.setter
+    def id_token_file(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "id_token_file", value)
+
+    @_builtins.property
+    @pulumi.getter(name="idpId")
+    def idp_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        OIDC identity provider id, with `idTokenFile`: temporary keys from a CI system's token. Also read from `HUAWEICLOUD_SDK_IDP_ID`.
+        """
+        return pulumi.get(self, "idp_id")
+
+    @idp_id.setter
+    def idp_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "idp_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="metadataEndpoint")
+    def metadata_endpoint(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Instance metadata service; default `http://169.254.169.254`. Also read from `HW_METADATA_ENDPOINT`.
+        """
+        return pulumi.get(self, "metadata_endpoint")
+
+    @metadata_endpoint.setter
+    def metadata_endpoint(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "metadata_endpoint", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def profile(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Profile of the hcloud profile file to read; default its current profile. Also read from `HW_PROFILE`.
+        """
+        return pulumi.get(self, "profile")
+
+    @profile.setter
+    def profile(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "profile", value)
+
+    @_builtins.property
     @pulumi.getter(name="projectId")
     def project_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -99,6 +239,18 @@ class ProviderArgs:
     @project_id.setter
     def project_id(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "project_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="projectName")
+    def project_name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Project name to look the project id up by when none is given (a sub-project such as `cn-north-4_ml`); default: the region. Also read from `HW_PROJECT_NAME`.
+        """
+        return pulumi.get(self, "project_name")
+
+    @project_name.setter
+    def project_name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "project_name", value)
 
     @_builtins.property
     @pulumi.getter
@@ -136,6 +288,30 @@ class ProviderArgs:
     def security_token(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "security_token", value)
 
+    @_builtins.property
+    @pulumi.getter(name="sharedConfigFile")
+    def shared_config_file(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        hcloud (KooCLI) profile file; default `~/.hcloud/config.json`. Also read from `HW_SHARED_CONFIG_FILE`.
+        """
+        return pulumi.get(self, "shared_config_file")
+
+    @shared_config_file.setter
+    def shared_config_file(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "shared_config_file", value)
+
+    @_builtins.property
+    @pulumi.getter(name="useInstanceMetadata")
+    def use_instance_metadata(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Take temporary keys from the ECS/CCE instance metadata service (the instance's agency) when no other credentials are given; default false. Also read from `HW_USE_INSTANCE_METADATA`.
+        """
+        return pulumi.get(self, "use_instance_metadata")
+
+    @use_instance_metadata.setter
+    def use_instance_metadata(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "use_instance_metadata", value)
+
 
 @pulumi.type_token("pulumi:providers:modelarts")
 class Provider(pulumi.ProviderResource):
@@ -144,12 +320,23 @@ class Provider(pulumi.ProviderResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  access_key: pulumi.Input[Optional[_builtins.str]] = None,
+                 assume_role: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  auth_token: pulumi.Input[Optional[_builtins.str]] = None,
+                 ca_cert_file: pulumi.Input[Optional[_builtins.str]] = None,
+                 cloud: pulumi.Input[Optional[_builtins.str]] = None,
                  endpoint: pulumi.Input[Optional[_builtins.str]] = None,
+                 iam_endpoint: pulumi.Input[Optional[_builtins.str]] = None,
+                 id_token_file: pulumi.Input[Optional[_builtins.str]] = None,
+                 idp_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 metadata_endpoint: pulumi.Input[Optional[_builtins.str]] = None,
+                 profile: pulumi.Input[Optional[_builtins.str]] = None,
                  project_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 project_name: pulumi.Input[Optional[_builtins.str]] = None,
                  region: pulumi.Input[Optional[_builtins.str]] = None,
                  secret_key: pulumi.Input[Optional[_builtins.str]] = None,
                  security_token: pulumi.Input[Optional[_builtins.str]] = None,
+                 shared_config_file: pulumi.Input[Optional[_builtins.str]] = None,
+                 use_instance_metadata: pulumi.Input[Optional[_builtins.bool]] = None,
                  __props__=None):
         """
         The ModelArts provider.
@@ -157,12 +344,23 @@ class Provider(pulumi.ProviderResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] access_key: Access key (AK) for request signing. Also read from `HW_ACCESS_KEY` or `HUAWEICLOUD_SDK_AK`.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] assume_role: Agency to act through: `agencyName`, `domainName` or `domainId` (the account it belongs to), `durationSeconds` (900-86400); the credentials ask IAM for the agency's temporary keys. Also read from `HW_ASSUME_ROLE_AGENCY_NAME` or `HW_ASSUME_ROLE_DOMAIN_NAME` or `HW_ASSUME_ROLE_DOMAIN_ID` or `HW_ASSUME_ROLE_DURATION`.
         :param pulumi.Input[_builtins.str] auth_token: IAM token, used when no AK/SK pair is given. Also read from `HW_AUTH_TOKEN`.
+        :param pulumi.Input[_builtins.str] ca_cert_file: PEM file of CA certificates trusted in addition to the default roots (verification stays on). Also read from `HW_CACERT_FILE`.
+        :param pulumi.Input[_builtins.str] cloud: Cloud domain the endpoints are derived from: `https://modelarts.{region}.{cloud}` and `https://iam.{region}.{cloud}`; default `myhuaweicloud.com` (`myhuaweicloud.eu` for Huawei Cloud Europe's regions, `eu-west-1...`); e.g. `otc.t-systems.com` for Open Telekom Cloud. Also read from `HW_CLOUD`.
         :param pulumi.Input[_builtins.str] endpoint: API endpoint (https; plain http only to a loopback host). Also read from `HW_MODELARTS_ENDPOINT`.
+        :param pulumi.Input[_builtins.str] iam_endpoint: IAM endpoint, with or without the trailing `/v3`; default derived from region and cloud. Also read from `HW_AUTH_URL` or `HUAWEICLOUD_SDK_IAM_ENDPOINT`.
+        :param pulumi.Input[_builtins.str] id_token_file: File holding the OIDC id token (read at each login: CI systems rotate it). Also read from `HUAWEICLOUD_SDK_ID_TOKEN_FILE`.
+        :param pulumi.Input[_builtins.str] idp_id: OIDC identity provider id, with `idTokenFile`: temporary keys from a CI system's token. Also read from `HUAWEICLOUD_SDK_IDP_ID`.
+        :param pulumi.Input[_builtins.str] metadata_endpoint: Instance metadata service; default `http://169.254.169.254`. Also read from `HW_METADATA_ENDPOINT`.
+        :param pulumi.Input[_builtins.str] profile: Profile of the hcloud profile file to read; default its current profile. Also read from `HW_PROFILE`.
         :param pulumi.Input[_builtins.str] project_id: Project id in that region. Also read from `HW_PROJECT_ID` or `HUAWEICLOUD_SDK_PROJECT_ID`.
+        :param pulumi.Input[_builtins.str] project_name: Project name to look the project id up by when none is given (a sub-project such as `cn-north-4_ml`); default: the region. Also read from `HW_PROJECT_NAME`.
         :param pulumi.Input[_builtins.str] region: Region, e.g. `cn-north-4`; the endpoint is derived from it when not given. Also read from `HW_REGION_NAME`.
         :param pulumi.Input[_builtins.str] secret_key: Secret key (SK) for request signing. Also read from `HW_SECRET_KEY` or `HUAWEICLOUD_SDK_SK`.
         :param pulumi.Input[_builtins.str] security_token: Security token of temporary AK/SK credentials. Also read from `HW_SECURITY_TOKEN` or `HUAWEICLOUD_SDK_SECURITY_TOKEN`.
+        :param pulumi.Input[_builtins.str] shared_config_file: hcloud (KooCLI) profile file; default `~/.hcloud/config.json`. Also read from `HW_SHARED_CONFIG_FILE`.
+        :param pulumi.Input[_builtins.bool] use_instance_metadata: Take temporary keys from the ECS/CCE instance metadata service (the instance's agency) when no other credentials are given; default false. Also read from `HW_USE_INSTANCE_METADATA`.
         """
         ...
     @overload
@@ -189,12 +387,23 @@ class Provider(pulumi.ProviderResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  access_key: pulumi.Input[Optional[_builtins.str]] = None,
+                 assume_role: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  auth_token: pulumi.Input[Optional[_builtins.str]] = None,
+                 ca_cert_file: pulumi.Input[Optional[_builtins.str]] = None,
+                 cloud: pulumi.Input[Optional[_builtins.str]] = None,
                  endpoint: pulumi.Input[Optional[_builtins.str]] = None,
+                 iam_endpoint: pulumi.Input[Optional[_builtins.str]] = None,
+                 id_token_file: pulumi.Input[Optional[_builtins.str]] = None,
+                 idp_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 metadata_endpoint: pulumi.Input[Optional[_builtins.str]] = None,
+                 profile: pulumi.Input[Optional[_builtins.str]] = None,
                  project_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 project_name: pulumi.Input[Optional[_builtins.str]] = None,
                  region: pulumi.Input[Optional[_builtins.str]] = None,
                  secret_key: pulumi.Input[Optional[_builtins.str]] = None,
                  security_token: pulumi.Input[Optional[_builtins.str]] = None,
+                 shared_config_file: pulumi.Input[Optional[_builtins.str]] = None,
+                 use_instance_metadata: pulumi.Input[Optional[_builtins.bool]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -205,12 +414,23 @@ class Provider(pulumi.ProviderResource):
             __props__ = ProviderArgs.__new__(ProviderArgs)
 
             __props__.__dict__["access_key"] = access_key
+            __props__.__dict__["assume_role"] = pulumi.Output.from_input(assume_role).apply(pulumi.runtime.to_json) if assume_role is not None else None
             __props__.__dict__["auth_token"] = None if auth_token is None else pulumi.Output.secret(auth_token)
+            __props__.__dict__["ca_cert_file"] = ca_cert_file
+            __props__.__dict__["cloud"] = cloud
             __props__.__dict__["endpoint"] = endpoint
+            __props__.__dict__["iam_endpoint"] = iam_endpoint
+            __props__.__dict__["id_token_file"] = id_token_file
+            __props__.__dict__["idp_id"] = idp_id
+            __props__.__dict__["metadata_endpoint"] = metadata_endpoint
+            __props__.__dict__["profile"] = profile
             __props__.__dict__["project_id"] = project_id
+            __props__.__dict__["project_name"] = project_name
             __props__.__dict__["region"] = region
             __props__.__dict__["secret_key"] = None if secret_key is None else pulumi.Output.secret(secret_key)
             __props__.__dict__["security_token"] = None if security_token is None else pulumi.Output.secret(security_token)
+            __props__.__dict__["shared_config_file"] = shared_config_file
+            __props__.__dict__["use_instance_metadata"] = pulumi.Output.from_input(use_instance_metadata).apply(pulumi.runtime.to_json) if use_instance_metadata is not None else None
         super(Provider, __self__).__init__(
             'modelarts',
             resource_name,

@@ -16,9 +16,24 @@ func GetAccessKey(ctx *pulumi.Context) string {
 	return config.Get(ctx, "modelarts:accessKey")
 }
 
+// Agency to act through: `agencyName`, `domainName` or `domainId` (the account it belongs to), `durationSeconds` (900-86400); the credentials ask IAM for the agency's temporary keys. Also read from `HW_ASSUME_ROLE_AGENCY_NAME` or `HW_ASSUME_ROLE_DOMAIN_NAME` or `HW_ASSUME_ROLE_DOMAIN_ID` or `HW_ASSUME_ROLE_DURATION`.
+func GetAssumeRole(ctx *pulumi.Context) string {
+	return config.Get(ctx, "modelarts:assumeRole")
+}
+
 // IAM token, used when no AK/SK pair is given. Also read from `HW_AUTH_TOKEN`.
 func GetAuthToken(ctx *pulumi.Context) string {
 	return config.Get(ctx, "modelarts:authToken")
+}
+
+// PEM file of CA certificates trusted in addition to the default roots (verification stays on). Also read from `HW_CACERT_FILE`.
+func GetCaCertFile(ctx *pulumi.Context) string {
+	return config.Get(ctx, "modelarts:caCertFile")
+}
+
+// Cloud domain the endpoints are derived from: `https://modelarts.{region}.{cloud}` and `https://iam.{region}.{cloud}`; default `myhuaweicloud.com` (`myhuaweicloud.eu` for Huawei Cloud Europe's regions, `eu-west-1...`); e.g. `otc.t-systems.com` for Open Telekom Cloud. Also read from `HW_CLOUD`.
+func GetCloud(ctx *pulumi.Context) string {
+	return config.Get(ctx, "modelarts:cloud")
 }
 
 // API endpoint (https; plain http only to a loopback host). Also read from `HW_MODELARTS_ENDPOINT`.
@@ -26,9 +41,39 @@ func GetEndpoint(ctx *pulumi.Context) string {
 	return config.Get(ctx, "modelarts:endpoint")
 }
 
+// IAM endpoint, with or without the trailing `/v3`; default derived from region and cloud. Also read from `HW_AUTH_URL` or `HUAWEICLOUD_SDK_IAM_ENDPOINT`.
+func GetIamEndpoint(ctx *pulumi.Context) string {
+	return config.Get(ctx, "modelarts:iamEndpoint")
+}
+
+// File holding the OIDC id token (read at each login: CI systems rotate it). Also read from `HUAWEICLOUD_SDK_ID_TOKEN_FILE`.
+func GetIdTokenFile(ctx *pulumi.Context) string {
+	return config.Get(ctx, "modelarts:idTokenFile")
+}
+
+// OIDC identity provider id, with `idTokenFile`: temporary keys from a CI system's token. Also read from `HUAWEICLOUD_SDK_IDP_ID`.
+func GetIdpId(ctx *pulumi.Context) string {
+	return config.Get(ctx, "modelarts:idpId")
+}
+
+// Instance metadata service; default `http://169.254.169.254`. Also read from `HW_METADATA_ENDPOINT`.
+func GetMetadataEndpoint(ctx *pulumi.Context) string {
+	return config.Get(ctx, "modelarts:metadataEndpoint")
+}
+
+// Profile of the hcloud profile file to read; default its current profile. Also read from `HW_PROFILE`.
+func GetProfile(ctx *pulumi.Context) string {
+	return config.Get(ctx, "modelarts:profile")
+}
+
 // Project id in that region. Also read from `HW_PROJECT_ID` or `HUAWEICLOUD_SDK_PROJECT_ID`.
 func GetProjectId(ctx *pulumi.Context) string {
 	return config.Get(ctx, "modelarts:projectId")
+}
+
+// Project name to look the project id up by when none is given (a sub-project such as `cn-north-4_ml`); default: the region. Also read from `HW_PROJECT_NAME`.
+func GetProjectName(ctx *pulumi.Context) string {
+	return config.Get(ctx, "modelarts:projectName")
 }
 
 // Region, e.g. `cn-north-4`; the endpoint is derived from it when not given. Also read from `HW_REGION_NAME`.
@@ -44,4 +89,14 @@ func GetSecretKey(ctx *pulumi.Context) string {
 // Security token of temporary AK/SK credentials. Also read from `HW_SECURITY_TOKEN` or `HUAWEICLOUD_SDK_SECURITY_TOKEN`.
 func GetSecurityToken(ctx *pulumi.Context) string {
 	return config.Get(ctx, "modelarts:securityToken")
+}
+
+// hcloud (KooCLI) profile file; default `~/.hcloud/config.json`. Also read from `HW_SHARED_CONFIG_FILE`.
+func GetSharedConfigFile(ctx *pulumi.Context) string {
+	return config.Get(ctx, "modelarts:sharedConfigFile")
+}
+
+// Take temporary keys from the ECS/CCE instance metadata service (the instance's agency) when no other credentials are given; default false. Also read from `HW_USE_INSTANCE_METADATA`.
+func GetUseInstanceMetadata(ctx *pulumi.Context) bool {
+	return config.GetBool(ctx, "modelarts:useInstanceMetadata")
 }

@@ -19,9 +19,24 @@ accessKey: Optional[str]
 Access key (AK) for request signing. Also read from `HW_ACCESS_KEY` or `HUAWEICLOUD_SDK_AK`.
 """
 
+assumeRole: Optional[str]
+"""
+Agency to act through: `agencyName`, `domainName` or `domainId` (the account it belongs to), `durationSeconds` (900-86400); the credentials ask IAM for the agency's temporary keys. Also read from `HW_ASSUME_ROLE_AGENCY_NAME` or `HW_ASSUME_ROLE_DOMAIN_NAME` or `HW_ASSUME_ROLE_DOMAIN_ID` or `HW_ASSUME_ROLE_DURATION`.
+"""
+
 authToken: Optional[str]
 """
 IAM token, used when no AK/SK pair is given. Also read from `HW_AUTH_TOKEN`.
+"""
+
+caCertFile: Optional[str]
+"""
+PEM file of CA certificates trusted in addition to the default roots (verification stays on). Also read from `HW_CACERT_FILE`.
+"""
+
+cloud: Optional[str]
+"""
+Cloud domain the endpoints are derived from: `https://modelarts.{region}.{cloud}` and `https://iam.{region}.{cloud}`; default `myhuaweicloud.com` (`myhuaweicloud.eu` for Huawei Cloud Europe's regions, `eu-west-1...`); e.g. `otc.t-systems.com` for Open Telekom Cloud. Also read from `HW_CLOUD`.
 """
 
 endpoint: Optional[str]
@@ -29,9 +44,39 @@ endpoint: Optional[str]
 API endpoint (https; plain http only to a loopback host). Also read from `HW_MODELARTS_ENDPOINT`.
 """
 
+iamEndpoint: Optional[str]
+"""
+IAM endpoint, with or without the trailing `/v3`; default derived from region and cloud. Also read from `HW_AUTH_URL` or `HUAWEICLOUD_SDK_IAM_ENDPOINT`.
+"""
+
+idTokenFile: Optional[str]
+"""
+File holding the OIDC id token (read at each login: CI systems rotate it). Also read from `HUAWEICLOUD_SDK_ID_TOKEN_FILE`.
+"""
+
+idpId: Optional[str]
+"""
+OIDC identity provider id, with `idTokenFile`: temporary keys from a CI system's token. Also read from `HUAWEICLOUD_SDK_IDP_ID`.
+"""
+
+metadataEndpoint: Optional[str]
+"""
+Instance metadata service; default `http://169.254.169.254`. Also read from `HW_METADATA_ENDPOINT`.
+"""
+
+profile: Optional[str]
+"""
+Profile of the hcloud profile file to read; default its current profile. Also read from `HW_PROFILE`.
+"""
+
 projectId: Optional[str]
 """
 Project id in that region. Also read from `HW_PROJECT_ID` or `HUAWEICLOUD_SDK_PROJECT_ID`.
+"""
+
+projectName: Optional[str]
+"""
+Project name to look the project id up by when none is given (a sub-project such as `cn-north-4_ml`); default: the region. Also read from `HW_PROJECT_NAME`.
 """
 
 region: Optional[str]
@@ -47,5 +92,15 @@ Secret key (SK) for request signing. Also read from `HW_SECRET_KEY` or `HUAWEICL
 securityToken: Optional[str]
 """
 Security token of temporary AK/SK credentials. Also read from `HW_SECURITY_TOKEN` or `HUAWEICLOUD_SDK_SECURITY_TOKEN`.
+"""
+
+sharedConfigFile: Optional[str]
+"""
+hcloud (KooCLI) profile file; default `~/.hcloud/config.json`. Also read from `HW_SHARED_CONFIG_FILE`.
+"""
+
+useInstanceMetadata: Optional[bool]
+"""
+Take temporary keys from the ECS/CCE instance metadata service (the instance's agency) when no other credentials are given; default false. Also read from `HW_USE_INSTANCE_METADATA`.
 """
 

@@ -28,11 +28,32 @@ class _ExportableConfig(types.ModuleType):
         return __config__.get('accessKey')
 
     @_builtins.property
+    def assume_role(self) -> Optional[str]:
+        """
+        Agency to act through: `agencyName`, `domainName` or `domainId` (the account it belongs to), `durationSeconds` (900-86400); the credentials ask IAM for the agency's temporary keys. Also read from `HW_ASSUME_ROLE_AGENCY_NAME` or `HW_ASSUME_ROLE_DOMAIN_NAME` or `HW_ASSUME_ROLE_DOMAIN_ID` or `HW_ASSUME_ROLE_DURATION`.
+        """
+        return __config__.get('assumeRole')
+
+    @_builtins.property
     def auth_token(self) -> Optional[str]:
         """
         IAM token, used when no AK/SK pair is given. Also read from `HW_AUTH_TOKEN`.
         """
         return __config__.get('authToken')
+
+    @_builtins.property
+    def ca_cert_file(self) -> Optional[str]:
+        """
+        PEM file of CA certificates trusted in addition to the default roots (verification stays on). Also read from `HW_CACERT_FILE`.
+        """
+        return __config__.get('caCertFile')
+
+    @_builtins.property
+    def cloud(self) -> Optional[str]:
+        """
+        Cloud domain the endpoints are derived from: `https://modelarts.{region}.{cloud}` and `https://iam.{region}.{cloud}`; default `myhuaweicloud.com` (`myhuaweicloud.eu` for Huawei Cloud Europe's regions, `eu-west-1...`); e.g. `otc.t-systems.com` for Open Telekom Cloud. Also read from `HW_CLOUD`.
+        """
+        return __config__.get('cloud')
 
     @_builtins.property
     def endpoint(self) -> Optional[str]:
@@ -42,11 +63,53 @@ class _ExportableConfig(types.ModuleType):
         return __config__.get('endpoint')
 
     @_builtins.property
+    def iam_endpoint(self) -> Optional[str]:
+        """
+        IAM endpoint, with or without the trailing `/v3`; default derived from region and cloud. Also read from `HW_AUTH_URL` or `HUAWEICLOUD_SDK_IAM_ENDPOINT`.
+        """
+        return __config__.get('iamEndpoint')
+
+    @_builtins.property
+    def id_token_file(self) -> Optional[str]:
+        """
+        File holding the OIDC id token (read at each login: CI systems rotate it). Also read from `HUAWEICLOUD_SDK_ID_TOKEN_FILE`.
+        """
+        return __config__.get('idTokenFile')
+
+    @_builtins.property
+    def idp_id(self) -> Optional[str]:
+        """
+        OIDC identity provider id, with `idTokenFile`: temporary keys from a CI system's token. Also read from `HUAWEICLOUD_SDK_IDP_ID`.
+        """
+        return __config__.get('idpId')
+
+    @_builtins.property
+    def metadata_endpoint(self) -> Optional[str]:
+        """
+        Instance metadata service; default `http://169.254.169.254`. Also read from `HW_METADATA_ENDPOINT`.
+        """
+        return __config__.get('metadataEndpoint')
+
+    @_builtins.property
+    def profile(self) -> Optional[str]:
+        """
+        Profile of the hcloud profile file to read; default its current profile. Also read from `HW_PROFILE`.
+        """
+        return __config__.get('profile')
+
+    @_builtins.property
     def project_id(self) -> Optional[str]:
         """
         Project id in that region. Also read from `HW_PROJECT_ID` or `HUAWEICLOUD_SDK_PROJECT_ID`.
         """
         return __config__.get('projectId')
+
+    @_builtins.property
+    def project_name(self) -> Optional[str]:
+        """
+        Project name to look the project id up by when none is given (a sub-project such as `cn-north-4_ml`); default: the region. Also read from `HW_PROJECT_NAME`.
+        """
+        return __config__.get('projectName')
 
     @_builtins.property
     def region(self) -> Optional[str]:
@@ -68,4 +131,18 @@ class _ExportableConfig(types.ModuleType):
         Security token of temporary AK/SK credentials. Also read from `HW_SECURITY_TOKEN` or `HUAWEICLOUD_SDK_SECURITY_TOKEN`.
         """
         return __config__.get('securityToken')
+
+    @_builtins.property
+    def shared_config_file(self) -> Optional[str]:
+        """
+        hcloud (KooCLI) profile file; default `~/.hcloud/config.json`. Also read from `HW_SHARED_CONFIG_FILE`.
+        """
+        return __config__.get('sharedConfigFile')
+
+    @_builtins.property
+    def use_instance_metadata(self) -> Optional[bool]:
+        """
+        Take temporary keys from the ECS/CCE instance metadata service (the instance's agency) when no other credentials are given; default false. Also read from `HW_USE_INSTANCE_METADATA`.
+        """
+        return __config__.get_bool('useInstanceMetadata')
 

@@ -1,0 +1,122 @@
+"""The native plugin's server start: a gRPC server for a provider on a free loopback port, answering an
+operation's error as its own text, and the watch that ends the process once the engine that started it is
+gone. ``plugin.main`` starts it with the provider.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import sys
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from pulumi.provider.experimental.provider import Provider
+
+from ..job.progress import engine_address, wait_until_engine_gone
+from .shared import error_text
+
+__all__ = ["GRPC_OPTIONS", "RPCS", "leave_when_engine_gone", "serve", "serve_engine", "servicer_class"]
+
+# Pulumi's own gRPC settings for plugins: a large stack's messages exceed gRPC's 4 MB default, and a request
+# may wait long for a busy event loop before it is handled.
+GRPC_OPTIONS = (
+    ("grpc.max_receive_message_length", 400 * 1024 * 1024),
+    ("grpc.max_send_message_length", 400 * 1024 * 1024),
+    ("grpc.server_max_unrequested_time_in_server", 30 * 60),
+)
+RPCS = ("CheckConfig", "Configure", "Check", "Diff", "Create", "Read", "Update", "Delete", "Invoke")
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("pulumi-modelarts")
+    except PackageNotFoundError:
+        return "0.0.0"
+
+
+def servicer_class() -> type:
+    """Pulumi's servicer, with an operation's error answered as its own text: by default gRPC prefixes it with
+    "Unexpected <class ...>" and logs a traceback the engine then shows too."""
+    import grpc  # type: ignore[import-untyped]  # (no stubs; two calls used)
+    from pulumi.provider.experimental.server import ProviderServicer
+
+    def answering(name: str) -> Callable[..., Any]:
+        inherited = getattr(ProviderServicer, name)
+
+        async def rpc_method(self: Any, request: Any, context: Any) -> Any:
+            try:
+                return await inherited(self, request, context)
+            except Exception as exc:
+                await context.abort(grpc.StatusCode.UNKNOWN, error_text(exc))
+
+        return rpc_method
+
+    return type("ModelArtsServicer", (ProviderServicer,), {name: answering(name) for name in RPCS})
+
+
+async def serve(args: list[str], provider: Provider, engine: str) -> None:
+    """Serve provider to the engine until it stops this process: a gRPC server on a free loopback port, the
+    port on stdout.
+
+    This is ``pulumi.provider.experimental.server.main(args, version, provider)``, Pulumi's public entry
+    point, less its argument parsing (``serve_engine`` reads the engine's address first, for the engine log
+    and the watch on the engine), and with one difference that keeps this plugin from calling it: that
+    function builds its fixed ``ProviderServicer`` and takes no servicer, interceptor or error hook, and under
+    it gRPC answers an operation's error as "Unexpected <class ...>: text" and logs a traceback, which the
+    engine shows again; ``servicer_class`` answers the error's own text. Everything else it needs (SIGINT, the
+    warm-up, cancellation, the engine's address) is done around it; the gRPC options are Pulumi's
+    (``pulumi.runtime._grpc_settings``, private) with the send limit raised as the receive limit.
+    """
+    import grpc
+    from pulumi.runtime.proto import provider_pb2_grpc
+
+    server = grpc.aio.server(options=list(GRPC_OPTIONS))
+    servicer = servicer_class()(args, _version(), provider, engine_address=engine)
+    provider_pb2_grpc.add_ResourceProviderServicer_to_server(servicer, server)
+    port = server.add_insecure_port("127.0.0.1:0")
+    await server.start()
+    sys.stdout.write(f"{port}\n")
+    sys.stdout.flush()
+    await server.wait_for_termination()
+
+
+def leave_when_engine_gone(engine: str, parent: int) -> None:
+    """End this process once the engine that started it is gone (e.g. `pulumi` killed with SIGKILL, which
+    never stops its plugins): nobody will ask anything of it again, and it would otherwise run for ever.
+
+    It ends at once, without cancelling anything: a wait in flight just stops, and its job keeps running,
+    neither terminated nor recorded, for ``modelarts-orphans`` or the next ``pulumi up`` to adopt (a job is
+    only ever terminated while the engine listens). ``os._exit`` because the executor's threads, one per wait,
+    would hold an ordinary exit until their waits end.
+    """
+    wait_until_engine_gone(engine, parent)
+    with contextlib.suppress(OSError, ValueError):  # nobody may read it any more
+        sys.stderr.write(
+            "modelarts: the Pulumi engine is gone; the provider exits, leaving its jobs as they are\n"
+        )
+        sys.stderr.flush()
+    os._exit(0)
+
+
+def serve_engine(provider_for: Callable[[str], Provider]) -> None:
+    """Serve the provider ``provider_for(engine address)`` to the engine that started this process."""
+    parent = os.getppid()  # first: the engine, unless it is already gone
+    # The engine stops its plugins with SIGINT and kills one only after a grace of seconds. A plugin started
+    # from a shell's background job inherits SIGINT ignored, which would add that grace to every command.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    args = sys.argv[1:]
+    engine = engine_address(args)
+    if engine is None:
+        sys.exit("pulumi-resource-modelarts is a Pulumi plugin: the Pulumi engine starts it")
+    provider = provider_for(engine)
+    threading.Thread(
+        target=leave_when_engine_gone, args=(engine, parent), name="modelarts-engine-watch", daemon=True
+    ).start()
+    with contextlib.suppress(KeyboardInterrupt):  # the engine stops its plugins; nothing to report
+        asyncio.run(serve(args, provider, engine))

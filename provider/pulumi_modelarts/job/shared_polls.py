@@ -1,0 +1,183 @@
+"""Waiting jobs of one process share their polls: the phases of several jobs read by one search.
+
+A stack of hundreds of jobs (a sweep) is served by one process (the native plugin; the dynamic provider
+host, four calls at a time), and each create waits for its job on its own schedule (``polling.until``). Alone,
+a job's poll is one ``GET`` by id, as it always was. While several jobs of the same account wait, a job whose
+poll is due reads its own phase and that of up to nine others with one search (``id in [...]``; a filter takes
+at most ten values and filters are all met at once, so ten is what one call can read), choosing the others
+whose polls are due soonest: they get their answer early and carry on from it, so their polls fall on the
+same beats and later searches stay full. A job is never polled later than its own schedule says.
+
+What a wait needs beyond the phase is read by id, once: a job whose search item ends its wait is read again
+with ``GET`` (the outputs are the job's full document, and a failure report starts from it), and a job the
+search does not return is read by id too, so a vanished job is told by ``ModelArts.2775`` exactly as before.
+A search that fails costs nothing but its call: each job it was for reads itself by id; a search the service
+refuses (or answers with something unusable) is not tried again in this process.
+
+Only clients on real time share (one whose clock or sleep a test injected polls alone), and only jobs of the
+same endpoint and project: the search is sent with the credentials of the job whose poll was due, and a job it
+does not list (other credentials may see less) is read by id.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
+
+from ..wire.errors import InvalidResponseError, ModelArtsError, SearchRejectedError
+from ..wire.throttling import shared_gate
+
+if TYPE_CHECKING:
+    from ..wire.models import TrainingJob
+    from .client import ModelArtsClient
+    from .polling import Step
+
+__all__ = ["CLAIM_GRACE_SECONDS", "STOP_CHECK_SECONDS", "PollGroup", "group_for", "shared_step"]
+
+# How often a sleeping wait looks at the deployment's stop event (a Ctrl-C), while a search may wake it.
+STOP_CHECK_SECONDS = 0.25
+# How long past its due a job waits for a search that holds it (retrying under throttling) before it reads
+# itself by id.
+CLAIM_GRACE_SECONDS = 10.0
+
+
+class _Read:
+    """The answer "read this job by id yourself" (not listed, or the search failed)."""
+
+
+READ = _Read()
+
+
+class _Watch:
+    """One waiting job: when its poll is next due, and what a search found for it."""
+
+    def __init__(self, job_id: str, client: ModelArtsClient, ends: Callable[[TrainingJob], bool]) -> None:
+        self.job_id = job_id
+        self.client = client
+        self.ends = ends
+        self.due = 0.0
+        self.asleep = False  # between polls: a search may read it early
+        self.claim: object | None = None  # the search under way for it
+        self.found: TrainingJob | _Read | None = None  # what that search found, until taken
+
+
+class PollGroup:
+    """The waiting jobs of one account in this process, and the searches that read them together."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._cond = threading.Condition()
+        self._watches: list[_Watch] = []
+        self.searchable = True
+        self.searches = 0  # searches answered (tests, the benchmark)
+
+    def __len__(self) -> int:
+        with self._cond:
+            return len(self._watches)
+
+    @contextlib.contextmanager
+    def watching(
+        self, job_id: str, client: ModelArtsClient, ends: Callable[[TrainingJob], bool]
+    ) -> Iterator[Step]:
+        """A step for ``polling.until`` (the job after a pause, or None once stopped) while job_id waits;
+        ends(job): whether this job's wait is over in that phase (its document is then read by id)."""
+        watch = _Watch(job_id, client, ends)
+        with self._cond:
+            self._watches.append(watch)
+        try:
+            yield lambda pause, stop: self._step(watch, pause, stop)
+        finally:
+            with self._cond:
+                self._watches.remove(watch)
+
+    def _step(self, watch: _Watch, pause: float, stop: threading.Event | None) -> TrainingJob | None:
+        with self._cond:
+            watch.due, watch.asleep, watch.found = self._clock() + pause, True, None
+            while watch.found is None:
+                if stop is not None and stop.is_set():
+                    watch.asleep = False
+                    return None
+                now = self._clock()
+                if watch.claim is not None and now >= watch.due + CLAIM_GRACE_SECONDS:
+                    watch.claim = None  # a search held up (retrying under throttling): read it alone
+                if now >= watch.due and watch.claim is None:
+                    break  # due, and no search has it: this thread polls (for others too)
+                wait = watch.due - now + (0.0 if watch.claim is None else CLAIM_GRACE_SECONDS)
+                self._cond.wait(min(wait, STOP_CHECK_SECONDS) if stop is not None else wait)
+            watch.asleep = False
+            found, watch.found = watch.found, None
+            claim, batch = (object(), self._claimable(watch)) if found is None else (None, [])
+            for w in batch:
+                w.claim = claim
+        if found is None:
+            found = self._poll(watch, batch, claim)
+        return self._settle(watch, found)
+
+    def _claimable(self, watch: _Watch) -> list[_Watch]:
+        """The watch and up to nine others asleep and unclaimed, soonest due first (the lock held)."""
+        from ..wire.api import MAX_IDS_PER_SEARCH  # here: importing this module loads no models
+
+        if not self.searchable:
+            return [watch]
+        others = [w for w in self._watches if w is not watch and w.asleep and w.claim is None]
+        return [watch, *sorted(others, key=lambda w: w.due)[: MAX_IDS_PER_SEARCH - 1]]
+
+    def _poll(self, watch: _Watch, batch: list[_Watch], claim: object) -> TrainingJob | _Read:
+        """What one search found for each job of the batch (handed to the others); READ for one alone."""
+        found: dict[str, TrainingJob] = {}
+        searched = False
+        if len(batch) > 1:
+            try:
+                found, searched = watch.client.jobs_by_id([w.job_id for w in batch]), True
+            except (SearchRejectedError, InvalidResponseError):
+                self.searchable = False  # this service cannot answer it: every job reads itself by id
+            except ModelArtsError:
+                pass  # throttled, unreachable, refused: each job reads itself, within its own budget
+        with self._cond:
+            self.searches += searched
+            for w in batch:
+                if w.claim is claim:
+                    w.claim = None
+                    if w is not watch:
+                        w.found = found.get(w.job_id, READ)
+            self._cond.notify_all()
+        return found.get(watch.job_id, READ)
+
+    @staticmethod
+    def _settle(watch: _Watch, found: TrainingJob | _Read) -> TrainingJob:
+        """The job for the wait: a search item while the wait goes on, else the job's document by id."""
+        if isinstance(found, _Read) or watch.ends(found):
+            return watch.client.get_job(watch.job_id)  # NotFoundError: the job vanished (polling says so)
+        return found
+
+
+_GROUPS: dict[tuple[str, str], PollGroup] = {}
+_GROUPS_LOCK = threading.Lock()
+
+
+def group_for(client: ModelArtsClient) -> PollGroup | None:
+    """The process's group for the client's account; None for a client on an injected clock (it polls
+    alone: its time is not the process's)."""
+    if client.throttle_gate is not shared_gate(client.endpoint, client.project_id):
+        return None
+    with _GROUPS_LOCK:
+        group = _GROUPS.get((client.endpoint, client.project_id))
+        if group is None:
+            group = _GROUPS[(client.endpoint, client.project_id)] = PollGroup()
+        return group
+
+
+@contextlib.contextmanager
+def shared_step(
+    client: ModelArtsClient, job_id: str, ends: Callable[[TrainingJob], bool]
+) -> Iterator[Step | None]:
+    """The step that shares job_id's polls with the process's other waits (None: poll alone, as before)."""
+    group = group_for(client)
+    if group is None:
+        yield None
+        return
+    with group.watching(job_id, client, ends) as step:
+        yield step
