@@ -126,3 +126,19 @@ def require(path: Path, what: str) -> Path:
             pytest.fail(message)
         pytest.skip(message)
     return path
+
+
+class ProgressLines:
+    """A Progress that keeps every line it is told, statuses included; the engine always listens."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def say(self, line: str) -> None:
+        self.lines.append(line)
+
+    def status(self, line: str) -> None:
+        self.lines.append(line)
+
+    def engine_listening(self) -> bool:
+        return True

@@ -23,24 +23,11 @@ from pulumi_modelarts.wire.errors import (
 )
 from pulumi_modelarts.wire.models import validate_create_request
 
+from .support import ProgressLines as Recorder
 from .support import fast_polls as fast_polls
 from .support import minimal_job
 
 Factory = Callable[..., EmulatorProcess]
-
-
-class Recorder:
-    def __init__(self) -> None:
-        self.lines: list[str] = []
-
-    def say(self, line: str) -> None:
-        self.lines.append(line)
-
-    def status(self, line: str) -> None:
-        self.lines.append(line)
-
-    def engine_listening(self) -> bool:
-        return True
 
 
 pytestmark = pytest.mark.usefixtures("fast_polls")

@@ -30,6 +30,7 @@ from pulumi_modelarts.wire.errors import (
 from pulumi_modelarts.wire.models import TrainingJob
 from pulumi_modelarts.wire.throttling import ThrottleGate, shared_gate
 
+from .support import ProgressLines as Said
 from .support import minimal_job, poll
 
 # ------------------------------------------------------------------------------------------------ fakes
@@ -403,20 +404,6 @@ def test_the_emulators_search_by_id_takes_ten_values_and_pages_of_fifty(emulator
         assert http.post(url, json={"limit": 51}).status_code == 400
         ids["value"] = ids["value"][:10]
         assert http.post(url, json={"limit": 50, "filters": [ids]}).json()["items"] == []
-
-
-class Said:
-    def __init__(self) -> None:
-        self.lines: list[str] = []
-
-    def say(self, line: str) -> None:
-        self.lines.append(line)
-
-    def status(self, line: str) -> None:
-        self.lines.append(line)
-
-    def engine_listening(self) -> bool:
-        return True
 
 
 def _inputs(name: str, **annotations: str) -> dict[str, Any]:
