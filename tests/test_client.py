@@ -303,6 +303,19 @@ def test_throttling_is_retried_honouring_retry_after(
     assert all("authorization" in r.headers for r in server.requests)
 
 
+def test_a_call_refused_for_the_accounts_rate_retries_after_the_pause_not_a_growing_back_off(
+    server: ScriptedServer, make_client: Any, fake_time: FakeTime
+) -> None:
+    """The gateway's named pause holds every call of the account; the refused call waits it out like the
+    others and then takes its turn at the pace, instead of falling behind them by a back-off of its own."""
+    refused = json_reply(error_body("APIG.0308", "throttled"), status=429, Retry_After="1")
+    server.queue(refused, refused, refused, json_reply(job("j-1")))
+    client = make_client(base_delay=4.0, max_delay=30.0)  # its own back-off would be 2, 4 and 8 s (rng 0.5)
+    assert client.get_job("j-1").metadata.id == "j-1"
+    assert len(server.requests) == 4
+    assert fake_time.sleeps == [1.0, 1.0, 1.0]
+
+
 def test_server_errors_are_retried_with_growing_jittered_backoff(
     server: ScriptedServer, make_client: Any, fake_time: FakeTime
 ) -> None:

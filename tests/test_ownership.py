@@ -38,6 +38,17 @@ def test_a_held_name_needs_a_matching_body_where_the_sent_request_needs_none() -
     assert ownership.judge(phase="Failed", created_ms=2000, since_ms=1000).holding is Holding.STALE
 
 
+def test_a_job_holding_the_name_in_a_phase_this_code_does_not_know_is_taken_for_a_live_one() -> None:
+    """The service adds phases; a job in one may be running, so its record is never judged stale (which
+    would delete it to free a pinned name): it is ours when it matches, else some other job."""
+    differs = ["algorithm.command"]
+    for phase in ("Queuing", None):
+        matching = ownership.judge(phase=phase, created_ms=0, since_ms=1000)
+        assert matching.holding is Holding.ADOPT
+        other = ownership.judge(phase=phase, created_ms=0, since_ms=1000, differences=differs)
+        assert other == ownership.Judgment(Holding.MISMATCH, differs)
+
+
 def test_since_allows_for_clock_skew() -> None:
     assert ownership.since_ms(1000.0) == (1000.0 - ownership.CLOCK_SKEW_SECONDS) * 1000.0
     assert ownership.since_ms(1000.0, skew=0) == 1_000_000.0

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import itertools
+import math
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -17,7 +18,7 @@ from modelarts_emulator.testing import EmulatorProcess, start_emulator
 from pulumi_modelarts.job import core
 from pulumi_modelarts.job.client import ModelArtsClient
 from pulumi_modelarts.job.polling import Condition, until
-from pulumi_modelarts.job.shared_polls import PollGroup, group_for
+from pulumi_modelarts.job.shared_polls import PACED_POLL_SHARE, PollGroup, group_for
 from pulumi_modelarts.wire.api import MAX_IDS_PER_SEARCH
 from pulumi_modelarts.wire.errors import (
     MODELARTS_THROTTLED_MIN_PAUSE,
@@ -28,7 +29,13 @@ from pulumi_modelarts.wire.errors import (
     ThrottledError,
 )
 from pulumi_modelarts.wire.models import TrainingJob
-from pulumi_modelarts.wire.throttling import ThrottleGate, shared_gate
+from pulumi_modelarts.wire.throttling import (
+    FORGET_SECONDS,
+    GROWTH_PER_SECOND,
+    SLOWDOWN,
+    ThrottleGate,
+    shared_gate,
+)
 
 from .support import ProgressLines as Said
 from .support import minimal_job, poll
@@ -85,7 +92,7 @@ def test_a_job_alone_is_read_by_id_once_its_pause_is_over() -> None:
     group, service = PollGroup(), Service({"a": "Pending"})
     with group.watching("a", service, running) as step:  # type: ignore[arg-type]
         started = time.monotonic()
-        found = step(0.2, None)
+        found = step(0.2, None, math.inf)
     assert found is not None and found.phase == "Pending"
     assert time.monotonic() - started >= 0.2
     assert service.reads == ["a"] and service.searches == []
@@ -101,14 +108,14 @@ def test_jobs_waiting_together_are_read_by_one_search_and_the_later_ones_early()
         b_answered: list[float] = []
 
         def b() -> TrainingJob | None:
-            found = step_b(5.0, None)
+            found = step_b(5.0, None, math.inf)
             b_answered.append(time.monotonic() - started)
             return found
 
         thread = threading.Thread(target=b)
         thread.start()
         time.sleep(0.05)  # b asleep, due in 5 s
-        a = step_a(0.1, None)
+        a = step_a(0.1, None, math.inf)
         thread.join(5)
     assert a is not None and a.phase == "Pending"
     assert service.searches == [["a", "b"]] and service.reads == []
@@ -123,7 +130,7 @@ def test_a_job_whose_wait_ends_or_that_the_search_misses_is_read_by_id() -> None
         group.watching("a", service, running) as step_a,  # type: ignore[arg-type]
         group.watching("b", service, running) as step_b,  # type: ignore[arg-type]
     ):
-        got = in_threads(lambda: step_a(0.05, None), lambda: step_b(0.3, None))
+        got = in_threads(lambda: step_a(0.05, None, math.inf), lambda: step_b(0.3, None, math.inf))
     assert [j.phase for j in got] == ["Running", "Pending"]
     assert service.searches == [["a", "b"]]
     assert sorted(service.reads) == ["a", "b"]  # a's final document; b, which the search did not list
@@ -160,7 +167,7 @@ def test_a_search_takes_at_most_ten_jobs() -> None:
     ids = [f"j{i}" for i in range(2 * MAX_IDS_PER_SEARCH + 3)]
     service, group = Service(dict.fromkeys(ids, "Pending")), PollGroup()
     with contextlib_all(group, service, ids) as steps:
-        in_threads(*(lambda s=s: s(0.3, None) for s in steps))  # type: ignore[misc]
+        in_threads(*(lambda s=s: s(0.3, None, math.inf) for s in steps))  # type: ignore[misc]
     assert service.searches and all(len(s) <= MAX_IDS_PER_SEARCH for s in service.searches)
     assert {i for s in service.searches for i in s} | set(service.reads) == set(ids)
     assert len(service.searches) < len(ids) / 2
@@ -170,10 +177,10 @@ def test_a_refused_search_is_not_tried_again_and_every_job_reads_itself() -> Non
     service, group = Service({"a": "Pending", "b": "Pending", "c": "Pending"}), PollGroup()
     service.refuse = True
     with contextlib_all(group, service, ["a", "b", "c"]) as steps:
-        in_threads(*(lambda s=s: s(0.1, None) for s in steps))  # type: ignore[misc]
+        in_threads(*(lambda s=s: s(0.1, None, math.inf) for s in steps))  # type: ignore[misc]
         assert not group.searchable
         before = len(service.searches)
-        in_threads(*(lambda s=s: s(0.1, None) for s in steps))  # type: ignore[misc]
+        in_threads(*(lambda s=s: s(0.1, None, math.inf) for s in steps))  # type: ignore[misc]
     assert before == 1 and len(service.searches) == 1
     assert sorted(service.reads) == ["a", "a", "b", "b", "c", "c"]
 
@@ -183,8 +190,35 @@ def test_a_stop_ends_a_shared_wait_without_a_poll() -> None:
     with group.watching("a", service, running) as step:  # type: ignore[arg-type]
         threading.Timer(0.1, stop.set).start()
         started = time.monotonic()
-        assert step(30.0, stop) is None
+        assert step(30.0, stop, math.inf) is None
     assert time.monotonic() - started < 2 and service.reads == [] and service.searches == []
+
+
+def test_while_the_account_is_paced_a_round_of_polls_takes_a_share_of_the_pace() -> None:
+    """Every poll is a turn a create or a final read waits for: polls are spaced so that a round of searches
+    for every waiting job takes PACED_POLL_SHARE of the pace."""
+    gate = ThrottleGate()
+    group, service = PollGroup(gate=gate), Service({i: "Pending" for i in "abcdefghijk"})
+    with contextlib_all(group, service, ["a"]) as steps:
+        started = time.monotonic()
+        steps[0](0.01, None, math.inf)
+        unpaced = time.monotonic() - started
+    for _ in range(100):
+        gate.answered()
+    gate.refused(gateway_refusal(1.0), delay=1.0)
+    pace = gate.rate()
+    assert pace is not None
+    with contextlib_all(group, service, list("abcdefghijk")) as steps:  # eleven waiting: two searches a round
+        started = time.monotonic()
+        steps[0](0.01, None, math.inf)
+        paced = time.monotonic() - started
+        started = time.monotonic()
+        steps[0](0.01, None, 0.05)  # the wait's timeout is 0.05 s away: the pause never passes it
+        bounded = time.monotonic() - started
+    assert unpaced < 0.1
+    assert paced >= 2 / (PACED_POLL_SHARE * pace) * 0.99
+    assert bounded < 0.1 < 2 / (PACED_POLL_SHARE * pace)
+    assert service.reads == ["a", "a", "a"]  # the others never slept: "a" read itself each time
 
 
 class contextlib_all:
@@ -261,14 +295,17 @@ def test_a_named_pause_holds_every_call_then_the_account_allowed_rate_paces_them
         gate.answered()
     resume_at = gate.refused(gateway_refusal(1.0), delay=1.0)
     assert resume_at == pytest.approx(11.0)
+    pace = 20 * SLOWDOWN  # a little under the twenty answers the account gave in the last second
+    assert gate.rate() == pytest.approx(pace)
     assert gate.wait(budget=60, served=resume_at) == 0  # the refused call slept its own pause already
     t.now = 10.0
     assert gate.wait(budget=60) == pytest.approx(1.0)  # everyone else: Retry-After
     waits = [gate.wait(budget=60) for _ in range(40)]
-    # The account's bucket refilled during the pause: about a second's calls go at once, then one per turn.
-    assert waits[:18] == [0.0] * 18
-    assert all(0 < w <= 1 / 20 for w in waits[25:])
-    assert sum(waits) < 1.0
+    # The account's bucket refilled during the pause: a second's calls at the pace go at once (the call above
+    # took the first), then one per turn.
+    assert waits[: int(pace) - 1] == [0.0] * (int(pace) - 1)
+    assert all(0 < w <= 1 / pace for w in waits[25:])
+    assert sum(waits) <= (1 + 40 - int(pace)) / pace  # the calls past the burst, at the pace
 
 
 def test_the_pace_is_lowered_once_a_window_never_below_half_and_grows_back() -> None:
@@ -279,14 +316,20 @@ def test_the_pace_is_lowered_once_a_window_never_below_half_and_grows_back() -> 
     gate.refused(gateway_refusal(), delay=1.0)
     for _ in range(5):  # the rest of the same burst's refusals say it once
         gate.refused(gateway_refusal(), delay=1.0)
-    assert gate.rate() == pytest.approx(20.0)
-    t.now += 2.0  # no answers since: the window allowed nothing, yet the rate only halves
-    assert gate.rate() == pytest.approx(20.0 * 1.2)
+    first = 20.0 * SLOWDOWN
+    assert gate.rate() == pytest.approx(first)
+    t.now += 2.0  # no answers since: the window allowed nothing, yet the pace only halves
+    grown = first * (1 + 2 * GROWTH_PER_SECOND)
+    assert gate.rate() == pytest.approx(grown)
     gate.refused(gateway_refusal(), delay=1.0)
-    assert gate.rate() == pytest.approx(12.0)
+    assert gate.rate() == pytest.approx(grown / 2)
     t.now += 10.0
-    assert gate.rate() == pytest.approx(24.0)  # grows without refusals
-    t.now += 60.0
+    assert gate.rate() == pytest.approx(grown / 2 * (1 + 10 * GROWTH_PER_SECOND))  # grows without refusals
+    for _ in range(30):
+        gate.answered()
+    gate.refused(gateway_refusal(), delay=1.0)  # refused at a pace the account seemed to allow: slower still
+    assert gate.rate() == pytest.approx(grown / 2 * (1 + 10 * GROWTH_PER_SECOND) * SLOWDOWN)
+    t.now += FORGET_SECONDS + 1.0
     assert gate.rate() is None  # and is forgotten
 
 
@@ -504,5 +547,6 @@ def test_answers_that_are_errors_count_towards_what_the_account_allowed() -> Non
         for _ in range(11):
             with pytest.raises(NotFoundError):
                 client.get_job("j-gone")
-        assert client.throttle_gate.rate() == pytest.approx(10.0 * 1.1)  # learned 1 s ago, from ten answers
+        # Learned 1 s ago, from ten answers.
+        assert client.throttle_gate.rate() == pytest.approx(10.0 * SLOWDOWN * (1 + GROWTH_PER_SECOND))
 

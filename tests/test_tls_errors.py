@@ -49,6 +49,7 @@ def test_a_self_signed_certificate_is_refused_once_and_named(
     assert "get training job 'j1'" in text and server.url in text
     assert "certificate" in text and "self-signed" in text
     assert "SSL_CERT_FILE" in text and "issuer" in text
+    assert "modelarts:caCertFile" in text and "HW_CACERT_FILE" in text  # the setting for a private CA
     assert isinstance(caught.value, TransportError)  # callers that handle transport failures still do
     assert AK not in text and SK not in text
     assert str(pickle.loads(pickle.dumps(caught.value))) == text

@@ -3,6 +3,7 @@ the ones that complete are recorded with their own document, the one that fails 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -14,6 +15,10 @@ from .front_ends import NATIVE
 from .story import job_args, new_story
 
 pytestmark = pytest.mark.cli
+
+# The account's budget (calls a second) and the jobs that wait on it at once.
+RATE_LIMIT = 10
+SWEEP = 30
 
 
 def test_jobs_waiting_together_share_their_polls_and_each_gets_its_own_answer(
@@ -42,4 +47,36 @@ def test_jobs_waiting_together_share_their_polls_and_each_gets_its_own_answer(
     assert "failing" not in recorded  # a failed create is not recorded (its job was left Failed)
     calls = emu.stats()["by_operation"]
     assert calls.get("search", 0) > 0, calls
+    story.stack.destroy()
+
+
+def test_jobs_against_an_accounts_rate_are_paced_and_each_gets_its_own_answer(
+    tmp_path: Path, emulator_factory: Callable[..., EmulatorProcess]
+) -> None:
+    """30 jobs waiting at once on an account the gateway allows 10 calls a second: once the first refusals
+    name a pause, the process paces every call a little under that rate, so the gateway refuses few of the
+    reads that follow, and each job ends with its own document at a few calls apiece."""
+    emu = emulator_factory(
+        creating_seconds=0.2,
+        pending_seconds=0.5,
+        terminating_seconds=0.1,
+        rate_limit=RATE_LIMIT,
+        log_level="INFO",  # each answer's status, by method and path
+    )
+    story = new_story(tmp_path, emu, front_end=NATIVE)
+    story.declare({f"sweep-{i}": job_args(wait_for="running") for i in range(SWEEP)})
+    story.stack.up("--parallel", str(2 * SWEEP))
+    recorded = [r["outputs"] for r in story.stack.resources(NATIVE.type_token)]
+    assert len(recorded) == SWEEP and all(o["phase"] == "Running" for o in recorded)
+    assert len({o["metadata"]["id"] for o in recorded}) == SWEEP  # each its own job
+    stats = emu.stats()
+    # Each job: its create, its final read, its share of the searches; refused calls counted too.
+    assert sum(stats["by_operation"].values()) <= 3 * SWEEP, stats
+    answers = re.findall(r"INFO \S+: (GET|POST) (\S+) -> (\d+)", emu.output())
+    reads = [(method, path, status) for method, path, status in answers if "training-job" in path]
+    reads = [a for a in reads if a[0] == "GET" or a[1].endswith("/training-job-searches")]
+    refused_reads = [a for a in reads if a[2] == "429"]
+    # The creates the engine sends at once meet the gateway's full bucket and are refused beyond it; the
+    # polls and final reads come after the pace is learned.
+    assert len(reads) >= SWEEP and len(refused_reads) <= 2, refused_reads
     story.stack.destroy()

@@ -64,8 +64,7 @@ def _certificate(exc: httpx.HTTPError, host: str) -> str | None:
         cause = cause.__cause__ or cause.__context__
     if cause is None:
         return None
-    problem = certificate_problem(cause.verify_code, cause.verify_message, host)
-    return f"{problem} (or modelarts:caCertFile / HW_CACERT_FILE)"
+    return certificate_problem(cause.verify_code, cause.verify_message, host)
 
 
 class Iam:

@@ -18,7 +18,7 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ..wire.phases import Phase, is_stopped, is_terminable
+from ..wire.phases import Phase, is_stopped, may_still_run
 
 __all__ = ["CLOCK_SKEW_SECONDS", "Holding", "Judgment", "judge", "since_ms"]
 
@@ -62,9 +62,10 @@ def judge(
     sent: this create's own request may have made the job moments ago (its answer was lost).
 
     - A job someone stopped (Terminating, Terminated) is never ours: a replacement stops the old job first.
-    - A live job (Creating, Pending, Running) is ours when it is the request just sent (created since the
-      create began) or, for a job found holding the name, when it matches the declaration; a live job
-      matching neither is some other job (MISMATCH when it was compared, STALE otherwise).
+    - A live job (Creating, Pending, Running, or a phase this code does not know, which may be a running
+      one) is ours when it is the request just sent (created since the create began) or, for a job found
+      holding the name, when it matches the declaration; a live job matching neither is some other job
+      (MISMATCH when it was compared, STALE otherwise: never one whose record may be deleted).
     - A finished job is ours only when created since the create began (a short job may finish while a create
       is retried) and, when compared, matching. Completed counts always; Failed and Abnormal only when it is
       the request just sent (a job found holding the name that failed leaves the name to a new job).
@@ -73,7 +74,7 @@ def judge(
     if is_stopped(phase):
         return Judgment(Holding.STALE, diff)
     recent = created_ms is not None and created_ms >= since_ms
-    if is_terminable(phase):
+    if may_still_run(phase):
         if sent:
             return Judgment(Holding.ADOPT if recent and not diff else Holding.STALE, diff)
         return Judgment(Holding.MISMATCH, diff) if diff else Judgment(Holding.ADOPT)

@@ -12,8 +12,9 @@ is set (a cancelled deployment) ``WaitCancelled`` is raised without waiting for 
 of ``fetch`` propagates unchanged: the caller decides what a lost watch means.
 
 ``step`` replaces the pause and the fetch together for a wait that shares its polls with others
-(``shared_polls``): given the pause and the stop event, it returns the job once due (or sooner, when another
-job's poll read it too), or None once ``stop`` is set.
+(``shared_polls``): given the pause, the stop event and the seconds left before the timeout (which it may
+lengthen the pause to, never past), it returns the job once due (or sooner, when another job's poll read it
+too), or None once ``stop`` is set.
 
 Pauses between polls start at ``PULUMI_MODELARTS_POLL_SECONDS`` (default 1 s) and grow by half each time up to
 fifteen times that value (15 s by default). Tests set it to a few hundredths.
@@ -41,8 +42,9 @@ DEFAULT_POLL_SECONDS = 1.0
 POLL_CAP_FACTOR = 15.0
 
 
-# A pause and a poll in one: the job once due (or sooner), None once the stop event is set.
-Step = Callable[[float, "threading.Event | None"], "TrainingJob | None"]
+# A pause and a poll in one: the job once due (or sooner), None once the stop event is set. Its arguments:
+# the pause, the stop event, the seconds a longer pause may take at most (the wait's time left).
+Step = Callable[[float, "threading.Event | None", float], "TrainingJob | None"]
 
 
 @dataclass(frozen=True)
@@ -107,7 +109,7 @@ def until(
             raise WaitTimedOut(job, " or ".join(c.name for c in done), timeout, now - start)
         pause = max(0.0, min(next(pauses), deadline - now))
         try:
-            fresh = _next(pause, fetch, sleep, stop, step)
+            fresh = _next(pause, deadline - now, fetch, sleep, stop, step)
         except NotFoundError:
             raise JobVanished(job, clock() - start) from None
         if fresh is None:
@@ -117,14 +119,16 @@ def until(
 
 def _next(
     pause: float,
+    latest: float,
     fetch: Callable[[], TrainingJob],
     sleep: Callable[[float], None],
     stop: threading.Event | None,
     step: Step | None,
 ) -> TrainingJob | None:
-    """The job after pause: fetched once the pause is over, or as step has it; None once stopped."""
+    """The job after pause: fetched once the pause is over, or as step has it (which may pause longer, up to
+    latest); None once stopped."""
     if step is not None:
-        return step(pause, stop)
+        return step(pause, stop, latest)
     if stop is None:
         sleep(pause)
     elif stop.is_set() or stop.wait(pause):

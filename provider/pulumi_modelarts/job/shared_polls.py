@@ -6,7 +6,11 @@ a job's poll is one ``GET`` by id, as it always was. While several jobs of the s
 poll is due reads its own phase and that of up to nine others with one search (``id in [...]``; a filter takes
 at most ten values and filters are all met at once, so ten is what one call can read), choosing the others
 whose polls are due soonest: they get their answer early and carry on from it, so their polls fall on the
-same beats and later searches stay full. A job is never polled later than its own schedule says.
+same beats and later searches stay full. Unthrottled, a job is never polled later than its own schedule
+says. While the account's calls are paced (``throttling``: the account refused calls for its rate), each
+call a poll makes is a turn that a create, a delete or a wait's final read waits for: then a round of
+searches for all the waiting jobs takes at most ``PACED_POLL_SHARE`` of the pace, and polls are that much
+further apart.
 
 What a wait needs beyond the phase is read by id, once: a job whose search item ends its wait is read again
 with ``GET`` (the outputs are the job's full document, and a failure report starts from it), and a job the
@@ -28,7 +32,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from ..wire.errors import InvalidResponseError, ModelArtsError, SearchRejectedError
-from ..wire.throttling import shared_gate
+from ..wire.throttling import ThrottleGate, shared_gate
 
 if TYPE_CHECKING:
     from ..wire.models import TrainingJob
@@ -42,6 +46,10 @@ STOP_CHECK_SECONDS = 0.25
 # How long past its due a job waits for a search that holds it (retrying under throttling) before it reads
 # itself by id.
 CLAIM_GRACE_SECONDS = 10.0
+# While the account's calls are paced, the share of its pace a round of polls of every waiting job may take
+# (100 jobs at 25 calls a second: a round every 4 s). A fifth made 12 to 17 searches of a 100-job sweep, a
+# tenth 11 to 14 (bench/waits.py).
+PACED_POLL_SHARE = 0.1
 
 
 class _Read:
@@ -67,8 +75,9 @@ class _Watch:
 class PollGroup:
     """The waiting jobs of one account in this process, and the searches that read them together."""
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic, gate: ThrottleGate | None = None) -> None:
         self._clock = clock
+        self._gate = gate  # the account's pace, which spaces the polls while it holds
         self._cond = threading.Condition()
         self._watches: list[_Watch] = []
         self.searchable = True
@@ -88,13 +97,16 @@ class PollGroup:
         with self._cond:
             self._watches.append(watch)
         try:
-            yield lambda pause, stop: self._step(watch, pause, stop)
+            yield lambda pause, stop, latest: self._step(watch, pause, stop, latest)
         finally:
             with self._cond:
                 self._watches.remove(watch)
 
-    def _step(self, watch: _Watch, pause: float, stop: threading.Event | None) -> TrainingJob | None:
+    def _step(
+        self, watch: _Watch, pause: float, stop: threading.Event | None, latest: float
+    ) -> TrainingJob | None:
         with self._cond:
+            pause = max(pause, min(self._paced_pause(), latest))  # never past the wait's timeout
             watch.due, watch.asleep, watch.found = self._clock() + pause, True, None
             while watch.found is None:
                 if stop is not None and stop.is_set():
@@ -115,6 +127,17 @@ class PollGroup:
         if found is None:
             found = self._poll(watch, batch, claim)
         return self._settle(watch, found)
+
+    def _paced_pause(self) -> float:
+        """The least pause before the watch's next poll: none unless the account's calls are paced, else the
+        time a round of searches for every waiting job takes at its share of the pace (the lock held)."""
+        from ..wire.api import MAX_IDS_PER_SEARCH
+
+        rate = None if self._gate is None else self._gate.rate()
+        if rate is None:
+            return 0.0
+        searches = -(-len(self._watches) // MAX_IDS_PER_SEARCH)
+        return searches / (PACED_POLL_SHARE * rate)
 
     def _claimable(self, watch: _Watch) -> list[_Watch]:
         """The watch and up to nine others asleep and unclaimed, soonest due first (the lock held)."""
@@ -161,12 +184,13 @@ _GROUPS_LOCK = threading.Lock()
 def group_for(client: ModelArtsClient) -> PollGroup | None:
     """The process's group for the client's account; None for a client on an injected clock (it polls
     alone: its time is not the process's)."""
-    if client.throttle_gate is not shared_gate(client.endpoint, client.project_id):
+    gate = shared_gate(client.endpoint, client.project_id)
+    if client.throttle_gate is not gate:
         return None
     with _GROUPS_LOCK:
         group = _GROUPS.get((client.endpoint, client.project_id))
         if group is None:
-            group = _GROUPS[(client.endpoint, client.project_id)] = PollGroup()
+            group = _GROUPS[(client.endpoint, client.project_id)] = PollGroup(gate=gate)
         return group
 
 

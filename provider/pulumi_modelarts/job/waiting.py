@@ -176,8 +176,8 @@ def _watch(
 
     with shared_step(client, job_id, over) as shared:
 
-        def step(pause: float, stop: threading.Event | None) -> TrainingJob | None:
-            found = None if shared is None else shared(pause, stop)
+        def step(pause: float, stop: threading.Event | None, latest: float) -> TrainingJob | None:
+            found = None if shared is None else shared(pause, stop, latest)
             return None if found is None else seen(found)
 
         return until(

@@ -11,13 +11,17 @@ when the answers say it is the account's rate:
 - throttling is sustained: at least ``SUSTAINED_COUNT`` refusals, and at least half the answers, within the
   last ``WINDOW_SECONDS``.
 
-Then every call of the process to that endpoint and project waits out that pause, and from then on goes out
-at the rate the account allowed: the answers it gave without refusing over the last window, a token bucket
-on the client's side (``BURST_SECONDS`` of calls at once after an idle spell or a pause, as a gateway's
-bucket refills meanwhile). A later such refusal lowers the rate to what was allowed (at most once a window,
-never below half); without one, the rate grows by ``GROWTH_PER_SECOND`` and is forgotten after
-``FORGET_SECONDS``. Any other refusal costs only its own call's back-off. Each call waits only within its own
-retry budget (``Transport.max_retry_seconds``, which a front-end's timeout shortens).
+Then every call of the process to that endpoint and project waits out that pause (the refused calls too: the
+pace, not a longer back-off of their own, spreads their retries), and from then on goes out a little under
+the rate the account allowed: ``SLOWDOWN`` times the answers it gave without refusing over the last window,
+a token bucket on the client's side (``BURST_SECONDS`` of calls at once after an idle spell or a pause, as a
+gateway's bucket refills meanwhile). A little under, because that count includes what the gateway's bucket
+held before the burst, and a pace at the very limit is refused for every jitter of its calls, each refusal a
+pause for every call (a gateway whose pause outlasts its bucket's refill loses the difference). A later such
+refusal lowers the pace (at most once a window, by at least ``SLOWDOWN``, never below half); without one, the
+pace grows slowly (``GROWTH_PER_SECOND``) and is forgotten after ``FORGET_SECONDS``. Any other refusal costs
+only its own call's back-off. Each call waits only within its own retry budget
+(``Transport.max_retry_seconds``, which a front-end's timeout shortens).
 """
 
 from __future__ import annotations
@@ -46,7 +50,11 @@ SUSTAINED_SHARE = 0.5
 # A gateway's bucket commonly holds a second of calls; one that holds less refuses the burst, which lowers
 # the rate.
 BURST_SECONDS = 1.0
-GROWTH_PER_SECOND = 0.1
+# Slowly, from a pace a tenth under: 100 jobs against 25 calls a second (bench/waits.py) took 1.26-1.27x
+# their floor at 3% a second, 1.28-1.32x at 1% (the pace stayed under for the whole sweep) and 1.27-1.33x
+# at 5%; 10% from the full rate brought a refusal, and a pause for every call, every few seconds.
+GROWTH_PER_SECOND = 0.03
+SLOWDOWN = 0.9
 FORGET_SECONDS = 60.0
 MIN_RATE = 1.0
 
@@ -170,13 +178,14 @@ class ThrottleGate:
         return refusals >= SUSTAINED_COUNT and refusals >= SUSTAINED_SHARE * (refusals + len(self._answers))
 
     def _learn(self, now: float) -> None:
-        """The rate the account allowed: its answers over the last window; lowered at most once a window (the
-        refusals of one burst say it once), never below half."""
-        allowed = max(MIN_RATE, len(self._answers) / WINDOW_SECONDS)
+        """The pace from what the account allowed (its answers over the last window, times SLOWDOWN); lowered
+        at most once a window (the refusals of one burst say it once), never below half."""
+        allowed = len(self._answers) / WINDOW_SECONDS
         current = self._rate_at(now)
         if current is not None and now - self._learned_at < WINDOW_SECONDS:
             return
-        self._rate = allowed if current is None else max(MIN_RATE, min(current, max(current / 2, allowed)))
+        pace = allowed * SLOWDOWN if current is None else max(current / 2, min(current, allowed) * SLOWDOWN)
+        self._rate = max(MIN_RATE, pace)
         self._learned_at = now
 
     def _forget_before(self, moment: float) -> None:

@@ -250,6 +250,9 @@ class Transport:
             delay = self._retry_delay(count, failure.retry_after)
             allowed = self._attempts_allowed(failure, attempts)
             served = self._gate.refused(failure.error, delay)  # told even when this call gives up
+            if served is not None:
+                # The account's pause is this call's back-off too: after it, the pace spreads the retries.
+                delay = max(0.0, served - self._clock())
             if not self._should_retry(count, allowed, started, delay):
                 raise failure.error
             self.say(

@@ -45,7 +45,8 @@ _EXPIRED, _NOT_YET_VALID, _REVOKED = 10, 9, 23
 _NAME_MISMATCH_CODES = frozenset({62, 64})  # host name, IP address
 _TRUST_ADVICE = (
     "if the endpoint is the right one and its certificate comes from a private or corporate authority, set "
-    "SSL_CERT_FILE to a CA bundle (PEM) that includes the issuer"
+    "modelarts:caCertFile or HW_CACERT_FILE to that authority's certificate (PEM; it is trusted besides the "
+    "default roots), or SSL_CERT_FILE to a CA bundle (PEM) that includes the issuer"
 )
 
 
