@@ -22,6 +22,8 @@ __all__ = [
     "FAST_POLL_SECONDS",
     "POLL_SECONDS_ENV",
     "SEEDS",
+    "FakeTime",
+    "ProgressLines",
     "emulator_env",
     "fast_polls",
     "minimal_job",
@@ -142,3 +144,18 @@ class ProgressLines:
 
     def engine_listening(self) -> bool:
         return True
+
+
+class FakeTime:
+    """A monotonic clock that moves only when the code under test sleeps (inject ``clock`` and ``sleep``)."""
+
+    def __init__(self, start: float = 1000.0) -> None:
+        self.now = start
+        self.sleeps: list[float] = []
+
+    def sleep(self, seconds: float) -> None:
+        self.sleeps.append(seconds)
+        self.now += seconds
+
+    def clock(self) -> float:
+        return self.now

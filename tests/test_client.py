@@ -29,6 +29,7 @@ from pulumi_modelarts.wire.errors import (
 from pulumi_modelarts.wire.models import CreateTrainingJobRequest, SearchFilter, SearchRequest, TrainingJob
 
 from .httpserver import Recorded, Reply, ScriptedServer, json_reply, self_signed_certificate
+from .support import FakeTime
 
 AK = "AKEXAMPLE0123456789"
 SK = "SkExampleSecretValue0123456789abcdef"
@@ -36,21 +37,6 @@ TOKEN = "SecurityTokenExampleValue-0123456789"
 PROJECT = "proj0123"
 JOBS = f"/v2/{PROJECT}/training-jobs"
 SEARCH = f"/v2/{PROJECT}/training-job-searches"
-
-
-class FakeTime:
-    """A monotonic clock that only moves when the client sleeps."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-        self.sleeps: list[float] = []
-
-    def sleep(self, seconds: float) -> None:
-        self.sleeps.append(seconds)
-        self.now += seconds
-
-    def clock(self) -> float:
-        return self.now
 
 
 @pytest.fixture

@@ -37,8 +37,8 @@ from pulumi_modelarts.wire.throttling import (
     shared_gate,
 )
 
+from .support import FakeTime, minimal_job, poll
 from .support import ProgressLines as Said
-from .support import minimal_job, poll
 
 # ------------------------------------------------------------------------------------------------ fakes
 
@@ -243,19 +243,6 @@ class contextlib_all:
 # ------------------------------------------------------------------------------------------------ throttling
 
 
-class FakeTime:
-    def __init__(self) -> None:
-        self.now = 10.0
-        self.slept: list[float] = []
-
-    def clock(self) -> float:
-        return self.now
-
-    def sleep(self, seconds: float) -> None:
-        self.slept.append(seconds)
-        self.now += seconds
-
-
 def gateway_refusal(retry_after: float | None = 1.0) -> ThrottledError:
     return ThrottledError(429, "APIG.0308", "throttled", operation="get", retry_after=retry_after)
 
@@ -268,7 +255,7 @@ def modelarts_refusal() -> ThrottledError:
 
 def test_a_refusal_that_names_no_pause_costs_only_its_own_call() -> None:
     """10% of calls refused at random must not idle every other call for the 2 s advice."""
-    t = FakeTime()
+    t = FakeTime(start=10.0)
     gate = ThrottleGate(t.clock, t.sleep)
     for _ in range(9):
         gate.answered()
@@ -277,7 +264,7 @@ def test_a_refusal_that_names_no_pause_costs_only_its_own_call() -> None:
 
 
 def test_sustained_refusals_pause_every_call_and_pace_them() -> None:
-    t = FakeTime()
+    t = FakeTime(start=10.0)
     gate = ThrottleGate(t.clock, t.sleep)
     gate.answered()
     assert gate.refused(modelarts_refusal(), delay=2.0) is None
@@ -289,7 +276,7 @@ def test_sustained_refusals_pause_every_call_and_pace_them() -> None:
 
 
 def test_a_named_pause_holds_every_call_then_the_account_allowed_rate_paces_them() -> None:
-    t = FakeTime()
+    t = FakeTime(start=10.0)
     gate = ThrottleGate(t.clock, t.sleep)
     for _ in range(20):
         gate.answered()
@@ -309,7 +296,7 @@ def test_a_named_pause_holds_every_call_then_the_account_allowed_rate_paces_them
 
 
 def test_the_pace_is_lowered_once_a_window_never_below_half_and_grows_back() -> None:
-    t = FakeTime()
+    t = FakeTime(start=10.0)
     gate = ThrottleGate(t.clock, t.sleep)
     for _ in range(20):
         gate.answered()
@@ -334,7 +321,7 @@ def test_the_pace_is_lowered_once_a_window_never_below_half_and_grows_back() -> 
 
 
 def test_the_pace_never_outlasts_a_calls_budget() -> None:
-    t = FakeTime()
+    t = FakeTime(start=10.0)
     gate = ThrottleGate(t.clock, t.sleep)
     gate.refused(gateway_refusal(1.0), delay=1.0)  # nothing answered: the slowest pace
     t.now += 1.0
@@ -343,7 +330,7 @@ def test_the_pace_never_outlasts_a_calls_budget() -> None:
 
 def test_a_client_paces_its_calls_after_the_gateway_names_a_pause() -> None:
     """Through the transport: answers counted, a refusal with Retry-After, then calls at the allowed rate."""
-    t = FakeTime()
+    t = FakeTime(start=10.0)
     sent: list[float] = []
 
     def handler(request: httpx.Request) -> httpx.Response:
@@ -530,7 +517,7 @@ def test_clients_on_an_injected_clock_poll_alone() -> None:
 
 def test_answers_that_are_errors_count_towards_what_the_account_allowed() -> None:
     """A destroy of vanished jobs meets 404s: the account answered them, so they are not a rate of nothing."""
-    t = FakeTime()
+    t = FakeTime(start=10.0)
     answered: list[int] = []
 
     def handler(request: httpx.Request) -> httpx.Response:
