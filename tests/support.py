@@ -21,6 +21,7 @@ from modelarts_emulator.testing import EmulatorProcess
 __all__ = [
     "FAST_POLL_SECONDS",
     "POLL_SECONDS_ENV",
+    "REPO",
     "SEEDS",
     "FakeTime",
     "ProgressLines",
@@ -35,8 +36,10 @@ __all__ = [
 
 T = TypeVar("T")
 
-# The API pages this project implements, beside the repository (../shared/seeds), wherever it is cloned.
-SEEDS = Path(__file__).resolve().parent.parent.parent / "shared" / "seeds"
+# The repository's root, and the API pages this project implements beside it (../shared/seeds), wherever it
+# is cloned.
+REPO = Path(__file__).resolve().parent.parent
+SEEDS = REPO.parent / "shared" / "seeds"
 
 # The provider's poll knob (pulumi_modelarts.job.polling); spelled out so that this module loads no provider
 # code.

@@ -1,0 +1,744 @@
+"""The core operations called directly, as any front-end calls them: plain data in, plain results out.
+
+Against the emulator (a real server process) and, for answers it cannot give on demand, a scripted server.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import httpx
+import pytest
+from pulumi.output import Unknown
+
+from modelarts_emulator.testing import EmulatorProcess
+from pulumi_modelarts.generated import fields
+from pulumi_modelarts.job import core, job_state, reports, stopping
+from pulumi_modelarts.job.client import ModelArtsClient
+from pulumi_modelarts.wire.auth import AkSkAuth
+from pulumi_modelarts.wire.errors import InvalidInputsError, ProvisioningError
+
+from ..httpserver import ScriptedServer, json_reply
+from ..support import fast_polls as fast_polls
+from ..support import minimal_job, poll
+
+PROJECT = "0123456789abcdef0123456789abcdef"
+JOB_ID = "11111111-2222-3333-4444-555555555555"
+
+
+class Recorder:
+    """A Progress that keeps the lines it is told; the engine listens as long as `listening` says."""
+
+    def __init__(self, listening: bool = True) -> None:
+        self.lines: list[str] = []
+        self.statuses: list[str] = []
+        self.listening = listening
+        self.asked = 0
+
+    def say(self, line: str) -> None:
+        self.lines.append(line)
+
+    def status(self, line: str) -> None:
+        self.statuses.append(line)
+
+    def engine_listening(self) -> bool:
+        self.asked += 1
+        return self.listening
+
+
+pytestmark = pytest.mark.usefixtures("fast_polls")
+
+
+@pytest.fixture
+def client(emulator: EmulatorProcess) -> Iterator[ModelArtsClient]:
+    with core.open_client({}, Recorder(), emulator.provider_env()) as opened:
+        yield opened
+
+
+def inputs(annotations: Mapping[str, str] | None = None, **overrides: Any) -> dict[str, Any]:
+    metadata: dict[str, Any] = {"name": "core-job", "description": "nightly"}
+    if annotations:
+        metadata["annotations"] = dict(annotations)
+    return minimal_job(node_count=1.0, metadata=metadata, **overrides)
+
+
+def unnamed(**overrides: Any) -> dict[str, Any]:
+    """Inputs without a job name, as the resources hand them over: check names the job after name_prefix."""
+    fields = {"metadata": {"description": "nightly"}, "name_prefix": "train", **overrides}
+    return minimal_job(node_count=1.0, **fields)
+
+
+def live(emu: EmulatorProcess, job_id: str) -> dict[str, Any]:
+    with httpx.Client(auth=emu.auth(), timeout=10) as http:
+        return dict(http.get(emu.api_url(f"/training-jobs/{job_id}")).raise_for_status().json())
+
+
+def phase_of(emu: EmulatorProcess, job_id: str) -> str:
+    return str(live(emu, job_id)["status"]["phase"])
+
+
+def await_phase(emu: EmulatorProcess, job_id: str, phase: str) -> None:
+    poll(lambda: phase_of(emu, job_id), lambda seen: seen == phase, timeout=10.0, what=f"{job_id} {phase}")
+
+
+def operations(emu: EmulatorProcess) -> dict[str, int]:
+    return dict(emu.stats()["by_operation"])
+
+
+# ------------------------------------------------------------------------------------------------ check
+
+
+def test_check_gives_plain_failures_with_paths() -> None:
+    checked = core.check({}, inputs(spec={"resource": {"flavor_id": "f", "node_count": 0}}, wait_for="soon"))
+    found = dict(checked.failures)
+    assert found["spec.resource.node_count"] == "must be at least 1"
+    assert "must be one of" in found["wait_for"]
+    assert all(isinstance(f, core.Failure) for f in checked.failures)
+    assert checked.inputs["kind"] == "job"
+    assert core.check({}, inputs()).inputs["spec"]["resource"]["node_count"] == 1  # the engine's 1.0
+
+
+def test_check_names_each_problem_at_its_path() -> None:
+    news = inputs(
+        spec={"resource": {"flavor_id": "f", "node_count": 0.0}},
+        wait_for="started",
+        wait_timeout="10 fortnights",
+        replace_when_failed="yes",
+        bogus=1,
+    )
+    news["algorithm"]["inputs"] = [{"name": "data"}]
+    found = dict(core.check({}, news).failures)
+    assert found["spec.resource.node_count"] == "must be at least 1"
+    assert found["algorithm.inputs[0].remote"] == "is required"
+    assert "must be one of" in found["wait_for"]
+    assert "not a duration" in found["wait_timeout"]
+    assert found["replace_when_failed"] == "must be true or false"
+    assert "unknown property" in found["bogus"]
+
+
+def test_check_refuses_bad_names_and_timeouts() -> None:
+    news = inputs(wait_timeout=0.0)
+    news["metadata"] = {"name": "bad name!"}
+    found = dict(core.check({}, news).failures)
+    assert "letters, digits" in found["metadata.name"]
+    assert found["wait_timeout"].startswith("must be positive")
+    too_long = inputs()
+    too_long["metadata"] = {"name": "x" * 65}
+    assert "metadata.name" in dict(core.check({}, too_long).failures)
+
+
+def test_check_names_the_job_once_and_keeps_the_name() -> None:
+    first = core.check({}, unnamed())
+    assert first.failures == []
+    name = first.inputs["metadata"]["name"]
+    assert re.fullmatch(r"train-[a-z0-9]{6}", name)
+    assert first.inputs["metadata"]["description"] == "nightly"
+    # The next check (olds = previous inputs) keeps the name, even with a new prefix.
+    assert core.check(first.inputs, unnamed()).inputs["metadata"]["name"] == name
+    assert core.check(first.inputs, unnamed(name_prefix="renamed")).inputs["metadata"]["name"] == name
+    # Auto-names are deterministic: the same declaration gets the same name (a re-run after a killed
+    # `pulumi up` meets the job it started); another stack, other inputs or triggers get another one.
+    again = {core.check({}, unnamed()).inputs["metadata"]["name"] for _ in range(5)}
+    assert again == {name}
+    others = {
+        core.check({}, unnamed(**extra)).inputs["metadata"]["name"]
+        for extra in ({"name_scope": "proj/dev"}, {"name_scope": "proj/prod"}, {"triggers": [1]})
+    }
+    assert name not in others and len(others) == 3
+    # An explicit name wins.
+    assert core.check(first.inputs, unnamed(metadata={"name": "mine"})).inputs["metadata"]["name"] == "mine"
+
+
+def test_check_tolerates_unknowns_and_still_validates_the_rest() -> None:
+    news = unnamed(spec={"resource": {"flavor_id": Unknown(), "node_count": 1.0}}, wait_for=Unknown())
+    news["algorithm"]["engine"] = {"image_url": Unknown()}
+    checked = core.check({}, news)
+    assert checked.failures == []
+    assert isinstance(checked.inputs["spec"]["resource"]["flavor_id"], Unknown)
+    news["algorithm"]["outputs"] = [{"name": "model"}]  # missing remote: still reported
+    assert [f.path for f in core.check({}, news).failures] == ["algorithm.outputs[0].remote"]
+    assert core.check({}, unnamed(algorithm=Unknown(), spec=Unknown(), metadata=Unknown())).failures == []
+
+
+def test_check_answers_even_when_the_inputs_break_it() -> None:
+    class Hostile(dict[str, Any]):
+        def items(self) -> Any:
+            raise RuntimeError("cannot list these")
+
+    checked = core.check({}, Hostile(kind="job"))
+    assert checked.failures == [core.Failure("", "the inputs could not be checked: cannot list these")]
+
+
+# ------------------------------------------------------------------------------------------------ plan
+
+
+def test_plan_replaces_a_job_whose_creation_failed_when_asked_and_says_why() -> None:
+    declared = core.check({}, inputs(replace_when_failed=True)).inputs
+    stored = {
+        "declared_inputs": declared,
+        "phase": "Abnormal",
+        "secondary_phase": "CreateFailed",
+        "name": "n",
+    }
+    said = Recorder()
+    decision = core.plan("id-1", stored, declared, said)
+    assert decision.replaces == ["status"] and decision.delete_before_replace
+    assert said.lines == [
+        "training job n will be replaced: the job was last seen Abnormal and replace_when_failed is set"
+    ]
+    failed = {key: value for key, value in stored.items() if key != "secondary_phase"}
+    assert core.plan("id-1", {**failed, "phase": "Failed"}, declared, Recorder()).replaces == ["status"]
+    running = core.plan("id-1", {**stored, "secondary_phase": "Running", "phase": "Running"}, declared, said)
+    assert running.replaces == [] and running.changes is False
+
+
+# ------------------------------------------------------------------------------------------------ create
+
+
+def test_create_waits_and_reports_progress(emulator: EmulatorProcess, client: ModelArtsClient) -> None:
+    said = Recorder()
+    created = core.create(inputs(wait_for="running"), client, said)
+    assert created.id and created.outputs["metadata"]["id"] == created.id
+    assert created.outputs["phase"] in ("Running", "Completed")
+    assert created.outputs["declared_inputs"]["wait_for"] == "running"
+    assert said.lines[0] == f"training job core-job (id {created.id}) created, phase Creating"
+    assert any(
+        re.fullmatch(rf"core-job \(id {created.id}\) Running after \d+\.\ds", line) for line in said.lines
+    )
+    assert said.asked == 0  # nothing to decide: the engine is not asked
+
+
+@pytest.mark.parametrize(
+    ("wait_for", "phases"),
+    [
+        ("none", {"Creating", "Pending", "Running", "Completed"}),
+        ("pending", {"Pending", "Running", "Completed"}),
+        ("running", {"Running", "Completed"}),
+        ("completed", {"Completed"}),
+    ],
+)
+def test_create_waits_as_wait_for_says(
+    emulator: EmulatorProcess, client: ModelArtsClient, wait_for: str, phases: set[str]
+) -> None:
+    created = core.create(inputs(wait_for=wait_for), client, Recorder())
+    outputs = created.outputs
+    assert created.id and outputs["metadata"]["id"] == created.id
+    assert outputs["phase"] in phases
+    assert outputs["status"]["phase"] == outputs["phase"]
+    assert outputs["metadata"]["name"] == "core-job"
+    assert outputs["declared_inputs"]["metadata"]["name"] == "core-job"
+    assert outputs["kind"] == "job"
+    assert outputs["spec"]["resource"]["flavor_id"] == "modelarts.vm.cpu.2u"
+    json.dumps(outputs)  # JSON-friendly
+    if wait_for == "completed":
+        assert phase_of(emulator, created.id) == "Completed"
+
+
+def test_create_keeps_environment_variables_in_their_secret_output_only(
+    emulator: EmulatorProcess, client: ModelArtsClient
+) -> None:
+    declared = inputs(wait_for="none")
+    declared["algorithm"]["environments"] = {"API_TOKEN": "s3cr3t-env-value"}
+    outputs = core.create(declared, client, Recorder()).outputs
+    assert outputs["environments"] == {"API_TOKEN": "s3cr3t-env-value"}
+    secret_outputs = {"declared_inputs", "environments", "endpoints"}  # the resources' secret outputs
+    public = {k: v for k, v in outputs.items() if k not in secret_outputs}
+    assert "s3cr3t-env-value" not in json.dumps(public)
+    assert "environments" not in outputs["algorithm"]
+    assert outputs["algorithm"]["command"] == "python train.py"
+
+
+def test_create_refuses_invalid_inputs_before_any_call(
+    emulator: EmulatorProcess, client: ModelArtsClient
+) -> None:
+    emulator.reset_stats()
+    with pytest.raises(InvalidInputsError) as info:
+        core.create(inputs(spec={"resource": {"node_count": 1}}), client, Recorder())
+    assert [path for path, _ in info.value.failures] == ["spec.resource.flavor_id"]
+    assert str(info.value).startswith("the training job inputs are not valid: spec.resource.flavor_id: ")
+    assert isinstance(info.value, ValueError)
+    assert operations(emulator) == {}
+
+
+def test_a_timed_out_create_terminates_its_job_while_the_engine_listens(
+    emulator: EmulatorProcess, client: ModelArtsClient
+) -> None:
+    said = Recorder(listening=True)
+    with pytest.raises(ProvisioningError) as info:
+        core.create(
+            inputs({"emulator/stay-pending": "true"}, wait_for="running", wait_timeout=0.3), client, said
+        )
+    assert "the job was terminated" in str(info.value)
+    assert said.asked == 1
+    assert any(line.endswith("; terminating it") for line in said.lines)
+    assert operations(emulator).get("terminate") == 1
+
+
+def test_a_timed_out_create_says_where_the_job_stood_and_stops_it(
+    emulator: EmulatorProcess, client: ModelArtsClient
+) -> None:
+    pending = inputs({"emulator/stay-pending": "true"}, wait_for="running", wait_timeout=1.0)
+    with pytest.raises(ProvisioningError) as info:
+        core.create(pending, client, Recorder())
+    text = str(info.value)
+    assert "did not reach running within" in text
+    assert "still Pending" in text
+    assert "the job was terminated" in text
+    job_id = re.search(r"\(id ([^)]+)\)", text)
+    assert job_id is not None
+    await_phase(emulator, job_id.group(1), "Terminated")
+
+
+def test_a_wait_that_fails_unexpectedly_terminates_the_job_and_hides_credentials(
+    emulator: EmulatorProcess, client: ModelArtsClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Not a ModelArtsError (a bug, or a library error the client does not translate): the job already exists
+    # and the engine will never learn its id, so it must be stopped before the error is reported.
+    def broken_get_job(job_id: str) -> Any:
+        # An arbitrary exception's text could echo anything, a credential included: it must be scrubbed.
+        raise RuntimeError(f"unexpected failure while polling (key {emulator.secret_key})")
+
+    pending = inputs({"emulator/stay-pending": "true"}, wait_for="running")
+    with monkeypatch.context() as patched, pytest.raises(ProvisioningError) as info:
+        patched.setattr(client, "get_job", broken_get_job)
+        core.create(pending, client, Recorder())
+    text = str(info.value)
+    assert "unexpected failure while polling" in text
+    assert emulator.secret_key not in text
+    assert "the job was terminated" in text
+    job_id = re.search(r"\(id ([^)]+)\)", text)
+    assert job_id is not None
+    await_phase(emulator, job_id.group(1), "Terminated")
+
+
+def test_a_front_end_limit_bounds_the_wait_below_wait_timeout(
+    emulator: EmulatorProcess, client: ModelArtsClient
+) -> None:
+    said = Recorder(listening=True)
+    started = time.monotonic()
+    with pytest.raises(ProvisioningError) as info:
+        core.create(
+            inputs({"emulator/stay-pending": "true"}, wait_for="running", wait_timeout="30m"),
+            client,
+            said,
+            limit=0.3,
+        )
+    assert time.monotonic() - started < 20
+    assert "(customTimeouts)" in str(info.value) and "the job was terminated" in str(info.value)
+    assert operations(emulator).get("terminate") == 1
+
+
+def test_a_cancelled_create_stops_waiting_and_terminates_its_job(
+    emulator: EmulatorProcess, client: ModelArtsClient
+) -> None:
+    said = Recorder(listening=True)
+    stop = threading.Event()
+    threading.Timer(0.3, stop.set).start()
+    with pytest.raises(ProvisioningError) as info:
+        core.create(
+            inputs({"emulator/stay-pending": "true"}, wait_for="running", wait_timeout="30m"),
+            client,
+            said,
+            stop=stop,
+        )
+    text = str(info.value)
+    assert "when the deployment was cancelled" in text and "the job was terminated" in text
+    assert operations(emulator).get("terminate") == 1
+
+
+def test_a_timed_out_create_leaves_its_job_alone_once_the_engine_is_gone(
+    emulator: EmulatorProcess, client: ModelArtsClient
+) -> None:
+    said = Recorder(listening=False)
+    with pytest.raises(ProvisioningError) as info:
+        core.create(
+            inputs({"emulator/stay-pending": "true"}, wait_for="running", wait_timeout=0.3), client, said
+        )
+    text = str(info.value)
+    assert "did not reach running within" in text and "could NOT be terminated" in text
+    job_id = re.search(r"\(id ([^)]+)\)", text)
+    assert job_id is not None
+    assert said.asked == 1
+    assert "terminate" not in operations(emulator)
+    time.sleep(0.3)
+    assert phase_of(emulator, job_id.group(1)) == "Pending"
+
+
+def test_a_job_whose_creation_failed_ends_the_wait() -> None:
+    created = {"metadata": {"id": JOB_ID, "name": "core-job"}, "status": {"phase": "Creating"}}
+    broken = {
+        "metadata": {"id": JOB_ID, "name": "core-job"},
+        "status": {"phase": "Abnormal", "secondary_phase": "CreateFailed", "task_statuses": [
+            {"task": "worker-0", "message": "image pull failed"}]},
+    }  # fmt: skip
+    with ScriptedServer() as server:
+        server.queue(json_reply(created, 201), json_reply(created), json_reply(broken))
+        said = Recorder()
+        with (
+            ModelArtsClient(
+                endpoint=server.url, project_id=PROJECT, auth=AkSkAuth("AKCORE", "sk-core")
+            ) as http,
+            pytest.raises(ProvisioningError) as info,
+        ):
+            core.create(inputs(wait_for="completed"), http, said)
+    text = str(info.value)
+    assert text.splitlines()[0] == f"training job core-job (id {JOB_ID}) ended Abnormal (creation failed)."
+    assert "secondary phase CreateFailed" in text and "image pull failed" in text
+    assert "nothing is left running" in text
+    # Nothing to terminate (the failure report's log and events reads aside).
+    job_calls = [r for r in server.requests if "/logs/" not in r.path and "/events" not in r.path]
+    assert [r.method for r in job_calls] == ["POST", "GET", "GET"]
+    assert said.asked == 0
+
+
+# ---------------------------------------------------------------------------------------------- read, update
+
+
+def test_read_keeps_the_declared_inputs_and_knows_a_vanished_job(
+    emulator: EmulatorProcess, client: ModelArtsClient
+) -> None:
+    created = core.create(inputs(wait_for="none"), client, Recorder())
+    found = core.read(created.id, created.outputs, client, Recorder())
+    assert found is not None and found.id == created.id
+    assert found.outputs["declared_inputs"] == created.outputs["declared_inputs"]
+    with httpx.Client(auth=emulator.auth(), timeout=10) as http:
+        http.delete(emulator.api_url(f"/training-jobs/{created.id}")).raise_for_status()
+    said = Recorder()
+    assert core.read(created.id, created.outputs, client, said) is None
+    assert said.lines == [f"training job {created.id} no longer exists"]
+
+
+def test_a_refresh_after_an_out_of_band_terminate_shows_it_and_plans_nothing(
+    emulator: EmulatorProcess, client: ModelArtsClient
+) -> None:
+    declared = core.check({}, inputs({"emulator/running-seconds": "30"}, wait_for="running")).inputs
+    created = core.create(declared, client, Recorder())
+    with httpx.Client(auth=emulator.auth(), timeout=10) as http:
+        terminate = {"action_type": "terminate"}
+        http.post(emulator.api_url(f"/training-jobs/{created.id}/actions"), json=terminate).raise_for_status()
+    await_phase(emulator, created.id, "Terminated")
+    found = core.read(created.id, created.outputs, client, Recorder())
+    assert found is not None and found.id == created.id
+    assert found.outputs["phase"] == "Terminated"
+    assert found.outputs["declared_inputs"] == created.outputs["declared_inputs"]
+    again = core.check(declared, inputs({"emulator/running-seconds": "30"}, wait_for="running")).inputs
+    decision = core.plan(created.id, found.outputs, again, Recorder())
+    assert decision.changes is False and decision.replaces == []
+
+
+def test_update_changes_the_description_in_place(emulator: EmulatorProcess, client: ModelArtsClient) -> None:
+    created = core.create(inputs(wait_for="none"), client, Recorder())
+    news = inputs(wait_for="none")
+    news["metadata"]["description"] = "weekly"
+    emulator.reset_stats()
+    updated = core.update(created.id, created.outputs, news, client, Recorder())
+    assert operations(emulator).get("update") == 1
+    assert "create" not in operations(emulator)
+    assert updated.id == created.id
+    assert updated.outputs["metadata"]["id"] == created.id
+    assert updated.outputs["metadata"]["description"] == "weekly"
+    assert updated.outputs["declared_inputs"]["metadata"]["description"] == "weekly"
+    assert live(emulator, created.id)["metadata"]["description"] == "weekly"
+    # Provider settings alone: no call that changes the job, outputs kept whole.
+    emulator.reset_stats()
+    settings_only = inputs(wait_for="running")
+    settings_only["metadata"]["description"] = "weekly"
+    again = core.update(created.id, updated.outputs, settings_only, client, Recorder())
+    assert set(operations(emulator)) == {"get"}
+    assert again.outputs["declared_inputs"]["wait_for"] == "running"
+    assert set(again.outputs) == set(updated.outputs)
+
+
+def test_a_front_end_limit_bounds_an_update_the_service_keeps_refusing(
+    emulator: EmulatorProcess, client: ModelArtsClient
+) -> None:
+    created = core.create(inputs({"emulator/throttle-updates": "true"}, wait_for="none"), client, Recorder())
+    news = inputs({"emulator/throttle-updates": "true"}, wait_for="none")
+    news["metadata"]["description"] = "weekly"
+    started = time.monotonic()
+    with pytest.raises(ProvisioningError) as info:
+        core.update(created.id, created.outputs, news, client, Recorder(), limit=6.0)
+    assert time.monotonic() - started < 10
+    text = str(info.value)
+    assert f"training job {created.id} could not be updated within 6.0s (customTimeouts)" in text, text
+    assert "ModelArts.2799" in text and "the job runs on unchanged" in text, text
+    assert operations(emulator)["update"] >= 2  # it did retry within the limit
+    assert client.max_retry_seconds == 120.0  # the client's own budget is back for later calls
+
+
+# ------------------------------------------------------------------------------------------------ delete
+
+
+def test_delete_terminates_and_waits_until_the_job_stopped(
+    emulator: EmulatorProcess, client: ModelArtsClient
+) -> None:
+    created = core.create(inputs({"emulator/running-seconds": "30"}, wait_for="running"), client, Recorder())
+    said = Recorder()
+    core.delete(created.id, client, said)
+    assert phase_of(emulator, created.id) == "Terminated"
+    assert said.lines[0] == f"training job core-job (id {created.id}) terminating"
+    assert re.fullmatch(rf"training job core-job \(id {created.id}\) Terminated after .+", said.lines[-1])
+
+
+def test_delete_gives_up_on_a_job_stuck_terminating(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stopping, "DELETE_WAIT_SECONDS", 0.2)
+
+    def job(phase: str) -> dict[str, Any]:
+        return {"metadata": {"id": JOB_ID, "name": "core-job"}, "status": {"phase": phase}}
+
+    with ScriptedServer() as server:
+        server.queue(json_reply(job("Running")), json_reply(job("Terminating"), 202))
+        server.handler = lambda _request: json_reply(job("Terminating"))
+        with (
+            ModelArtsClient(
+                endpoint=server.url, project_id=PROJECT, auth=AkSkAuth("AKCORE", "sk-core")
+            ) as http,
+            pytest.raises(ProvisioningError) as info,
+        ):
+            core.delete(JOB_ID, http, Recorder())
+    assert re.fullmatch(
+        rf"training job core-job \(id {JOB_ID}\) is still Terminating after 0\.\ds; "
+        r"run `pulumi destroy` \(or `pulumi up`\) again to finish deleting it",
+        str(info.value),
+    )
+
+
+def test_a_front_end_limit_bounds_the_wait_for_a_terminated_job_to_stop(
+    emulator: EmulatorProcess, client: ModelArtsClient
+) -> None:
+    created = core.create(
+        inputs({"emulator/terminating-seconds": "60"}, wait_for="running"), client, Recorder()
+    )
+    started = time.monotonic()
+    with pytest.raises(ProvisioningError) as info:
+        core.delete(created.id, client, Recorder(), created.outputs, limit=0.5)
+    assert time.monotonic() - started < 10
+    assert re.fullmatch(
+        rf"training job core-job \(id {created.id}\) is still Terminating after \d\.\ds \(customTimeouts\); "
+        r"run `pulumi destroy` \(or `pulumi up`\) again to finish deleting it, or allow the delete more "
+        r"time in the resource's customTimeouts",
+        str(info.value),
+    ), str(info.value)
+    assert phase_of(emulator, created.id) == "Terminating"
+    # A limit above the built-in wait changes nothing: a quick job is simply stopped.
+    quick = core.create(inputs(wait_for="running") | {"metadata": {"name": "quick"}}, client, Recorder())
+    core.delete(quick.id, client, Recorder(), quick.outputs, limit=10_000.0)
+    assert phase_of(emulator, quick.id) == "Terminated"
+
+
+def test_delete_of_a_completed_job_is_quiet(emulator: EmulatorProcess, client: ModelArtsClient) -> None:
+    created = core.create(inputs({"emulator/running-seconds": "0"}, wait_for="completed"), client, Recorder())
+    assert phase_of(emulator, created.id) == "Completed"
+    said = Recorder()
+    emulator.reset_stats()
+    core.delete(created.id, client, said)
+    assert said.lines == []
+    assert "terminate" not in operations(emulator)
+    assert phase_of(emulator, created.id) == "Completed"
+
+
+def test_delete_of_a_job_already_gone_is_fine(emulator: EmulatorProcess, client: ModelArtsClient) -> None:
+    created = core.create(inputs(wait_for="none"), client, Recorder())
+    with httpx.Client(auth=emulator.auth(), timeout=10) as http:
+        http.delete(emulator.api_url(f"/training-jobs/{created.id}")).raise_for_status()
+    core.delete(created.id, client, Recorder(), created.outputs)
+
+
+# ------------------------------------------------------------------------------------------- failure report
+
+FAILING = {
+    "emulator/fail-after-seconds": "0.1",
+    "emulator/running-seconds": "5",
+    "emulator/exit-code": "137",
+    "emulator/failure-message": "CUDA out of memory",
+}
+
+
+def failed_create(client: ModelArtsClient, annotations: Mapping[str, str], **overrides: Any) -> str:
+    with pytest.raises(ProvisioningError) as info:
+        core.create(inputs({**FAILING, **annotations}, wait_for="completed", **overrides), client, Recorder())
+    return str(info.value)
+
+
+def test_a_failed_job_reports_its_log_tail_and_error_events(
+    emulator: EmulatorProcess, client: ModelArtsClient
+) -> None:
+    # The log echoes the access key and an environment variable's value: neither may reach the error.
+    tail = "\n".join(
+        [*(f"epoch {i}" for i in range(30)), f"key={emulator.access_key} token=s3cr3t-value", "x" * 500]
+    )
+    algorithm = {
+        "engine": {"image_url": "org/img:1"},
+        "command": "python train.py",
+        "environments": {"TOKEN": "s3cr3t-value"},
+    }
+    text = failed_create(client, {"emulator/log-tail": tail}, algorithm=algorithm)
+    assert "ended Failed" in text and "exit code 137" in text
+    lines = text.splitlines()
+    start = lines.index("  last 20 log lines of task worker-0:")
+    logged = lines[start + 1 : start + 21]
+    assert logged[0] == "    | epoch 12" and logged[-3] == "    | epoch 29"
+    assert logged[-2] == "    | key=*** token=***"
+    assert logged[-1].startswith("    | xxx") and len(logged[-1]) <= 6 + reports.REPORT_LINE_CHARS
+    events = lines.index("  recent error events (2):")
+    assert "Job: Training job failed: CUDA out of memory" in lines[events + 1]
+    assert "Task: Task worker-0 exited with code 137: CUDA out of memory" in lines[events + 2]
+    assert emulator.access_key not in text and "s3cr3t-value" not in text
+
+
+def test_a_job_failing_in_the_wait_is_named_reported_and_left_failed(
+    emulator: EmulatorProcess, client: ModelArtsClient
+) -> None:
+    text = failed_create(client, {})
+    assert "training job core-job (id " in text
+    assert "ended Failed" in text
+    assert "phase Failed" in text
+    assert "exit code 137" in text
+    assert "CUDA out of memory" in text
+    assert "nothing is left running" in text
+    with httpx.Client(auth=emulator.auth(), timeout=10) as http:
+        jobs = http.post(emulator.api_url("/training-job-searches"), json={"filters": []}).json()["items"]
+    mine = [j for j in jobs if j["metadata"]["name"] == "core-job"]
+    assert len(mine) == 1 and mine[0]["status"]["phase"] == "Failed"
+
+
+def test_a_failure_report_says_when_the_log_is_gone(
+    emulator: EmulatorProcess, client: ModelArtsClient
+) -> None:
+    text = failed_create(client, {"emulator/logs-cleared-after-seconds": "0"})
+    assert "  the log of task worker-0 was not available (ModelArts.2819: " in text
+    assert "  recent error events (2):" in text
+    assert "nothing is left running" in text
+
+
+def test_a_failure_report_never_fails_the_error(
+    emulator: EmulatorProcess, client: ModelArtsClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*_args: Any, **_kwargs: Any) -> Any:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(client, "get_log_preview", broken)
+    monkeypatch.setattr(client, "list_events", broken)
+    text = failed_create(client, {})
+    assert "ended Failed" in text
+    assert "  the log of task worker-0 was not available (boom)" in text
+    assert "  the job's events were not available (boom)" in text
+
+
+def test_a_stopped_or_timed_out_job_has_no_failure_report(
+    emulator: EmulatorProcess, client: ModelArtsClient
+) -> None:
+    with pytest.raises(ProvisioningError) as info:
+        pending = inputs({"emulator/stay-pending": "true"}, wait_for="running", wait_timeout=0.3)
+        core.create(pending, client, Recorder())
+    assert "log" not in str(info.value) and "events" not in str(info.value)
+
+
+def test_outputs_and_listings_keep_every_environment_variable_and_token_out_of_plain_fields() -> None:
+    from pulumi_modelarts.wire.models import TrainingJob as WireJob
+
+    job = WireJob.model_validate(
+        {
+            "metadata": {"id": "j-1", "name": "hetero"},
+            "status": {"phase": "Running"},
+            "algorithm": {"command": "run", "environments": [{"TOKEN": "top-level-secret"}]},
+            "tasks": [
+                {"role": "worker", "algorithm": {"code_dir": "/c", "environments": {"KEY": "task-secret"}}}
+            ],
+            "endpoints": {"jupyter_lab": {"url": "https://x", "token": "endpoint-token"}},
+        }
+    )
+    outputs = job_state.job_outputs(job, None)
+    plain = {k: v for k, v in outputs.items() if k not in fields.SECRET_OUTPUTS}
+    for secret in ("top-level-secret", "task-secret", "endpoint-token"):
+        assert secret not in str(plain), secret
+    assert outputs["endpoints"]["jupyter_lab"]["token"] == "endpoint-token"  # kept, in the secret output
+    listed = job_state.public_job(job)
+    for secret in ("top-level-secret", "task-secret", "endpoint-token"):
+        assert secret not in str(listed), secret
+    assert listed["tasks"][0]["algorithm"]["code_dir"] == "/c"
+
+
+# ------------------------------------------------------------------------------------------------ log lines
+
+
+def logged_inputs(**overrides: Any) -> dict[str, Any]:
+    hooks = {"emulator/running-seconds": "2", "emulator/log-echo-env": "TOKEN"}
+    job = inputs(hooks, wait_for="completed", **overrides)
+    job["algorithm"]["environments"] = {"TOKEN": "env-s3cr3t-value"}
+    return job
+
+
+def test_create_shows_new_log_lines_while_it_waits_for_completed(
+    emulator: EmulatorProcess, client: ModelArtsClient
+) -> None:
+    progress = Recorder()
+    created = core.create(logged_inputs(), client, progress)
+    assert created.outputs["phase"] == "Completed"
+    assert all(s.startswith("core-job worker-0: ") for s in progress.statuses), progress.statuses
+    steps = [re.search(r" step (\d+)/10 loss=\S+ TOKEN=\*\*\*$", s) for s in progress.statuses]
+    assert len([found for found in steps if found]) >= 2, progress.statuses  # the secret hidden
+    numbers = [int(found.group(1)) for found in steps if found]
+    assert numbers == sorted(set(numbers)), numbers  # only new lines
+    assert not any("env-s3cr3t-value" in line for line in progress.lines + progress.statuses)
+
+
+def test_show_logs_false_reads_no_log(emulator: EmulatorProcess, client: ModelArtsClient) -> None:
+    progress = Recorder()
+    emulator.reset_stats()
+    core.create(logged_inputs(show_logs=False), client, progress)
+    assert "logs" not in operations(emulator) and progress.statuses == []
+
+
+@pytest.mark.parametrize("trouble", ["throttled", "hangs"])
+def test_a_log_read_that_fails_or_hangs_never_fails_or_slows_the_wait(
+    emulator: EmulatorProcess, client: ModelArtsClient, monkeypatch: pytest.MonkeyPatch, trouble: str
+) -> None:
+    from pulumi_modelarts.wire.errors import ThrottledError
+
+    release = threading.Event()
+    calls: list[str] = []
+
+    def read(job_id: str, task: str, *, attempts: int | None = None) -> Any:
+        calls.append(task)
+        assert attempts == 1  # never the client's own retries
+        if trouble == "hangs":
+            release.wait(30)
+        raise ThrottledError(429, "ModelArts.2799", "too many requests")
+
+    monkeypatch.setattr(client, "get_log_preview", read)
+    progress = Recorder()
+    started = time.monotonic()
+    try:
+        created = core.create(logged_inputs(), client, progress)
+    finally:
+        release.set()
+    assert created.outputs["phase"] == "Completed" and calls
+    assert time.monotonic() - started < 6  # a 2 s run; a hanging read would hold it for 30 s
+    assert progress.statuses == []
+    if trouble == "throttled":
+        # After each refusal the pause doubles: far fewer reads than polls.
+        assert len(calls) <= 3, calls
+
+
+def test_outputs_carry_what_the_service_sent_not_empty_defaults() -> None:
+    from pulumi_modelarts.wire.models import TrainingJob as WireJob
+
+    sent: dict[str, Any] = {
+        "kind": "job",
+        "metadata": {"id": "j-1", "name": "lean"},
+        "status": {"phase": "Running", "task_statuses": []},
+        "algorithm": {"id": "a-1", "parameters": [{"name": "p", "value": "v"}]},
+        "spec": {"resource": {"flavor_id": "f", "node_count": 1}},
+    }
+    outputs = job_state.job_outputs(WireJob.model_validate(sent), {"kind": "job"})
+    # Every output is there (the schema requires each); inside them, only what was sent.
+    assert outputs["algorithm"] == sent["algorithm"]
+    assert outputs["spec"] == sent["spec"] and outputs["metadata"] == sent["metadata"]
+    assert outputs["status"] == sent["status"]  # an empty list the service did send stays
+    assert outputs["tasks"] == [] and outputs["endpoints"] == {} and outputs["environments"] == {}
