@@ -2,9 +2,12 @@
 
 Each test runs `pulumi` commands on a stack in a private local backend, with the jobs declared in a jobs.json
 file the test rewrites between runs, and checks the effects on the emulator (client or raw API) and in the
-state (`pulumi stack export`). Every test runs for every front-end (`front_end`: dynamic, native, and the
-native plugin from TypeScript and Go programs); where they show the user different things, a
-front-end-specific assertion sits beside the shared one.
+state (the stack's checkpoint, as `pulumi stack export` prints it). Every test runs for both front-ends
+(`front_end`: dynamic and native); the stories whose values cross a language's SDK or host differently (a
+create with nested values and tags, an update in place and a replace, a failure report, a read of an existing
+job) run from TypeScript, Go and YAML programs too (`STORY_FRONT_ENDS`); the others are the same plugin calls
+whatever the program's language. Where front-ends show the user different things, a front-end-specific
+assertion sits beside the shared one.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
 
-from .front_ends import STORY_FRONT_ENDS, FrontEnd
+from .front_ends import FRONT_ENDS, STORY_FRONT_ENDS, FrontEnd
 from .story import (
     LIVE_PHASES,
     all_jobs,
@@ -35,6 +38,9 @@ from .story import (
 pytestmark = pytest.mark.cli
 
 
+TAGS = {"team": "nlp", "cost-center": "research-42"}
+
+
 def _outputs_by_id(outputs: dict[str, Any]) -> dict[str, str]:
     return {name: value["id"] for name, value in outputs.items()}
 
@@ -47,7 +53,7 @@ def test_up_creates_the_declared_jobs_then_preview_and_refresh_find_nothing_to_d
     story.declare(
         {
             "prep": job_args("prepare the data", node_count=1, wait_for="running"),
-            "train": job_args("train the model", image="org/train:2.0", node_count=2),
+            "train": job_args("train the model", image="org/train:2.0", node_count=2, tags=TAGS),
             "evaluate": job_args("evaluate", data_url="/bucket/data/v2/", wait_for="none"),
         }
     )
@@ -76,6 +82,10 @@ def test_up_creates_the_declared_jobs_then_preview_and_refresh_find_nothing_to_d
             assert (job.algorithm.engine.image_url, job.spec.resource.node_count) == declared  # type: ignore[union-attr]
             assert state[name]["id"] == outputs[name]["id"]
         assert len(all_jobs(client)) == 3
+        # Tags, a map of strings, reach the service from every language, and the state records them.
+        assert client.get_tags(outputs["train"]["id"]) == TAGS
+        assert client.get_tags(outputs["prep"]["id"]) == {}
+    assert state["train"]["outputs"]["tags"] == TAGS
     # What was declared is recorded (secret) in the state, next to what the service returned. The native
     # state holds the schema's names (camelCase), the dynamic one the wire's.
     native = front_end.native
@@ -174,7 +184,7 @@ def test_pull_request_description_updates_in_place_spec_changes_replace(
     story.stack.preview("--expect-no-changes")
 
 
-@pytest.mark.parametrize("front_end", STORY_FRONT_ENDS)
+@pytest.mark.parametrize("front_end", FRONT_ENDS)
 def test_refresh_records_out_of_band_terminate_and_drops_deleted_jobs(
     tmp_path: Path, emulator: EmulatorProcess, front_end: FrontEnd
 ) -> None:
@@ -228,6 +238,10 @@ def test_a_job_failing_during_the_wait_fails_up_with_its_reason_and_is_not_left_
     assert "waiting for: completed" in text, text
     assert_no_traceback(up.stdout, up.stderr)
     assert any("Running after" in line for line in progress_lines(text, front_end)), text
+    # The report quotes the job's last log lines and its error events, in the error's own words.
+    assert "log lines of task worker-0:" in text and "| RuntimeError: CUDA out of memory" in text, text
+    assert "recent error events" in text, text
+    assert "Unexpected <class" not in text and emulator.secret_key not in text, text
 
     with emulator_client(emulator) as client:
         jobs = all_jobs(client)
@@ -237,7 +251,7 @@ def test_a_job_failing_during_the_wait_fails_up_with_its_reason_and_is_not_left_
     assert story.jobs_in_state() == {}
 
 
-@pytest.mark.parametrize("front_end", STORY_FRONT_ENDS)
+@pytest.mark.parametrize("front_end", FRONT_ENDS)
 def test_destroy_stops_running_jobs_and_tolerates_completed_terminated_and_vanished_ones(
     tmp_path: Path, emulator: EmulatorProcess, front_end: FrontEnd
 ) -> None:
@@ -280,7 +294,7 @@ def _paths_containing(value: Any, needle: str, path: str = "") -> list[str]:
     return [path] if isinstance(value, str) and needle in value else []
 
 
-@pytest.mark.parametrize("front_end", STORY_FRONT_ENDS)
+@pytest.mark.parametrize("front_end", FRONT_ENDS)
 @pytest.mark.parametrize("source", ["stack-config", "environment"])
 def test_credentials_never_reach_state_or_outputs(
     tmp_path: Path, emulator_factory: Any, source: str, front_end: FrontEnd
@@ -388,7 +402,7 @@ def _changes(preview: str) -> str:
     return found.group(1) if found else preview
 
 
-@pytest.mark.parametrize("front_end", STORY_FRONT_ENDS)
+@pytest.mark.parametrize("front_end", FRONT_ENDS)
 def test_one_job_from_up_through_edits_to_destroy(
     tmp_path: Path, emulator: EmulatorProcess, front_end: FrontEnd
 ) -> None:

@@ -1,7 +1,7 @@
-"""Tags through the real CLI, for each front-end (and the native plugin from TypeScript and Go programs):
-`up` with tags, a change of tags (an in-place update sending only the difference), a tag changed elsewhere
-(refresh, then a preview showing a change of `tags` and nothing else, and an `up` putting the declared tags
-back), and `destroy`; and `pulumi import` of a tagged job."""
+"""Tags through the real CLI, for each front-end: `up` with tags, a change of tags (an in-place update
+sending only the difference), a tag changed elsewhere (refresh, then a preview showing a change of `tags` and
+nothing else, and an `up` putting the declared tags back), and `destroy`; and `pulumi import` of a tagged job.
+From TypeScript, Go and YAML programs, tags reach the service in the create story (test_story.py)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
 
-from .front_ends import FRONT_ENDS, NATIVE, STORY_FRONT_ENDS, FrontEnd
+from .front_ends import FRONT_ENDS, NATIVE, FrontEnd
 from .story import assert_no_traceback, emulator_client, job_args, new_story
 
 
@@ -44,7 +44,7 @@ def _changes(emu: EmulatorProcess) -> list[tuple[str, dict[str, str]]]:
     return [(c["op"], {t["key"]: t["value"] for t in c["tags"]}) for c in emu.tag_changes()]
 
 
-@pytest.mark.parametrize("front_end", STORY_FRONT_ENDS)
+@pytest.mark.parametrize("front_end", FRONT_ENDS)
 def test_tags_up_change_drift_destroy(tmp_path: Path, emulator: EmulatorProcess, front_end: FrontEnd) -> None:
     story = new_story(tmp_path, emulator, front_end=front_end)
     first = {"team": "nlp", "cost-center": "research-42", "owner": "ana"}
