@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from tests.cli.pulumi_cli import Stack, find_pulumi, pulumi_env, write_project
+from tests.cli.pulumi_cli import Stack, find_pulumi, pulumi_argv, pulumi_env, write_project
 from tests.support import default_sigint, emulator_env
 
 from modelarts_emulator.testing import EmulatorProcess, start_emulator
@@ -1144,7 +1144,7 @@ def main(argv: list[str] | None = None) -> int:
             "machine": f"{platform.system()} {platform.machine()}, {os.cpu_count()} CPUs",
             "load_average_before_after": [round(load_before[0], 2), round(os.getloadavg()[0], 2)],
             "pulumi": subprocess.run(
-                [find_pulumi(), "version"], capture_output=True, text=True
+                pulumi_argv("version"), capture_output=True, text=True
             ).stdout.strip(),
             "seconds": round(time.perf_counter() - started, 1),
         },

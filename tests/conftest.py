@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import os
+import tempfile
+from collections import Counter
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,6 +14,7 @@ from hypothesis import settings
 
 from modelarts_emulator.testing import EmulatorProcess, start_emulator
 
+from .cli.pulumi_cli import RUNS_FILE_ENV
 from .support import default_sigint
 
 default_sigint()  # every pulumi command the tests start obeys the engine's SIGINT (support.default_sigint)
@@ -65,3 +69,43 @@ def emulator(_fast_emulator_holder: list[EmulatorProcess]) -> EmulatorProcess:
     emu = _fast_emulator_holder[0]
     emu.reset()
     return emu
+
+
+# The longest tests first, so that a parallel run's workers do not end waiting on one of them.
+_FIRST = ("tests/compat/", "tests/cli/test_release.py", "tests/cli/test_bench_quick.py", "tests/cli/")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> int:
+        path = item.nodeid.split("::")[0]
+        return next((i for i, prefix in enumerate(_FIRST) if path.startswith(prefix)), len(_FIRST))
+
+    items.sort(key=rank)
+
+
+_RUNS_FILE = pytest.StashKey[Path]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Count the pulumi processes of the run (tests.cli.pulumi_cli.pulumi_argv): one file that the workers
+    of a parallel run, started after this, inherit through the environment."""
+    if RUNS_FILE_ENV not in os.environ:
+        handle, path = tempfile.mkstemp(prefix="pulumi-runs-", suffix=".tsv")
+        os.close(handle)
+        os.environ[RUNS_FILE_ENV] = path
+        config.stash[_RUNS_FILE] = Path(path)
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    """The pulumi processes the run started, in all and by test file (the slowest part of the suite)."""
+    path = config.stash.get(_RUNS_FILE, None)
+    if path is None or not path.exists():
+        return
+    lines = [line.split("\t") for line in path.read_text(encoding="utf-8").splitlines() if "\t" in line]
+    path.unlink()
+    by_file = Counter(test.split("::")[0] for test, _ in lines)
+    by_command = Counter(command for _, command in lines)
+    terminalreporter.write_sep("-", f"pulumi CLI runs: {len(lines)}")
+    terminalreporter.write_line("by command: " + ", ".join(f"{c} {n}" for c, n in by_command.most_common()))
+    for name, count in by_file.most_common():
+        terminalreporter.write_line(f"{count:5d}  {name or '(outside a test)'}")

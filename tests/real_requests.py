@@ -3,7 +3,7 @@ pages' own examples, written as this provider's inputs.
 
 Each file holds ``source`` (where the request comes from), ``warnings`` (the paths the provider is expected to
 warn about: advice of the API pages the request ignores) and ``inputs`` (the TrainingJob's inputs, wire
-names). They are used by tests/test_real_requests.py (check, the emulator's checks and a create) and by
+names). They are used by tests/wire/test_real_requests.py (check, the emulator's checks and a create) and by
 tests/cli/test_real_requests_cli.py (both front-ends through the real CLI).
 """
 

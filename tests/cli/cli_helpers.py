@@ -16,7 +16,7 @@ from modelarts_emulator.testing import EmulatorProcess
 
 from ..support import emulator_env
 from .front_ends import DYNAMIC, FrontEnd
-from .pulumi_cli import Stack, find_pulumi, new_stack
+from .pulumi_cli import Stack, new_stack, pulumi_argv
 
 
 def jobs_program(count: int, *, wait_for: str = "running", extra: str = "") -> str:
@@ -102,7 +102,7 @@ def live(jobs: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def popen(stack: Stack, *args: str) -> subprocess.Popen[str]:
     """Start a pulumi command without waiting (its own process group, so signals reach only it)."""
     return subprocess.Popen(
-        [find_pulumi(), *args, "--non-interactive"],
+        pulumi_argv(*args, "--non-interactive"),
         cwd=stack.workdir,
         env=stack.env,
         stdout=subprocess.PIPE,

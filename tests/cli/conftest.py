@@ -24,8 +24,11 @@ def pytest_configure(config: pytest.Config) -> None:
 
 @pytest.fixture(scope="session", autouse=True)
 def _program_dependencies(tmp_path_factory: pytest.TempPathFactory) -> None:
-    """Prepared on first use (languages.node_modules, languages.go_module), shared by every stack after it."""
-    languages.use_session_cache(tmp_path_factory.mktemp("program-dependencies"))
+    """Prepared on first use (languages.node_modules, languages.go_module), shared by every stack after it,
+    in every worker of a parallel run (their base directories share a parent; the builders take a lock)."""
+    root = tmp_path_factory.getbasetemp()
+    shared = root.parent if os.environ.get("PYTEST_XDIST_WORKER") else root
+    languages.use_session_cache(shared / "program-dependencies")
 
 
 @pytest.fixture(autouse=True)

@@ -22,6 +22,7 @@ side writes jobs with the wire names and ``schema_args`` renames their keys thro
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import hashlib
 import json
@@ -30,7 +31,7 @@ import re
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -62,6 +63,15 @@ def use_session_cache(directory: Path) -> None:
 def session_cache() -> Path:
     assert _session_cache, "tests/cli/conftest.py sets the session's cache directory"
     return _session_cache[0]
+
+
+@contextlib.contextmanager
+def _locked(cache_dir: Path) -> Iterator[None]:
+    """One builder at a time for what the session's processes share (the workers of a parallel run)."""
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    with open(cache_dir / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
 
 
 # Resource options a jobs.json entry may carry next to the job's arguments (the Python program's names).
@@ -147,8 +157,13 @@ def node_modules(cache_dir: Path) -> Path:
     """One node_modules for every TypeScript program of the session: the pinned toolchain's packages (links)
     and the SDK compiled from sdk/nodejs, as its package would be published (package.json beside the .js)."""
     target = cache_dir / "node_modules"
-    if target.is_dir():
-        return target
+    with _locked(cache_dir):
+        if not target.is_dir():
+            _build_node_modules(cache_dir, target)
+    return target
+
+
+def _build_node_modules(cache_dir: Path, target: Path) -> None:
     # What scripts/sdk installs for its compile check (scripts/test runs it first), the same way; one process
     # at a time (pytest-xdist workers share the checkout).
     checkout = hashlib.sha256(bytes(NODE_TOOLCHAIN)).hexdigest()[:16]
@@ -176,7 +191,6 @@ def node_modules(cache_dir: Path) -> Path:
     )
     shutil.copy(SDK_NODEJS / "package.json", sdk_out / "package.json")
     staging.rename(target)
-    return target
 
 
 def write_typescript_project(workdir: Path, modules: Path) -> None:
@@ -198,8 +212,13 @@ def go_sdk_module() -> str:
 def go_module(cache_dir: Path) -> Path:
     """A directory with the go.mod and go.sum of a program using the SDK in sdk/go (resolved once)."""
     target = cache_dir / "go-module"
-    if (target / "go.sum").is_file():
-        return target
+    with _locked(cache_dir):
+        if not (target / "go.sum").is_file():
+            _build_go_module(cache_dir, target)
+    return target
+
+
+def _build_go_module(cache_dir: Path, target: Path) -> None:
     staging = cache_dir / "go-module.partial"
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(parents=True)
@@ -224,7 +243,6 @@ def go_module(cache_dir: Path) -> Path:
     _run(["go", "build", "-o", os.devnull, "."], staging, GO_ENV)
     (staging / "main.go").unlink()
     staging.rename(target)
-    return target
 
 
 def _go_title(name: str) -> str:

@@ -116,10 +116,14 @@ class StoryStack:
 def credentials_in_config(stack: Stack, emu: EmulatorProcess, secret_key: str) -> None:
     """The emulator's endpoint, project and credentials as stack config, the secret key set with --secret (the
     story's stacks otherwise take them from the environment: new_story(credentials_in_env=False))."""
-    stack.config("modelarts:endpoint", emu.url)
-    stack.config("modelarts:projectId", emu.project_id)
-    stack.config("modelarts:accessKey", emu.access_key)
-    stack.config("modelarts:secretKey", secret_key, secret=True)
+    stack.config_all(
+        {
+            "modelarts:endpoint": emu.url,
+            "modelarts:projectId": emu.project_id,
+            "modelarts:accessKey": emu.access_key,
+        },
+        {"modelarts:secretKey": secret_key},
+    )
 
 
 def new_story(

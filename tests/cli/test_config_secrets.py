@@ -42,12 +42,16 @@ def test_a_secret_key_set_without_secret_is_never_stored_in_plain_text_by_the_pr
     secret = "SK-plain-" + tmp_path.name.replace("_", "")[-12:]
     emu = emulator_factory(secret_key=secret, access_key="PLAINAK0123456789")
     story = new_story(tmp_path, emu, credentials_in_env=False, front_end=front_end)
-    story.stack.config("modelarts:endpoint", emu.url)
-    story.stack.config("modelarts:projectId", emu.project_id)
-    story.stack.config("modelarts:accessKey", emu.access_key)
-    # Without --secret (the CLI asks for --plaintext then, for a key named like a secret): the value is plain
-    # in the user's own config file.
-    story.stack.run("config", "set", "--plaintext", "modelarts:secretKey", secret)
+    # The secret key without --secret (the CLI asks for --plaintext then, for a key named like a secret): the
+    # value is plain in the user's own config file.
+    story.stack.config_all(
+        {
+            "modelarts:endpoint": emu.url,
+            "modelarts:projectId": emu.project_id,
+            "modelarts:accessKey": emu.access_key,
+            "modelarts:secretKey": secret,
+        }
+    )
     assert secret in (story.workdir / "Pulumi.test.yaml").read_text()
     story.declare({"train": job_args()})
 

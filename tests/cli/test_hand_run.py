@@ -18,7 +18,9 @@ import pytest
 
 from .pulumi_cli import REPO
 
-pytestmark = pytest.mark.cli
+# The demo and the hand-run block use the checkout's own .pulumi-state (the emulator's data, its background
+# process): one at a time, in one worker of a parallel run.
+pytestmark = [pytest.mark.cli, pytest.mark.xdist_group("checkout-state")]
 
 LINKED = (".venv", ".tools")
 

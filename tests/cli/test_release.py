@@ -54,7 +54,7 @@ from modelarts_emulator.testing import EmulatorProcess
 from ..support import emulator_env
 from .front_ends import DYNAMIC, NATIVE, YAML, FrontEnd
 from .languages import schema_args, yaml_program
-from .pulumi_cli import PASSPHRASE, REPO, TOOLS_BIN, Stack, write_project
+from .pulumi_cli import PASSPHRASE, REPO, TOOLS_BIN, Stack, pulumi_argv, write_project
 from .story import POLL_ENV, PROGRAM, StoryStack, job_args
 
 pytestmark = [
@@ -80,7 +80,6 @@ ARCHIVE_PLATFORM_TAGS = {
     "darwin-arm64": list(mac_platforms((11, 0), "arm64")),
 }
 # Only system directories besides .tools/bin and the virtualenv: no checkout .venv, no pyenv shims.
-PULUMI = shutil.which("pulumi", path=str(TOOLS_BIN)) or "pulumi"  # the CLI set-up built, not one on PATH
 SYSTEM_PATH = ["/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"]
 
 
@@ -264,7 +263,9 @@ def install_plugin_archive(dist: Path, env: dict[str, str], cwd: Path) -> subpro
     """`pulumi plugin install resource modelarts <version> --file <archive>`, as a user would."""
     archive = dist / archive_name(this_platform())
     return _run(
-        PULUMI, "plugin", "install", "resource", "modelarts", VERSION, "--file", archive, env=env, cwd=cwd
+        *pulumi_argv("plugin", "install", "resource", "modelarts", VERSION, "--file", str(archive)),
+        env=env,
+        cwd=cwd,
     )
 
 
@@ -470,7 +471,7 @@ def test_a_plugin_installed_from_the_archive_file_serves_the_native_sdk(
         tmp_path, native_venv, emulator, PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION="true", **offline_pip()
     )
     install = install_plugin_archive(dist, env, tmp_path)
-    listed = _run(PULUMI, "plugin", "ls", "--json", env=env).stdout
+    listed = _run(*pulumi_argv("plugin", "ls", "--json"), env=env).stdout
     assert {"name": "modelarts", "kind": "resource", "version": VERSION}.items() <= next(
         p for p in json.loads(listed) if p["name"] == "modelarts"
     ).items()

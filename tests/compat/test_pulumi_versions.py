@@ -26,14 +26,14 @@ pytestmark = [pytest.mark.compat, pytest.mark.cli]
 
 # The unit tests of the modules that use the pulumi SDK (the rest of the unit suite never imports it).
 UNIT_TESTS = [
-    "tests/test_provider.py",
-    "tests/test_plugin.py",
-    "tests/test_resource.py",
-    "tests/test_diffing.py",
-    "tests/test_inputs.py",
-    "tests/test_pickle.py",
-    "tests/test_progress.py",
-    "tests/test_check_unchanged.py",
+    "tests/frontends/test_provider.py",
+    "tests/frontends/test_plugin.py",
+    "tests/frontends/test_resource.py",
+    "tests/job/test_diffing.py",
+    "tests/frontends/test_inputs.py",
+    "tests/frontends/test_pickle.py",
+    "tests/frontends/test_progress.py",
+    "tests/job/test_check_unchanged.py",
 ]
 STORY = (
     "tests/cli/test_story.py::test_up_creates_the_declared_jobs_then_preview_and_refresh_find_nothing_to_do"

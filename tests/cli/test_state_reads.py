@@ -1,0 +1,75 @@
+"""The CLI tests read a stack's state from the local backend's checkpoint file instead of starting `pulumi
+stack export` or `pulumi stack output` for each read; this holds the two to each other, and a stack made by
+copying one `pulumi stack init` made (``Stack.init``) to one `pulumi stack init` makes.
+
+One stack, both kinds of output (plain and secret) and a resource: what `pulumi stack export` prints is the
+checkpoint file's deployment, and what `pulumi stack output --json` prints is its outputs with every secret
+shown as "[secret]".
+"""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from .pulumi_cli import SECRET_SHOWN, Stack, new_stack, pulumi_env, write_project
+
+pytestmark = pytest.mark.cli
+
+PROGRAM = textwrap.dedent(
+    """
+    import pulumi
+
+    config = pulumi.Config()
+    pulumi.export("plain", {"id": "j-1", "nodes": [1, 2], "phase": config.get("phase") or "Running"})
+    pulumi.export("hidden", pulumi.Output.secret("s3cr3t-value"))
+    pulumi.export("nested", {"token": pulumi.Output.secret("inner"), "kept": "shown"})
+    """
+)
+
+
+def test_state_read_from_the_checkpoint_is_what_the_cli_prints(tmp_path: Path) -> None:
+    stack = new_stack(tmp_path / "prog", tmp_path / "state", "reads", PROGRAM)
+    stack.config_all({"reads:phase": "Pending"}, {"reads:unused": "sealed"})
+    stack.up()
+
+    assert stack.export() == stack.cli_export()
+    outputs = stack.outputs()
+    assert outputs == stack.cli_outputs()
+    assert outputs["hidden"] == SECRET_SHOWN and outputs["nested"]["token"] == SECRET_SHOWN
+    assert outputs["plain"] == {"id": "j-1", "nodes": [1, 2], "phase": "Pending"}
+    assert "s3cr3t-value" not in json.dumps(stack.export())
+    # Decrypted reads still go through the CLI.
+    assert stack.outputs(show_secrets=True)["hidden"] == "s3cr3t-value"
+
+    # After a destroy: no resources, no outputs, alike.
+    stack.destroy()
+    assert stack.export() == stack.cli_export()
+    assert stack.outputs() == stack.cli_outputs() == {}
+
+
+def test_a_copied_new_stack_is_what_pulumi_stack_init_makes(tmp_path: Path) -> None:
+    copied = new_stack(tmp_path / "copied", tmp_path / "state-copied", "reads", PROGRAM)
+    write_project(tmp_path / "made", "reads", PROGRAM)
+    made = Stack(tmp_path / "made", tmp_path / "state-made", env=pulumi_env(tmp_path / "state-made"))
+    made.backend.mkdir(parents=True)
+    made.run("stack", "init", made.name)
+
+    # Selected, the passphrase's salt in its settings file, no deployment yet: as `stack init` leaves it.
+    for stack in (copied, made):
+        listed = json.loads(stack.run("stack", "ls", "--json").stdout)
+        assert [(s["name"], s["current"]) for s in listed] == [("test", True)]
+        assert (stack.workdir / "Pulumi.test.yaml").read_text().startswith("encryptionsalt: v1:")
+        assert stack.cli_outputs() == {}
+    exported = [stack.cli_export()["deployment"] for stack in (copied, made)]
+    for deployment in exported:
+        deployment["manifest"].pop("time")
+        deployment["secrets_providers"]["state"].pop("salt")
+    assert exported[0] == exported[1]
+    # And it works: a secret set in its config is decrypted by the program.
+    copied.config("reads:phase", "Failed", secret=True)
+    copied.up()
+    assert copied.outputs()["plain"]["phase"] == "Failed"
