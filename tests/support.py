@@ -12,7 +12,7 @@ import signal
 import time
 from collections.abc import Callable, Collection, Iterator, Mapping
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import pytest
 
@@ -28,6 +28,7 @@ __all__ = [
     "emulator_env",
     "fast_polls",
     "minimal_job",
+    "missing",
     "phase_of",
     "poll",
     "require",
@@ -122,14 +123,18 @@ def default_sigint() -> None:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
+def missing(message: str) -> NoReturn:
+    """Skip the test (at a module's top: the whole module) for an input that is not there, except in CI (CI
+    set), where it fails: a CI run must not turn green by silently skipping what it was meant to check."""
+    if os.environ.get("CI"):
+        pytest.fail(message)
+    pytest.skip(message, allow_module_level=True)
+
+
 def require(path: Path, what: str) -> Path:
-    """path, when it exists; otherwise skip the test, except in CI (CI set), where a missing input fails it:
-    a CI run must not turn green by silently skipping what it was meant to check."""
+    """path, when it exists; otherwise the test is skipped, or fails in CI (``missing``)."""
     if not path.exists():
-        message = f"{what} not found at {path}"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+        missing(f"{what} not found at {path}")
     return path
 
 

@@ -24,7 +24,9 @@ import pytest
 
 from modelarts_emulator.testing import EmulatorAuth, EmulatorProcess
 
-sdk_core = pytest.importorskip("huaweicloudsdkcore")
+from ..official_sdk import sdk_module
+
+sdk_module("huaweicloudsdkcore")
 from huaweicloudsdkcore.auth.credentials import BasicCredentials, Credentials  # noqa: E402
 from huaweicloudsdkcore.auth.internal import FederalAccessor, MetadataAccessor  # noqa: E402
 from huaweicloudsdkcore.exceptions.exceptions import ClientRequestException, SdkException  # noqa: E402

@@ -15,9 +15,10 @@ import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
 
+from ..official_sdk import sdk_module
 from ..support import wait_phase
 
-sdk_core = pytest.importorskip("huaweicloudsdkcore")
+sdk_module("huaweicloudsdkcore")
 from huaweicloudsdkcore.auth.credentials import BasicCredentials  # noqa: E402
 from huaweicloudsdkcore.exceptions.exceptions import ClientRequestException  # noqa: E402
 from huaweicloudsdkcore.http.http_config import HttpConfig  # noqa: E402

@@ -298,8 +298,10 @@ def test_hidden_name_scope_never_causes_a_diff() -> None:
 
 def sdk_error(emu: EmulatorProcess, call: Callable[[Any, Any], Any]) -> tuple[int, str]:
     """What the official SDK sees for the same call: the oracle for status and error code."""
+    from ..official_sdk import sdk_module
+
+    m = sdk_module("huaweicloudsdkmodelarts.v1.model")
     from huaweicloudsdkcore.exceptions.exceptions import ClientRequestException
-    from huaweicloudsdkmodelarts.v1 import model as m
 
     from ..emulator import test_emulator_official_sdk as sdk
 

@@ -112,8 +112,9 @@ def test_client_round_trip_and_search_by_tag(client: ModelArtsClient, emulator: 
 def test_the_official_sdk_reads_and_writes_the_same_tags(
     client: ModelArtsClient, emulator: EmulatorProcess
 ) -> None:
-    pytest.importorskip("huaweicloudsdkmodelarts")
-    from huaweicloudsdkmodelarts.v1 import model as m
+    from ..official_sdk import sdk_module
+
+    m = sdk_module("huaweicloudsdkmodelarts.v1.model")
 
     from ..emulator.test_emulator_official_sdk import sdk_client
 
