@@ -11,6 +11,7 @@ from hypothesis import settings
 
 from modelarts_emulator.testing import EmulatorProcess, start_emulator
 
+from .loopback import keep_to_loopback
 from .support import default_sigint
 
 default_sigint()  # every pulumi command the tests start obeys the engine's SIGINT (support.default_sigint)
@@ -65,3 +66,11 @@ def emulator(_fast_emulator_holder: list[EmulatorProcess]) -> EmulatorProcess:
     emu = _fast_emulator_holder[0]
     emu.reset()
     return emu
+
+
+@pytest.fixture
+def loopback_only(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Nothing leaves loopback (tests/loopback.py); for a whole module: ``pytestmark =
+    pytest.mark.usefixtures("loopback_only")``."""
+    keep_to_loopback(monkeypatch)
+    yield

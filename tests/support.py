@@ -20,6 +20,7 @@ from modelarts_emulator.testing import EmulatorProcess
 
 __all__ = [
     "FAST_POLL_SECONDS",
+    "PARTNER_PROJECT",
     "POLL_SECONDS_ENV",
     "REPO",
     "SEEDS",
@@ -41,6 +42,10 @@ T = TypeVar("T")
 # is cloned.
 REPO = Path(__file__).resolve().parent.parent
 SEEDS = REPO.parent / "shared" / "seeds"
+
+# The project of the emulator's partner account, whose keys its agency (modelarts_agency of emulator_partner)
+# hands out: written out here, not read from the emulator, so that the tests check the emulator's answer.
+PARTNER_PROJECT = "fedcba9876543210fedcba9876543210"
 
 # The provider's poll knob (pulumi_modelarts.job.polling); spelled out so that this module loads no provider
 # code.

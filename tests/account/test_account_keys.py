@@ -1,7 +1,8 @@
 """Temporary keys renewed (ahead of expiry, under one lock, and after an APIG.0307 refusal: a create only
 after its job was looked for), the private CA trusted (verification kept on), and renewed keys scrubbed.
 
-Against the emulator and scripted servers on loopback only (``loopback_only``, as tests/test_emulator_iam.py).
+Against the emulator and scripted servers on loopback only (``loopback_only``, as
+tests/emulator/test_emulator_iam.py).
 """
 
 from __future__ import annotations
@@ -34,13 +35,9 @@ from pulumi_modelarts.wire.models import CreateTrainingJobRequest
 
 from ..httpserver import Certificate, ScriptedServer, json_reply
 from ..support import minimal_job
-from .test_account_iam import (  # noqa: F401 (fixtures: the loopback guard, fresh process caches)
-    AGENCY,
-    fresh_process_caches,
-    keyless,
-    loopback_only,
-    settings_for,
-)
+from .account_support import AGENCY, keyless, settings_for
+
+pytestmark = pytest.mark.usefixtures("loopback_only", "fresh_process_caches")
 
 # -- renewal -------------------------------------------------------------------------------------------------
 

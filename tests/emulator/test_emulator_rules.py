@@ -19,9 +19,8 @@ import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
 
-from ..official_sdk import sdk_module
+from ..official_sdk import FREE_FLAVOR_EXAMPLE, job_details, sdk_client, sdk_module
 from ..support import wait_phase
-from .test_emulator_official_sdk import FREE_FLAVOR_EXAMPLE, job_details, sdk_client
 
 sdk_module("huaweicloudsdkcore")
 from huaweicloudsdkcore.exceptions.exceptions import ClientRequestException  # noqa: E402

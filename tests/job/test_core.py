@@ -25,31 +25,8 @@ from pulumi_modelarts.wire.errors import InvalidInputsError, ProvisioningError
 
 from ..httpserver import ScriptedServer, json_reply
 from ..support import fast_polls as fast_polls
-from ..support import minimal_job, poll
-
-PROJECT = "0123456789abcdef0123456789abcdef"
-JOB_ID = "11111111-2222-3333-4444-555555555555"
-
-
-class Recorder:
-    """A Progress that keeps the lines it is told; the engine listens as long as `listening` says."""
-
-    def __init__(self, listening: bool = True) -> None:
-        self.lines: list[str] = []
-        self.statuses: list[str] = []
-        self.listening = listening
-        self.asked = 0
-
-    def say(self, line: str) -> None:
-        self.lines.append(line)
-
-    def status(self, line: str) -> None:
-        self.statuses.append(line)
-
-    def engine_listening(self) -> bool:
-        self.asked += 1
-        return self.listening
-
+from ..support import minimal_job
+from .core_support import JOB_ID, PROJECT, Recorder, await_phase, inputs, live, live_phase, operations
 
 pytestmark = pytest.mark.usefixtures("fast_polls")
 
@@ -60,34 +37,10 @@ def client(emulator: EmulatorProcess) -> Iterator[ModelArtsClient]:
         yield opened
 
 
-def inputs(annotations: Mapping[str, str] | None = None, **overrides: Any) -> dict[str, Any]:
-    metadata: dict[str, Any] = {"name": "core-job", "description": "nightly"}
-    if annotations:
-        metadata["annotations"] = dict(annotations)
-    return minimal_job(node_count=1.0, metadata=metadata, **overrides)
-
-
 def unnamed(**overrides: Any) -> dict[str, Any]:
     """Inputs without a job name, as the resources hand them over: check names the job after name_prefix."""
     fields = {"metadata": {"description": "nightly"}, "name_prefix": "train", **overrides}
     return minimal_job(node_count=1.0, **fields)
-
-
-def live(emu: EmulatorProcess, job_id: str) -> dict[str, Any]:
-    with httpx.Client(auth=emu.auth(), timeout=10) as http:
-        return dict(http.get(emu.api_url(f"/training-jobs/{job_id}")).raise_for_status().json())
-
-
-def phase_of(emu: EmulatorProcess, job_id: str) -> str:
-    return str(live(emu, job_id)["status"]["phase"])
-
-
-def await_phase(emu: EmulatorProcess, job_id: str, phase: str) -> None:
-    poll(lambda: phase_of(emu, job_id), lambda seen: seen == phase, timeout=10.0, what=f"{job_id} {phase}")
-
-
-def operations(emu: EmulatorProcess) -> dict[str, int]:
-    return dict(emu.stats()["by_operation"])
 
 
 # ------------------------------------------------------------------------------------------------ check
@@ -236,7 +189,7 @@ def test_create_waits_as_wait_for_says(
     assert outputs["spec"]["resource"]["flavor_id"] == "modelarts.vm.cpu.2u"
     json.dumps(outputs)  # JSON-friendly
     if wait_for == "completed":
-        assert phase_of(emulator, created.id) == "Completed"
+        assert live_phase(emulator, created.id) == "Completed"
 
 
 def test_create_keeps_environment_variables_in_their_secret_output_only(
@@ -366,7 +319,7 @@ def test_a_timed_out_create_leaves_its_job_alone_once_the_engine_is_gone(
     assert said.asked == 1
     assert "terminate" not in operations(emulator)
     time.sleep(0.3)
-    assert phase_of(emulator, job_id.group(1)) == "Pending"
+    assert live_phase(emulator, job_id.group(1)) == "Pending"
 
 
 def test_a_job_whose_creation_failed_ends_the_wait() -> None:
@@ -480,7 +433,7 @@ def test_delete_terminates_and_waits_until_the_job_stopped(
     created = core.create(inputs({"emulator/running-seconds": "30"}, wait_for="running"), client, Recorder())
     said = Recorder()
     core.delete(created.id, client, said)
-    assert phase_of(emulator, created.id) == "Terminated"
+    assert live_phase(emulator, created.id) == "Terminated"
     assert said.lines[0] == f"training job core-job (id {created.id}) terminating"
     assert re.fullmatch(rf"training job core-job \(id {created.id}\) Terminated after .+", said.lines[-1])
 
@@ -524,22 +477,22 @@ def test_a_front_end_limit_bounds_the_wait_for_a_terminated_job_to_stop(
         r"time in the resource's customTimeouts",
         str(info.value),
     ), str(info.value)
-    assert phase_of(emulator, created.id) == "Terminating"
+    assert live_phase(emulator, created.id) == "Terminating"
     # A limit above the built-in wait changes nothing: a quick job is simply stopped.
     quick = core.create(inputs(wait_for="running") | {"metadata": {"name": "quick"}}, client, Recorder())
     core.delete(quick.id, client, Recorder(), quick.outputs, limit=10_000.0)
-    assert phase_of(emulator, quick.id) == "Terminated"
+    assert live_phase(emulator, quick.id) == "Terminated"
 
 
 def test_delete_of_a_completed_job_is_quiet(emulator: EmulatorProcess, client: ModelArtsClient) -> None:
     created = core.create(inputs({"emulator/running-seconds": "0"}, wait_for="completed"), client, Recorder())
-    assert phase_of(emulator, created.id) == "Completed"
+    assert live_phase(emulator, created.id) == "Completed"
     said = Recorder()
     emulator.reset_stats()
     core.delete(created.id, client, said)
     assert said.lines == []
     assert "terminate" not in operations(emulator)
-    assert phase_of(emulator, created.id) == "Completed"
+    assert live_phase(emulator, created.id) == "Completed"
 
 
 def test_delete_of_a_job_already_gone_is_fine(emulator: EmulatorProcess, client: ModelArtsClient) -> None:

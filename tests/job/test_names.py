@@ -298,15 +298,13 @@ def test_hidden_name_scope_never_causes_a_diff() -> None:
 
 def sdk_error(emu: EmulatorProcess, call: Callable[[Any, Any], Any]) -> tuple[int, str]:
     """What the official SDK sees for the same call: the oracle for status and error code."""
-    from ..official_sdk import sdk_module
+    from ..official_sdk import sdk_client, sdk_module
 
     m = sdk_module("huaweicloudsdkmodelarts.v1.model")
     from huaweicloudsdkcore.exceptions.exceptions import ClientRequestException
 
-    from ..emulator import test_emulator_official_sdk as sdk
-
     with pytest.raises(ClientRequestException) as caught:
-        call(sdk.sdk_client(emu), m)
+        call(sdk_client(emu), m)
     return caught.value.status_code, caught.value.error_code
 
 

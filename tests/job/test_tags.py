@@ -112,11 +112,9 @@ def test_client_round_trip_and_search_by_tag(client: ModelArtsClient, emulator: 
 def test_the_official_sdk_reads_and_writes_the_same_tags(
     client: ModelArtsClient, emulator: EmulatorProcess
 ) -> None:
-    from ..official_sdk import sdk_module
+    from ..official_sdk import sdk_client, sdk_module
 
     m = sdk_module("huaweicloudsdkmodelarts.v1.model")
-
-    from ..emulator.test_emulator_official_sdk import sdk_client
 
     sdk = sdk_client(emulator)
     job_id = core.create(job_inputs("tag-sdk"), client, Recorder()).id

@@ -23,10 +23,10 @@ from pulumi_modelarts.wire.errors import ProvisioningError
 from pulumi_modelarts.wire.models import TrainingJob
 
 from ..httpserver import Recorded, Reply, ScriptedServer, json_reply
+from ..stack_exports import URN, export
 from ..support import fast_polls as fast_polls
 from ..support import minimal_job
-from ..tools.test_orphans import URN, export
-from .test_core import JOB_ID, PROJECT, Recorder, await_phase, inputs, operations, phase_of
+from .core_support import JOB_ID, PROJECT, Recorder, await_phase, inputs, live_phase, operations
 
 pytestmark = pytest.mark.usefixtures("fast_polls")
 
@@ -114,7 +114,7 @@ def test_a_timed_out_wait_on_an_unknown_phase_the_service_will_not_stop_says_it_
     assert "  phase Exploding is not one this provider knows" in text, text
     assert "  the service refused to terminate it (ModelArts.2796: " in text, text
     assert f"may still be running: stop training job core-job (id {job_id}) in the ModelArts console" in text
-    assert phase_of(emulator, job_id) == "Exploding"
+    assert live_phase(emulator, job_id) == "Exploding"
 
 
 def test_a_wait_ending_once_the_engine_is_gone_leaves_an_unknown_phase_alone_and_says_so(
@@ -126,7 +126,7 @@ def test_a_wait_ending_once_the_engine_is_gone_leaves_an_unknown_phase_alone_and
     text = str(info.value)
     assert "terminate" not in operations(emulator)
     assert "could NOT be terminated and may still be running" in text and NOTHING_LEFT not in text, text
-    assert phase_of(emulator, job_id_in(text)) == "Exploding"
+    assert live_phase(emulator, job_id_in(text)) == "Exploding"
 
 
 def test_a_refused_terminate_of_a_job_that_has_since_ended_says_so() -> None:
@@ -176,7 +176,7 @@ def test_destroy_terminates_a_job_in_an_unknown_phase_and_waits_until_it_stopped
     created = core.create(inputs(STOPPABLE, wait_for="none"), client, Recorder())
     said = Recorder()
     core.delete(created.id, client, said, created.outputs)
-    assert phase_of(emulator, created.id) == "Terminated"
+    assert live_phase(emulator, created.id) == "Terminated"
     assert said.lines[0] == f"training job core-job (id {created.id}) terminating"
 
 
@@ -198,7 +198,7 @@ def test_destroy_keeps_a_job_in_an_unknown_phase_the_service_will_not_terminate(
     assert "it may still be running, so it stays in the Pulumi state" in text
     assert f"stop training job core-job (id {created.id}) in the ModelArts console" in text
     assert "`pulumi state delete`" in text and NOTHING_LEFT not in text
-    assert phase_of(emulator, created.id) == "Exploding"
+    assert live_phase(emulator, created.id) == "Exploding"
     assert "delete" not in operations(emulator)  # the record of a job that may run is never deleted
 
 

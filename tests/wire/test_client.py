@@ -26,17 +26,25 @@ from pulumi_modelarts.wire.errors import (
     ThrottledError,
     TransportError,
 )
-from pulumi_modelarts.wire.models import CreateTrainingJobRequest, SearchFilter, SearchRequest, TrainingJob
+from pulumi_modelarts.wire.models import SearchFilter, SearchRequest, TrainingJob
 
 from ..httpserver import Recorded, Reply, ScriptedServer, json_reply, self_signed_certificate
 from ..support import FakeTime
+from .scripted_service import (
+    JOBS,
+    PROJECT,
+    SEARCH,
+    JobStore,
+    create_request,
+    error_body,
+    job,
+    posts,
+    searches,
+)
 
 AK = "AKEXAMPLE0123456789"
 SK = "SkExampleSecretValue0123456789abcdef"
 TOKEN = "SecurityTokenExampleValue-0123456789"
-PROJECT = "proj0123"
-JOBS = f"/v2/{PROJECT}/training-jobs"
-SEARCH = f"/v2/{PROJECT}/training-job-searches"
 
 
 @pytest.fixture
@@ -82,40 +90,6 @@ def make_client(
     yield make
     for client in made:
         client.close()
-
-
-def job(
-    job_id: str, name: str = "job-a", create_time: int | None = None, phase: str = "Running"
-) -> dict[str, Any]:
-    return {
-        "kind": "job",
-        "metadata": {
-            "id": job_id,
-            "name": name,
-            "create_time": create_time if create_time is not None else int(time.time() * 1000),
-            "brand_new_field": {"x": 1},
-        },
-        "status": {"phase": phase, "secondary_phase": phase, "duration": 0},
-        "algorithm": {"id": "algo", "environments": [{"A": "1"}]},
-        "spec": {"resource": {"flavor_id": "f", "node_count": 1, "policy": "regular"}, "log_export_path": {}},
-    }
-
-
-def create_request(name: str = "job-a") -> CreateTrainingJobRequest:
-    return CreateTrainingJobRequest.model_validate(
-        {
-            "metadata": {"name": name, "description": "训练 ü"},
-            "algorithm": {"id": "algo", "environments": {"A": "1"}},
-            "spec": {"resource": {"flavor_id": "f", "node_count": 1}},
-        }
-    )
-
-
-def error_body(code: str, msg: str, solution: str | None = None) -> dict[str, str]:
-    body = {"error_code": code, "error_msg": msg}
-    if solution:
-        body["error_solution"] = solution
-    return body
 
 
 def assert_no_secrets(*texts: str) -> None:
@@ -442,42 +416,6 @@ def test_read_timeouts_are_retried_then_reported(server: ScriptedServer, make_cl
 
 
 # ---------------------------------------------------------------- lost-create recovery
-
-
-class JobStore:
-    """A tiny stand-in service: creates commit a job; searches filter by name "like" and page by index."""
-
-    def __init__(self) -> None:
-        self.jobs: list[dict[str, Any]] = []
-        self.create_reply: Callable[[dict[str, Any]], Reply] = lambda created: json_reply(created, status=201)
-        self.commit = True
-
-    def __call__(self, request: Recorded) -> Reply:
-        if request.method == "POST" and request.path == JOBS:
-            body = request.json()
-            created = job(f"id-{len(self.jobs) + 1}", name=body["metadata"]["name"])
-            if self.commit:
-                self.jobs.append(created)
-            return self.create_reply(created)
-        if request.method == "POST" and request.path == SEARCH:
-            query = request.json()
-            matches = list(self.jobs)
-            for f in query.get("filters") or []:
-                if f["key"] == "name" and f["operator"] == "like":
-                    matches = [j for j in matches if f["value"][0] in j["metadata"]["name"]]
-            matches.sort(key=lambda j: j["metadata"]["create_time"], reverse=True)
-            limit, page = query["limit"], query["offset"]
-            items = matches[page * limit : (page + 1) * limit]
-            return json_reply({"total": len(matches), "count": len(items), "items": items})
-        return json_reply(error_body("ModelArts.2775", "not found"), status=400)
-
-
-def posts(server: ScriptedServer) -> list[Recorded]:
-    return [r for r in server.requests if r.method == "POST" and r.path == JOBS]
-
-
-def searches(server: ScriptedServer) -> list[Recorded]:
-    return [r for r in server.requests if r.path == SEARCH]
 
 
 def test_lost_create_answer_finds_the_job_and_does_not_post_twice(

@@ -24,7 +24,7 @@ from pulumi_modelarts.wire.errors import (
 )
 
 from ..httpserver import Recorded, Reply, ScriptedServer, json_reply
-from .test_client import JOBS, PROJECT, SEARCH, JobStore, create_request, error_body, posts, searches
+from .scripted_service import JOBS, PROJECT, SEARCH, JobStore, create_request, error_body, posts, searches
 
 AK, SK = "AKUNUSABLE0123456789", "SkUnusableSecretValue0123456789"
 JOB_ID = "11111111-2222-3333-4444-555555555555"
