@@ -11,6 +11,7 @@ from hypothesis import settings
 
 from modelarts_emulator.testing import EmulatorProcess, start_emulator
 
+from .httpserver import ScriptedServer
 from .loopback import keep_to_loopback
 from .support import default_sigint
 
@@ -74,3 +75,10 @@ def loopback_only(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     pytest.mark.usefixtures("loopback_only")``."""
     keep_to_loopback(monkeypatch)
     yield
+
+
+@pytest.fixture
+def server() -> Iterator[ScriptedServer]:
+    """A scripted HTTP server on loopback (a module whose server fronts the provider overrides this)."""
+    with ScriptedServer() as srv:
+        yield srv

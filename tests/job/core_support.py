@@ -1,4 +1,5 @@
-"""What the tests of core's operations share: their inputs, and the emulator's view of the jobs they made."""
+"""What the tests of core's operations share: their inputs, the emulator's view of the jobs they made, and a
+client of a scripted server."""
 
 from __future__ import annotations
 
@@ -8,34 +9,17 @@ from typing import Any
 import httpx
 
 from modelarts_emulator.testing import EmulatorProcess
+from pulumi_modelarts.job.client import ModelArtsClient
+from pulumi_modelarts.wire.auth import AkSkAuth
 
+from ..httpserver import ScriptedServer
 from ..support import minimal_job, poll
 
-__all__ = ["JOB_ID", "PROJECT", "Recorder", "await_phase", "inputs", "live", "live_phase", "operations"]
+__all__ = ["JOB_ID", "PROJECT", "await_phase", "inputs", "live", "live_phase", "operations", "scripted"]
 
 # The project and job of the scripted servers' answers.
 PROJECT = "0123456789abcdef0123456789abcdef"
 JOB_ID = "11111111-2222-3333-4444-555555555555"
-
-
-class Recorder:
-    """A Progress that keeps the lines it is told; the engine listens as long as `listening` says."""
-
-    def __init__(self, listening: bool = True) -> None:
-        self.lines: list[str] = []
-        self.statuses: list[str] = []
-        self.listening = listening
-        self.asked = 0
-
-    def say(self, line: str) -> None:
-        self.lines.append(line)
-
-    def status(self, line: str) -> None:
-        self.statuses.append(line)
-
-    def engine_listening(self) -> bool:
-        self.asked += 1
-        return self.listening
 
 
 def inputs(annotations: Mapping[str, str] | None = None, **overrides: Any) -> dict[str, Any]:
@@ -63,3 +47,8 @@ def await_phase(emu: EmulatorProcess, job_id: str, phase: str) -> None:
 def operations(emu: EmulatorProcess) -> dict[str, int]:
     """The emulator's calls by operation since its stats were last reset."""
     return dict(emu.stats()["by_operation"])
+
+
+def scripted(server: ScriptedServer) -> ModelArtsClient:
+    """A client of the scripted server, for answers the emulator cannot give on demand."""
+    return ModelArtsClient(endpoint=server.url, project_id=PROJECT, auth=AkSkAuth("AKCORE", "sk-core"))

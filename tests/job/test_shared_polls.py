@@ -37,8 +37,7 @@ from pulumi_modelarts.wire.throttling import (
     shared_gate,
 )
 
-from ..support import FakeTime, minimal_job, poll
-from ..support import ProgressLines as Said
+from ..support import FakeTime, ProgressLines, minimal_job, poll
 
 # ------------------------------------------------------------------------------------------------ fakes
 
@@ -468,9 +467,9 @@ def test_waits_sharing_their_polls_each_get_their_own_answer(monkeypatch: pytest
     ) as emu:
 
         def create(name: str) -> Any:
-            with core.open_client({}, Said(), emu.provider_env()) as client:
+            with core.open_client({}, ProgressLines(), emu.provider_env()) as client:
                 try:
-                    return core.create(_inputs(f"shared-{name}", **plan[name]), client, Said())
+                    return core.create(_inputs(f"shared-{name}", **plan[name]), client, ProgressLines())
                 except ProvisioningError as exc:
                     return exc
 

@@ -6,7 +6,6 @@ import json
 import pickle
 import socket
 import time
-from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -48,12 +47,6 @@ TOKEN = "SecurityTokenExampleValue-0123456789"
 
 
 @pytest.fixture
-def server() -> Iterator[ScriptedServer]:
-    with ScriptedServer() as srv:
-        yield srv
-
-
-@pytest.fixture
 def fake_time() -> FakeTime:
     return FakeTime()
 
@@ -64,32 +57,17 @@ def logs() -> list[str]:
 
 
 @pytest.fixture
-def make_client(
-    server: ScriptedServer, fake_time: FakeTime, logs: list[str]
-) -> Iterator[Callable[..., ModelArtsClient]]:
-    made: list[ModelArtsClient] = []
-
-    def make(**overrides: Any) -> ModelArtsClient:
-        kwargs: dict[str, Any] = {
-            "endpoint": server.url,
-            "project_id": PROJECT,
-            "auth": AkSkAuth(AK, SK, security_token=TOKEN, project_id=PROJECT),
-            "secrets": (AK, SK, TOKEN),
-            "timeout": 5.0,
-            "max_attempts": 4,
-            "sleep": fake_time.sleep,
-            "clock": fake_time.clock,
-            "log": logs.append,
-            "rng": lambda: 0.5,
-        }
-        kwargs.update(overrides)
-        client = ModelArtsClient(**kwargs)
-        made.append(client)
-        return client
-
-    yield make
-    for client in made:
-        client.close()
+def client_defaults(fake_time: FakeTime, logs: list[str]) -> dict[str, Any]:
+    """make_client's (tests/wire/conftest.py): temporary keys, four attempts on a fake clock, a kept log."""
+    return {
+        "auth": AkSkAuth(AK, SK, security_token=TOKEN, project_id=PROJECT),
+        "secrets": (AK, SK, TOKEN),
+        "max_attempts": 4,
+        "sleep": fake_time.sleep,
+        "clock": fake_time.clock,
+        "log": logs.append,
+        "rng": lambda: 0.5,
+    }
 
 
 def assert_no_secrets(*texts: str) -> None:
