@@ -25,7 +25,7 @@ from modelarts_emulator.testing import EmulatorAuth, EmulatorProcess
 
 from ..loopback import loopback_problem
 from ..official_sdk import regional_sdk_client, sdk_module
-from ..support import PARTNER_PROJECT
+from ..support import PARTNER_PROJECT, poll
 
 sdk_module("huaweicloudsdkcore")
 from huaweicloudsdkcore.auth.credentials import BasicCredentials  # noqa: E402
@@ -328,8 +328,13 @@ def test_expired_keys_are_refused_with_apig_0307_and_fresh_ones_work(
     project_search = f"{emu.url}/v2/{PARTNER_PROJECT}/training-job-searches"
     with httpx.Client(auth=emu.temporary_auth(old), timeout=10) as http:
         assert http.post(project_search, json=SEARCH).status_code == 200
-        time.sleep(1.2)
-        expired = http.post(project_search, json=SEARCH)
+        # Good for a second: answered until then, refused from then on.
+        expired = poll(
+            lambda: http.post(project_search, json=SEARCH),
+            lambda answer: answer.status_code != 200,
+            timeout=5,
+            what="the key's expiry",
+        )
         iam_refusal = http.get(f"{emu.url}/v3/auth/projects")
     assert expired.status_code == 401
     assert expired.json() == {"error_code": "APIG.0307", "error_msg": "The token must be updated."}

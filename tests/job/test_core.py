@@ -23,7 +23,7 @@ from pulumi_modelarts.job.client import ModelArtsClient
 from pulumi_modelarts.wire.errors import InvalidInputsError, ProvisioningError
 
 from ..httpserver import ScriptedServer, json_reply
-from ..support import ProgressLines, minimal_job
+from ..support import ProgressLines, minimal_job, poll
 from .core_support import JOB_ID, await_phase, inputs, live, live_phase, operations, scripted
 
 pytestmark = pytest.mark.usefixtures("fast_polls")
@@ -283,7 +283,12 @@ def test_a_cancelled_create_stops_waiting_and_terminates_its_job(
 ) -> None:
     said = ProgressLines(listening=True)
     stop = threading.Event()
-    threading.Timer(0.3, stop.set).start()
+
+    def cancel_once_polled() -> None:  # the deployment is cancelled while the create waits for its job
+        poll(lambda: operations(emulator).get("get", 0), bool, timeout=10.0, what="a poll of the new job")
+        stop.set()
+
+    threading.Thread(target=cancel_once_polled, daemon=True).start()
     with pytest.raises(ProvisioningError) as info:
         core.create(
             inputs({"emulator/stay-pending": "true"}, wait_for="running", wait_timeout="30m"),
@@ -309,8 +314,8 @@ def test_a_timed_out_create_leaves_its_job_alone_once_the_engine_is_gone(
     job_id = re.search(r"\(id ([^)]+)\)", text)
     assert job_id is not None
     assert said.asked == 1
+    # create is synchronous: a terminate it had sent would be counted already.
     assert "terminate" not in operations(emulator)
-    time.sleep(0.3)
     assert live_phase(emulator, job_id.group(1)) == "Pending"
 
 
