@@ -15,6 +15,8 @@ from hypothesis import settings
 from modelarts_emulator.testing import EmulatorProcess, start_emulator
 
 from .cli.pulumi_cli import RUNS_FILE_ENV
+from .httpserver import ScriptedServer
+from .loopback import keep_to_loopback
 from .support import default_sigint
 
 default_sigint()  # every pulumi command the tests start obeys the engine's SIGINT (support.default_sigint)
@@ -69,6 +71,21 @@ def emulator(_fast_emulator_holder: list[EmulatorProcess]) -> EmulatorProcess:
     emu = _fast_emulator_holder[0]
     emu.reset()
     return emu
+
+
+@pytest.fixture
+def loopback_only(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Nothing leaves loopback (tests/loopback.py); for a whole module: ``pytestmark =
+    pytest.mark.usefixtures("loopback_only")``."""
+    keep_to_loopback(monkeypatch)
+    yield
+
+
+@pytest.fixture
+def server() -> Iterator[ScriptedServer]:
+    """A scripted HTTP server on loopback (a module whose server fronts the provider overrides this)."""
+    with ScriptedServer() as srv:
+        yield srv
 
 
 # The longest tests first, so that a parallel run's workers do not end waiting on one of them.

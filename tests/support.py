@@ -1,5 +1,5 @@
-"""Test support shared by the unit tests, the CLI tests and bench/: polling, waiting for a job's phase, fast
-provider polls, a minimal job body, and an emulator's environment.
+"""Test support shared by the unit tests, the CLI tests and bench/: polling, waiting for a job's phase, a
+minimal job body, an emulator's environment, a recording Progress and a fake clock.
 
 Imported as ``tests.support`` (``tests`` is a package), from pytest and from ``python -m bench.bench`` alike.
 """
@@ -10,9 +10,9 @@ import copy
 import os
 import signal
 import time
-from collections.abc import Callable, Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import pytest
 
@@ -20,14 +20,15 @@ from modelarts_emulator.testing import EmulatorProcess
 
 __all__ = [
     "FAST_POLL_SECONDS",
+    "PARTNER_PROJECT",
     "POLL_SECONDS_ENV",
     "REPO",
     "SEEDS",
     "FakeTime",
     "ProgressLines",
     "emulator_env",
-    "fast_polls",
     "minimal_job",
+    "missing",
     "phase_of",
     "poll",
     "require",
@@ -40,6 +41,10 @@ T = TypeVar("T")
 # is cloned.
 REPO = Path(__file__).resolve().parent.parent
 SEEDS = REPO.parent / "shared" / "seeds"
+
+# The project of the emulator's partner account, whose keys its agency (modelarts_agency of emulator_partner)
+# hands out: written out here, not read from the emulator, so that the tests check the emulator's answer.
+PARTNER_PROJECT = "fedcba9876543210fedcba9876543210"
 
 # The provider's poll knob (pulumi_modelarts.job.polling); spelled out so that this module loads no provider
 # code.
@@ -60,14 +65,6 @@ def minimal_job(*, node_count: float = 1, **fields: Any) -> dict[str, Any]:
     body["spec"]["resource"]["node_count"] = node_count
     body.update(fields)
     return body
-
-
-@pytest.fixture
-def fast_polls(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """The provider polls every FAST_POLL_SECONDS. For a whole module: import it (``from .support import
-    fast_polls as fast_polls``) and set ``pytestmark = pytest.mark.usefixtures("fast_polls")``."""
-    monkeypatch.setenv(POLL_SECONDS_ENV, FAST_POLL_SECONDS)
-    yield
 
 
 def phase_of(job: Any) -> str | None:
@@ -122,31 +119,40 @@ def default_sigint() -> None:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
+def missing(message: str) -> NoReturn:
+    """Skip the test (at a module's top: the whole module) for an input that is not there, except in CI (CI
+    set), where it fails: a CI run must not turn green by silently skipping what it was meant to check."""
+    if os.environ.get("CI"):
+        pytest.fail(message)
+    pytest.skip(message, allow_module_level=True)
+
+
 def require(path: Path, what: str) -> Path:
-    """path, when it exists; otherwise skip the test, except in CI (CI set), where a missing input fails it:
-    a CI run must not turn green by silently skipping what it was meant to check."""
+    """path, when it exists; otherwise the test is skipped, or fails in CI (``missing``)."""
     if not path.exists():
-        message = f"{what} not found at {path}"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+        missing(f"{what} not found at {path}")
     return path
 
 
 class ProgressLines:
-    """A Progress that keeps every line it is told, statuses included; the engine always listens."""
+    """A Progress that keeps what it is told: the lines said in ``lines``, the statuses in ``statuses``. The
+    engine listens as long as ``listening`` says; ``asked`` counts how often that was asked."""
 
-    def __init__(self) -> None:
+    def __init__(self, listening: bool = True) -> None:
         self.lines: list[str] = []
+        self.statuses: list[str] = []
+        self.listening = listening
+        self.asked = 0
 
     def say(self, line: str) -> None:
         self.lines.append(line)
 
     def status(self, line: str) -> None:
-        self.lines.append(line)
+        self.statuses.append(line)
 
     def engine_listening(self) -> bool:
-        return True
+        self.asked += 1
+        return self.listening
 
 
 class FakeTime:
@@ -157,6 +163,7 @@ class FakeTime:
         self.sleeps: list[float] = []
 
     def sleep(self, seconds: float) -> None:
+        assert seconds >= 0  # time.sleep refuses a negative pause: so does its stand-in
         self.sleeps.append(seconds)
         self.now += seconds
 

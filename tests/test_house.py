@@ -2,7 +2,9 @@
 lines and every function under 80 (``generated/`` and the generated blocks of hand-written modules aside: the
 generator writes them); and no module, of the package or of the tests, reaches a private name (``_x``) of
 another first-party module (``from .x import _y``, ``module._y``, ``setattr(module.Thing, "_y", ...)``):
-it uses, or its owner adds, a public one.
+it uses, or its owner adds, a public one. And no module of the tests imports a test module (``test_*.py``):
+what tests share is in a helper module or a ``conftest.py``, so each test module can be read, run and moved
+on its own.
 """
 
 from __future__ import annotations
@@ -109,6 +111,44 @@ def private_reaches(source: str, here: str, is_package: bool = False) -> list[st
     return found
 
 
+def _test_module_of(dotted: str) -> str | None:
+    """The test module of the tests (``tests.….test_x``) a dotted name is, or is inside; None for others."""
+    parts = dotted.split(".")
+    if parts[0] != "tests":
+        return None
+    for index, part in enumerate(parts[1:], 2):
+        if part.startswith("test_"):
+            return ".".join(parts[:index])
+    return None
+
+
+def imports_of_test_modules(source: str, here: str, is_package: bool = False) -> list[str]:
+    """The places where the module here (dotted name) imports a test module other than itself, or a name from
+    one: ``from .test_x import y``, ``from . import test_x``, ``import tests.job.test_x``,
+    ``importlib.import_module("tests.job.test_x")``; at the module's top or inside a function alike."""
+    found: list[str] = []
+
+    def check(lineno: int, dotted: str, text: str) -> None:
+        imported = _test_module_of(dotted)
+        if imported is not None and imported != here:
+            found.append(f"{lineno}: {text}")
+
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom):
+            module = _imported_module(node, here, is_package)
+            for alias in node.names:
+                check(node.lineno, f"{module}.{alias.name}", f"from {module} import {alias.name}")
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                check(node.lineno, alias.name, f"import {alias.name}")
+        elif isinstance(node, ast.Call) and node.args:
+            func, first = node.func, node.args[0]
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            if name in ("import_module", "__import__") and isinstance(first, ast.Constant):
+                check(node.lineno, str(first.value), f"{name}({first.value!r})")
+    return found
+
+
 def _dotted(path: Path, root: Path, prefix: str) -> tuple[str, bool]:
     parts = [prefix, *path.relative_to(root).with_suffix("").parts]
     if parts[-1] == "__init__":
@@ -123,6 +163,14 @@ def _reaches_under(root: Path, prefix: str) -> Iterator[str]:
         here, is_package = _dotted(path, root, prefix)
         for place in private_reaches(path.read_text(encoding="utf-8"), here, is_package):
             yield f"{path.relative_to(REPO)}:{place}"
+
+
+def imports_of_test_modules_under(root: Path) -> Iterator[str]:
+    """Each place a module under root (a copy of tests/, as ``tests``) imports a test module."""
+    for path in sorted(root.rglob("*.py")):
+        here, is_package = _dotted(path, root, "tests")
+        for place in imports_of_test_modules(path.read_text(encoding="utf-8"), here, is_package):
+            yield f"{path.relative_to(root)}:{place}"
 
 
 def test_every_hand_written_module_is_under_400_lines() -> None:
@@ -146,6 +194,12 @@ def test_no_package_module_reaches_a_private_name_of_another() -> None:
 
 def test_no_test_reaches_a_private_name_of_the_package_or_the_emulator() -> None:
     assert list(_reaches_under(TESTS, "tests")) == []
+
+
+def test_no_module_of_the_tests_imports_a_test_module() -> None:
+    assert list(imports_of_test_modules_under(TESTS)) == [], (
+        "share it through a helper module or a conftest.py"
+    )
 
 
 def test_the_measures_find_what_they_look_for() -> None:
@@ -182,3 +236,32 @@ def test_the_measures_find_what_they_look_for() -> None:
         assert private_reaches(source, here) == [], source
     assert private_reaches("from ._x import y", "pulumi_modelarts.job", is_package=True) == []
     assert private_reaches("from .core import _y", "pulumi_modelarts.job.core") == []  # its own name
+
+
+def test_the_import_rule_finds_every_way_to_import_a_test_module() -> None:
+    here = "tests.job.test_tags"
+    breaking = {
+        "from .test_core import Recorder": "tests.job.test_core",
+        "from . import test_core": "tests.job import test_core",
+        "from ..emulator.test_emulator_rules import search": "tests.emulator.test_emulator_rules",
+        "from ..emulator import test_emulator_official_sdk as sdk": "import test_emulator_official_sdk",
+        "from tests.tools.test_orphans import URN": "tests.tools.test_orphans",
+        "import tests.job.test_core": "import tests.job.test_core",
+        "def test_x() -> None:\n    from .test_core import inputs\n": "tests.job.test_core",
+        "importlib.import_module('tests.job.test_core')": "import_module('tests.job.test_core')",
+    }
+    for source, named in breaking.items():
+        found = imports_of_test_modules(source, here)
+        assert len(found) == 1 and named in found[0], (source, found)
+    allowed = [
+        "from .core_support import inputs",
+        "from ..official_sdk import sdk_client",
+        "from . import conftest",
+        "from .test_tags import helper",  # its own module
+        "import pytest\nfrom pulumi_modelarts.job import core",
+        "from pulumi_modelarts.tests.test_x import y",  # not the tests' (no such module, but not ours)
+    ]
+    for source in allowed:
+        assert imports_of_test_modules(source, here) == [], source
+    assert imports_of_test_modules("from . import support", "tests", is_package=True) == []
+    assert imports_of_test_modules("from .job import test_core", "tests", is_package=True) != []

@@ -3,16 +3,15 @@ keys, an agency's and an OIDC login's keys, their renewal (before expiry, and af
 private CA, and the secrets scrubbed. The official SDK is the oracle for the shapes: its ``BasicCredentials``
 finds the same project, its ``MetadataAccessor`` fetches the same key.
 
-Everything stays on loopback (``loopback_only``, shared with tests/test_emulator_iam.py): every endpoint,
+Everything stays on loopback (``loopback_only``, as tests/emulator/test_emulator_iam.py): every endpoint,
 IAM's and the metadata service's included, is the emulator's.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
@@ -28,43 +27,16 @@ from pulumi_modelarts.account.settings import AssumeRole, Settings
 from pulumi_modelarts.job.client import ModelArtsClient
 from pulumi_modelarts.wire.errors import SettingsError
 
-from ..emulator.test_emulator_iam import (  # noqa: F401 (loopback_only: the autouse guard)
-    PARTNER_PROJECT,
-    BasicCredentials,
-    MetadataAccessor,
-    loopback_only,
-    sdk_client,
-)
 from ..httpserver import ScriptedServer
+from ..official_sdk import regional_sdk_client, sdk_module
+from ..support import PARTNER_PROJECT
+from .account_support import AGENCY, keyless, settings_for
 
-AGENCY = AssumeRole(agency_name="modelarts_agency", domain_name="emulator_partner")
+sdk_module("huaweicloudsdkcore")
+from huaweicloudsdkcore.auth.credentials import BasicCredentials  # noqa: E402
+from huaweicloudsdkcore.auth.internal import MetadataAccessor  # noqa: E402
 
-
-@pytest.fixture(autouse=True)
-def fresh_process_caches() -> Iterator[None]:
-    """Projects found and keys fetched are kept per process: each test starts without any."""
-    projects.clear_cache()
-    session.forget_keys()
-    yield
-    projects.clear_cache()
-    session.forget_keys()
-
-
-def settings_for(emu: EmulatorProcess, **given: Any) -> Settings:
-    """The emulator's region, endpoints (ModelArts and IAM) and base keys, without a project id."""
-    fields: dict[str, Any] = {
-        "region": emu.region,
-        "endpoint": emu.url,
-        "iam_endpoint": emu.url,
-        "access_key": emu.access_key,
-        "secret_key": emu.secret_key,
-        **given,
-    }
-    return Settings(**fields)
-
-
-def keyless(emu: EmulatorProcess, **given: Any) -> Settings:
-    return settings_for(emu, access_key=None, secret_key=None, **given)
+pytestmark = pytest.mark.usefixtures("loopback_only", "fresh_process_caches")
 
 
 def search_total(client: ModelArtsClient) -> int:
@@ -78,14 +50,18 @@ def test_the_project_is_found_by_region_once_per_process(
     emulator_factory: Callable[..., EmulatorProcess],
 ) -> None:
     emu = emulator_factory(sub_project=["ml"])
-    oracle = sdk_client(emu, BasicCredentials(emu.access_key, emu.secret_key))._credentials.project_id
+    oracle = regional_sdk_client(
+        emu, BasicCredentials(emu.access_key, emu.secret_key)
+    )._credentials.project_id
     with ModelArtsClient.from_settings(settings_for(emu)) as client:
         assert client.project_id == emu.project_id == oracle
         assert search_total(client) == 0  # the project ModelArts accepts for these keys
     with ModelArtsClient.from_settings(settings_for(emu)) as again:
         assert again.project_id == emu.project_id
     sub = settings_for(emu, project_name=f"{emu.region}_ml")
-    sdk_sub = sdk_client(emu, BasicCredentials(emu.access_key, emu.secret_key), region=f"{emu.region}_ml")
+    sdk_sub = regional_sdk_client(
+        emu, BasicCredentials(emu.access_key, emu.secret_key), region=f"{emu.region}_ml"
+    )
     with ModelArtsClient.from_settings(sub) as client:
         assert client.project_id == sdk_sub._credentials.project_id != emu.project_id
         assert search_total(client) == 0

@@ -1,7 +1,8 @@
 """Temporary keys renewed (ahead of expiry, under one lock, and after an APIG.0307 refusal: a create only
 after its job was looked for), the private CA trusted (verification kept on), and renewed keys scrubbed.
 
-Against the emulator and scripted servers on loopback only (``loopback_only``, as tests/test_emulator_iam.py).
+Against the emulator and scripted servers on loopback only (``loopback_only``, as
+tests/emulator/test_emulator_iam.py).
 """
 
 from __future__ import annotations
@@ -9,7 +10,6 @@ from __future__ import annotations
 import shutil
 import subprocess
 import threading
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -33,31 +33,29 @@ from pulumi_modelarts.wire.errors import AuthenticationError, CertificateError, 
 from pulumi_modelarts.wire.models import CreateTrainingJobRequest
 
 from ..httpserver import Certificate, ScriptedServer, json_reply
-from ..support import minimal_job
-from .test_account_iam import (  # noqa: F401 (fixtures: the loopback guard, fresh process caches)
-    AGENCY,
-    fresh_process_caches,
-    keyless,
-    loopback_only,
-    settings_for,
-)
+from ..support import minimal_job, poll
+from .account_support import AGENCY, keyless, settings_for
+
+pytestmark = pytest.mark.usefixtures("loopback_only", "fresh_process_caches")
 
 # -- renewal -------------------------------------------------------------------------------------------------
 
 
 class Counting:
-    """A key source that hands out keys of a given lifetime on a fake clock, counting fetches."""
+    """A key source that hands out keys of a given lifetime on a fake clock, counting fetches; a fetch answers
+    once `answer_when` holds."""
 
     name = "a test source"
 
     def __init__(self, clock: list[float], lifetime: float, fail: bool = False) -> None:
         self.clock, self.lifetime, self.fail, self.fetched = clock, lifetime, fail, 0
+        self.answer_when: Callable[[], bool] = lambda: True
 
     def fetch(self) -> TemporaryKeys:
         if self.fail:
             raise AccountError("the source is down")
         self.fetched += 1
-        time.sleep(0.01)  # long enough for other threads to pile up on the lock
+        poll(self.answer_when, bool, timeout=5, what="the fetch's moment to answer")
         return TemporaryKeys(f"AK{self.fetched}", "sk", "st", self.clock[0] + self.lifetime)
 
     def secrets(self) -> tuple[str, ...]:
@@ -97,7 +95,15 @@ def test_threads_share_one_renewal() -> None:
     source = Counting(clock, 900)
     keys = RenewingKeys(source, clock=lambda: clock[0])
     seen: list[str] = []
-    threads = [threading.Thread(target=lambda: seen.append(keys.current().access)) for _ in range(16)]
+    asking: list[int] = []
+
+    def ask() -> None:
+        asking.append(1)
+        seen.append(keys.current().access)
+
+    # The first fetch answers only once every thread is asking: the others pile up on the lock meanwhile.
+    source.answer_when = lambda: len(asking) == 16
+    threads = [threading.Thread(target=ask) for _ in range(16)]
     for thread in threads:
         thread.start()
     for thread in threads:

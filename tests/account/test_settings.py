@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import pickle
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -189,12 +188,6 @@ def test_settings_hide_secrets_and_refuse_pickling() -> None:
         pickle.dumps(got)
     with pytest.raises(dataclasses.FrozenInstanceError):
         got.secret_key = "x"  # type: ignore[misc]
-
-
-@pytest.fixture
-def server() -> Iterator[ScriptedServer]:
-    with ScriptedServer() as srv:
-        yield srv
 
 
 def test_settings_client_signs_with_aksk(server: ScriptedServer) -> None:

@@ -22,7 +22,7 @@ import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
 
-from ..emulator.test_emulator_iam import PARTNER_PROJECT
+from ..support import PARTNER_PROJECT
 from .front_ends import FRONT_ENDS, FrontEnd
 from .story import assert_no_traceback, emulator_client, job_args, new_story
 

@@ -15,7 +15,7 @@ import pytest
 from modelarts_emulator.testing import EmulatorProcess, start_emulator
 from pulumi_modelarts.wire import auth
 
-from ..support import wait_phase
+from ..support import poll, wait_phase
 
 Factory = Callable[..., EmulatorProcess]
 
@@ -80,6 +80,18 @@ def create(http: httpx.Client, emu: EmulatorProcess, body: dict[str, Any]) -> di
     response = http.post(emu.api_url("/training-jobs"), json=body)
     assert response.status_code == 201, response.text
     return dict(response.json())
+
+
+def after_millisecond(epoch_ms: int) -> None:
+    """Return once this machine's clock, the emulator's too, is past the millisecond epoch_ms (so a job
+    created next has a later create_time)."""
+    poll(
+        lambda: int(time.time() * 1000),
+        lambda now: now > epoch_ms,
+        timeout=1,
+        what="a later millisecond",
+        interval=0.001,
+    )
 
 
 def get(http: httpx.Client, emu: EmulatorProcess, job_id: str) -> dict[str, Any]:
@@ -229,20 +241,25 @@ def test_phases_follow_the_clock(emulator_factory: Factory) -> None:
         job = create(http, emu, job_body("clocked"))
         job_id, created = job["metadata"]["id"], job["metadata"]["create_time"]
         seen: list[tuple[str, str]] = []
-        final: dict[str, Any] = {}
-        deadline = time.monotonic() + 5
-        while time.monotonic() < deadline:
-            status = get(http, emu, job_id)["status"]
+
+        def observed() -> dict[str, Any]:
+            """The job's status now, each new (phase, secondary phase) pair noted, a running one checked."""
+            status: dict[str, Any] = get(http, emu, job_id)["status"]
             pair = (status["phase"], status["secondary_phase"])
             if not seen or seen[-1] != pair:
                 seen.append(pair)
             if status["phase"] == "Running":
                 assert status["start_time"] == created + 600
                 assert status["duration"] >= 0
-            if status["phase"] == "Completed":
-                final = status
-                break
-            time.sleep(0.03)
+            return status
+
+        final = poll(
+            observed,
+            lambda status: status["phase"] == "Completed",
+            timeout=5,
+            what="the job completed",
+            interval=0.03,
+        )
     assert seen == [
         ("Creating", "Creating"),
         ("Pending", "Queuing"),
@@ -388,7 +405,7 @@ def test_search_filters_sorting_and_pages(emulator_factory: Factory) -> None:
         jobs = []
         for name in names:
             jobs.append(create(http, emu, job_body(name)))
-            time.sleep(0.005)  # distinct create times
+            after_millisecond(jobs[-1]["metadata"]["create_time"])  # distinct create times
         times = [j["metadata"]["create_time"] for j in jobs]
 
         everything = search(http, emu).json()

@@ -17,7 +17,9 @@ from pydantic import BaseModel
 from modelarts_emulator import checks
 from pulumi_modelarts.wire.models import CreateTrainingJobRequest
 
-sdk_models = pytest.importorskip("huaweicloudsdkmodelarts.v1.model")
+from ..official_sdk import sdk_module
+
+sdk_models = sdk_module("huaweicloudsdkmodelarts.v1.model")
 
 FREE_JOB: dict[str, Any] = {
     "kind": "job",

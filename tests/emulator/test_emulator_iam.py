@@ -2,19 +2,18 @@
 
 The official SDK finds the project id (``BasicCredentials`` with a region and no project id), assumes nothing
 about our shapes: its ``FederalAccessor`` logs in with an id token and trades the unscoped token for keys, its
-``MetadataAccessor`` fetches keys from the metadata service. Every request stays on loopback: an autouse guard
-refuses any other address before a socket connects or a name is looked up, the metadata endpoint (a class
-constant, ``http://169.254.169.254``) is overridden and asserted so before any call, and IAM's endpoint is
-always given explicitly.
+``MetadataAccessor`` fetches keys from the metadata service. Every request stays on loopback: a guard
+(tests/loopback.py) refuses any other address before a socket connects or a name is looked up, the metadata
+endpoint (a class constant, ``http://169.254.169.254``) is overridden and asserted so before any call, and
+IAM's endpoint is always given explicitly.
 """
 
 from __future__ import annotations
 
-import ipaddress
 import json
 import socket
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -24,59 +23,19 @@ import pytest
 
 from modelarts_emulator.testing import EmulatorAuth, EmulatorProcess
 
-sdk_core = pytest.importorskip("huaweicloudsdkcore")
-from huaweicloudsdkcore.auth.credentials import BasicCredentials, Credentials  # noqa: E402
+from ..loopback import loopback_problem
+from ..official_sdk import regional_sdk_client, sdk_module
+from ..support import PARTNER_PROJECT, poll
+
+sdk_module("huaweicloudsdkcore")
+from huaweicloudsdkcore.auth.credentials import BasicCredentials  # noqa: E402
 from huaweicloudsdkcore.auth.internal import FederalAccessor, MetadataAccessor  # noqa: E402
 from huaweicloudsdkcore.exceptions.exceptions import ClientRequestException, SdkException  # noqa: E402
-from huaweicloudsdkcore.http.http_config import HttpConfig  # noqa: E402
-from huaweicloudsdkcore.region.region import Region  # noqa: E402
-from huaweicloudsdkmodelarts.v1 import ModelArtsClient  # noqa: E402
 from huaweicloudsdkmodelarts.v1 import model as m  # noqa: E402
 
-PARTNER_PROJECT = "fedcba9876543210fedcba9876543210"
+pytestmark = pytest.mark.usefixtures("loopback_only")
+
 SEARCH = {"limit": 10, "offset": 0}
-
-
-def loopback_problem(host: str) -> str | None:
-    """Why a connection to ``host`` must not be made (None for a loopback address)."""
-    try:
-        if ipaddress.ip_address(host.split("%")[0]).is_loopback:
-            return None
-    except ValueError:
-        if host == "localhost":
-            return None
-    return f"refused to reach {host!r}: tests talk to loopback only"
-
-
-@pytest.fixture(autouse=True)
-def loopback_only(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Nothing leaves loopback: no proxy from the environment, no other address, no name lookup."""
-    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost,::1")
-    for name in ("HUAWEICLOUD_SDK_IAM_ENDPOINT", "HUAWEICLOUD_SDK_AK", "HUAWEICLOUD_SDK_SK"):
-        monkeypatch.delenv(name, raising=False)
-    connect = socket.socket.connect
-    getaddrinfo = socket.getaddrinfo
-
-    def guarded_connect(self: socket.socket, address: Any) -> None:
-        if self.family in (socket.AF_INET, socket.AF_INET6):
-            problem = loopback_problem(str(address[0]))
-            if problem:
-                raise OSError(problem)
-        connect(self, address)
-
-    def guarded_getaddrinfo(host: Any, *args: Any, **kwargs: Any) -> Any:
-        problem = loopback_problem(host.decode() if isinstance(host, bytes) else str(host))
-        if problem:
-            raise OSError(problem)
-        return getaddrinfo(host, *args, **kwargs)
-
-    monkeypatch.setattr(socket.socket, "connect", guarded_connect)
-    monkeypatch.setattr(socket, "getaddrinfo", guarded_getaddrinfo)
-    # The SDK caches project ids per access key and region across instances; each test starts empty.
-    monkeypatch.setattr(Credentials, "_CACHE", {})
-    yield
 
 
 @pytest.fixture
@@ -105,24 +64,6 @@ def test_the_guard_refuses_everything_but_loopback() -> None:
         assert loopback_problem(host)
     with pytest.raises(OSError, match="loopback only"):
         socket.getaddrinfo("iam.myhuaweicloud.com", 443)
-
-
-def sdk_config() -> Any:
-    config = HttpConfig.get_default_config()
-    config.retry_times = 0
-    config.timeout = (3, 10)
-    return config
-
-
-def sdk_client(emu: EmulatorProcess, credentials: Any, region: str | None = None) -> Any:
-    """The official ModelArts client; with a region and no project id, the SDK looks the project up at IAM."""
-    return (
-        ModelArtsClient.new_builder()
-        .with_credentials(credentials.with_iam_endpoint(emu.url))
-        .with_region(Region(id=region or emu.region, endpoint=emu.url))
-        .with_http_config(sdk_config())
-        .build()
-    )
 
 
 def search(client: Any) -> Any:
@@ -154,10 +95,12 @@ def test_the_official_sdk_finds_the_project_and_a_sub_project(
     emulator_factory: Callable[..., EmulatorProcess],
 ) -> None:
     emu = emulator_factory(sub_project=["ml"])
-    client = sdk_client(emu, BasicCredentials(emu.access_key, emu.secret_key))
+    client = regional_sdk_client(emu, BasicCredentials(emu.access_key, emu.secret_key))
     assert client._credentials.project_id == emu.project_id
     assert search(client).total == 0  # the project it found is the one ModelArts accepts
-    sub = sdk_client(emu, BasicCredentials(emu.access_key, emu.secret_key), region=f"{emu.region}_ml")
+    sub = regional_sdk_client(
+        emu, BasicCredentials(emu.access_key, emu.secret_key), region=f"{emu.region}_ml"
+    )
     assert sub._credentials.project_id not in (None, emu.project_id)
     assert search(sub).total == 0  # a sub-project of the account is a project of ModelArts too
     assert emu.credentials()["calls"] == {"list_projects": 2}
@@ -209,7 +152,7 @@ def test_without_the_permission_listing_is_refused_but_auth_projects_works(
     assert usable.status_code == 200
     assert [p["id"] for p in usable.json()["projects"]] == [emu.project_id]
     with pytest.raises(SdkException, match="Failed to get project id of region 'cn-north-4'"):
-        sdk_client(emu, BasicCredentials(emu.access_key, emu.secret_key))
+        regional_sdk_client(emu, BasicCredentials(emu.access_key, emu.secret_key))
 
 
 # -- assume_role ---------------------------------------------------------------------------------------------
@@ -229,7 +172,7 @@ def test_assume_role_gives_keys_of_the_other_account(emulator: EmulatorProcess) 
     keys = BasicCredentials(credential["access"], credential["secret"]).with_security_token(
         credential["securitytoken"]
     )
-    client = sdk_client(emulator, keys)
+    client = regional_sdk_client(emulator, keys)
     assert client._credentials.project_id == PARTNER_PROJECT
     assert search(client).total == 0
     with httpx.Client(auth=emulator.temporary_auth(credential), timeout=10) as http:
@@ -265,7 +208,7 @@ def test_the_official_sdk_logs_in_with_an_id_token(emulator: EmulatorProcess, tm
     token_file = tmp_path / "id_token"
     token_file.write_text("emulator-id-token\n")
     credentials = BasicCredentials().with_idp_id("emulator_idp").with_id_token_file(str(token_file))
-    client = sdk_client(emulator, credentials)  # FederalAccessor: login, then the token method
+    client = regional_sdk_client(emulator, credentials)  # FederalAccessor: login, then the token method
     assert client._credentials.project_id == emulator.project_id
     assert client._credentials.security_token.startswith("emulator-sts-")
     assert search(client).total == 0
@@ -277,7 +220,7 @@ def test_the_official_sdk_logs_in_with_an_id_token(emulator: EmulatorProcess, tm
 def test_federal_accessor_and_login_refusals(emulator: EmulatorProcess, tmp_path: Path) -> None:
     token_file = tmp_path / "id_token"
     token_file.write_text("emulator-id-token")
-    http_client = sdk_client(
+    http_client = regional_sdk_client(
         emulator, BasicCredentials(emulator.access_key, emulator.secret_key)
     ).get_http_client()
     credential = FederalAccessor().get_credential(
@@ -332,7 +275,7 @@ def test_the_official_metadata_accessor_fetches_keys(
     with httpx.Client(auth=emulator.temporary_auth(keys), timeout=10) as http:
         assert http.post(emulator.api_url("/training-job-searches"), json=SEARCH).status_code == 200
     # The whole SDK path: no keys at all, so BasicCredentials takes them from the metadata service.
-    client = sdk_client(emulator, BasicCredentials())
+    client = regional_sdk_client(emulator, BasicCredentials())
     assert client._credentials.project_id == emulator.project_id
     assert search(client).total == 0
 
@@ -385,8 +328,13 @@ def test_expired_keys_are_refused_with_apig_0307_and_fresh_ones_work(
     project_search = f"{emu.url}/v2/{PARTNER_PROJECT}/training-job-searches"
     with httpx.Client(auth=emu.temporary_auth(old), timeout=10) as http:
         assert http.post(project_search, json=SEARCH).status_code == 200
-        time.sleep(1.2)
-        expired = http.post(project_search, json=SEARCH)
+        # Good for a second: answered until then, refused from then on.
+        expired = poll(
+            lambda: http.post(project_search, json=SEARCH),
+            lambda answer: answer.status_code != 200,
+            timeout=5,
+            what="the key's expiry",
+        )
         iam_refusal = http.get(f"{emu.url}/v3/auth/projects")
     assert expired.status_code == 401
     assert expired.json() == {"error_code": "APIG.0307", "error_msg": "The token must be updated."}

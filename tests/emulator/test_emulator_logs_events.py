@@ -6,7 +6,6 @@ ended; events record every phase change, with an Error on failure, and answer th
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -14,10 +13,10 @@ import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
 
-from ..support import wait_phase
-from .test_emulator_official_sdk import job_details, sdk_client
+from ..official_sdk import job_details, sdk_client, sdk_module
+from ..support import poll, wait_phase
 
-sdk_core = pytest.importorskip("huaweicloudsdkcore")
+sdk_module("huaweicloudsdkcore")
 from huaweicloudsdkcore.exceptions.exceptions import ClientRequestException  # noqa: E402
 from huaweicloudsdkmodelarts.v1 import model as m  # noqa: E402
 
@@ -59,6 +58,14 @@ def events(client: Any, job_id: str, **query: Any) -> Any:
     return client.list_training_job_events(m.ListTrainingJobEventsRequest(training_job_id=job_id, **query))
 
 
+def answer(call: Callable[[], Any]) -> int:
+    """The HTTP status of the SDK's call: its answer's, or its refusal's."""
+    try:
+        return int(call().status_code)
+    except ClientRequestException as refusal:
+        return int(refusal.status_code)
+
+
 def refused(call: Callable[[], Any]) -> tuple[int, str, str]:
     with pytest.raises(ClientRequestException) as caught:
         call()
@@ -69,17 +76,20 @@ def refused(call: Callable[[], Any]) -> tuple[int, str, str]:
 
 
 def test_a_log_appears_when_the_job_runs_and_grows(emulator_factory: Factory) -> None:
-    # A progress line every 0.4 s: two looks 0.5 s apart always see the log grow.
+    # A progress line every 0.4 s: the log grows while the job runs.
     emu = emulator_factory(creating_seconds=0.3, pending_seconds=0.3, running_seconds=4)
     client = sdk_client(emu)
     job_id = create(client, job_body("growing", node_count=2))
     before = preview(client, job_id)
     assert before.status_code == 204 and before.content is None
     wait_phase(lambda: job_details(client, job_id), "Running")
-    time.sleep(0.5)
-    early = preview(client, job_id)
-    time.sleep(0.5)
-    later = preview(client, job_id)
+    early = poll(lambda: preview(client, job_id), lambda p: p.status_code == 200, timeout=5, what="a log")
+    later = poll(
+        lambda: preview(client, job_id),
+        lambda p: p.current_size != early.current_size,
+        timeout=5,
+        what="the log grown",
+    )
     assert early.status_code == later.status_code == 200
     assert 0 < early.current_size < later.current_size == later.full_size
     assert later.content.startswith(early.content)
@@ -143,8 +153,13 @@ def test_log_refusals(emulator_factory: Factory) -> None:
     cleared = create(client, job_body("cleared", {"emulator/logs-cleared-after-seconds": "1"}))
     wait_phase(lambda: job_details(client, cleared), "Completed")
     assert preview(client, cleared).status_code == 200
-    time.sleep(1.05)
-    assert refused(lambda: preview(client, cleared))[:2] == (400, "ModelArts.2819")
+    gone = poll(
+        lambda: answer(lambda: preview(client, cleared)),
+        lambda status: status != 200,
+        timeout=5,
+        what="the log cleared",
+    )
+    assert gone == 400 and refused(lambda: preview(client, cleared))[:2] == (400, "ModelArts.2819")
 
 
 def test_a_terminated_jobs_log_ends_with_the_signal(emulator_factory: Factory) -> None:

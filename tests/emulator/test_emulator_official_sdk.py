@@ -15,27 +15,12 @@ import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
 
+from ..official_sdk import FREE_FLAVOR_EXAMPLE, job_details, sdk_client, sdk_module
 from ..support import wait_phase
 
-sdk_core = pytest.importorskip("huaweicloudsdkcore")
-from huaweicloudsdkcore.auth.credentials import BasicCredentials  # noqa: E402
+sdk_module("huaweicloudsdkcore")
 from huaweicloudsdkcore.exceptions.exceptions import ClientRequestException  # noqa: E402
-from huaweicloudsdkcore.http.http_config import HttpConfig  # noqa: E402
-from huaweicloudsdkmodelarts.v1 import ModelArtsClient  # noqa: E402
 from huaweicloudsdkmodelarts.v1 import model as m  # noqa: E402
-
-# The create page's first example, verbatim.
-FREE_FLAVOR_EXAMPLE = json.loads(
-    """{ "kind" : "job",
-    "metadata" : { "name" : "TestModelArtsJob", "description" : "This is a ModelArts job" },
-    "algorithm" : { "id" : "3f5d6706-7b67-408d-8ba0-ec08048c45ed", "parameters" : [
-    { "name" : "input_dir", "value" : "obs://cn-north-4-rse/test/moxingtest-dir/" },
-    { "name" : "input_file", "value" : "obs://cn-north-4-rse/test/moxingtest/" },
-    { "name" : "large_file_method", "value" : "1" } ],
-    "policies" : { "auto_search" : null }, "environments" : { } },
-    "spec" : { "resource" : { "flavor_id" : "modelarts.p3.large.public.free", "node_count" : 1 },
-    "log_export_path" : { "obs_url" : "" } } }"""
-)
 
 
 def custom_image_example() -> Any:
@@ -66,29 +51,10 @@ def custom_image_example() -> Any:
     )
 
 
-def sdk_client(emu: EmulatorProcess, *, secret_key: str | None = None, project_id: str | None = None) -> Any:
-    config = HttpConfig.get_default_config()
-    config.retry_times = 0  # the emulator is fault-free here; any retry would hide a wrong answer
-    credentials = BasicCredentials(emu.access_key, secret_key or emu.secret_key, project_id or emu.project_id)
-    # Plain http is accepted for an explicit endpoint; no TLS setting needs changing for loopback.
-    return (
-        ModelArtsClient.new_builder()
-        .with_credentials(credentials)
-        .with_endpoints([emu.url])
-        .with_http_config(config)
-        .build()
-    )
-
-
 @pytest.fixture
 def sdk(emulator_factory: Callable[..., EmulatorProcess]) -> tuple[EmulatorProcess, Any]:
     emu = emulator_factory(creating_seconds=0.2, pending_seconds=0.2, running_seconds=30)
     return emu, sdk_client(emu)
-
-
-def job_details(client: Any, job_id: str) -> Any:
-    """The job as the official SDK reads it (ShowTrainingJobDetails)."""
-    return client.show_training_job_details(m.ShowTrainingJobDetailsRequest(training_job_id=job_id))
 
 
 def test_both_create_examples_and_details(sdk: tuple[EmulatorProcess, Any]) -> None:

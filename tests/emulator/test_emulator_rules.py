@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import copy
 import json
-import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -19,10 +18,10 @@ import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
 
-from ..support import wait_phase
-from .test_emulator_official_sdk import FREE_FLAVOR_EXAMPLE, job_details, sdk_client
+from ..official_sdk import FREE_FLAVOR_EXAMPLE, job_details, sdk_client, sdk_module
+from ..support import poll, wait_phase
 
-sdk_core = pytest.importorskip("huaweicloudsdkcore")
+sdk_module("huaweicloudsdkcore")
 from huaweicloudsdkcore.exceptions.exceptions import ClientRequestException  # noqa: E402
 from huaweicloudsdkmodelarts.v1 import model as m  # noqa: E402
 
@@ -349,8 +348,13 @@ def test_answers_carry_the_service_fields_and_echo_the_sdk_fields(emulator_facto
     assert extras.status.retention_time == 0  # reserved_time given: kept time counts once it stops
     done = wait_phase(lambda: job_details(client, extras.metadata.id), "Completed")
     assert done.status.running_records[0].recover_records == []
-    time.sleep(0.05)
-    assert raw_job(emu, extras.metadata.id)["status"]["retention_time"] > 0
+    kept = poll(
+        lambda: raw_job(emu, extras.metadata.id)["status"]["retention_time"],
+        lambda seconds: seconds > 0,
+        timeout=5,
+        what="kept time counting once the job stopped",
+    )
+    assert kept > 0
 
     raw = raw_job(emu, extras.metadata.id)
     for section in ("spec", "endpoints", "train_type"):

@@ -18,7 +18,9 @@ from hypothesis import strategies as st
 from modelarts_emulator import signing
 from modelarts_emulator.testing import EmulatorAuth
 
-sdk_core = pytest.importorskip("huaweicloudsdkcore")
+from ..official_sdk import sdk_module
+
+sdk_module("huaweicloudsdkcore")
 from huaweicloudsdkcore.auth.credentials import BasicCredentials  # noqa: E402
 from huaweicloudsdkcore.sdk_request import SdkRequest  # noqa: E402
 from huaweicloudsdkcore.signer.signer import Signer  # noqa: E402

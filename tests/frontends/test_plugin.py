@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import socket
 import threading
-import time
 from typing import Any
 
 import pytest
@@ -40,6 +39,7 @@ from pulumi_modelarts.job import job_state, progress
 from pulumi_modelarts.job import polling as wait
 
 from ..plugin_support import URN, declared_state, diff, diff_kinds, engine_log, run
+from ..support import poll
 
 
 def pv(value: Any, secret: bool = False) -> PropertyValue:
@@ -423,44 +423,58 @@ def _listener() -> socket.socket:
     return engine
 
 
-def _watch(address: str, parents: list[int]) -> threading.Thread:
-    """wait_until_engine_gone on a thread, fast, with the parent pid read from the end of parents."""
-    thread = threading.Thread(
-        target=progress.wait_until_engine_gone,
-        args=(address, 100),
-        kwargs={"interval": 0.01, "address_every": 2, "getppid": lambda: parents[-1]},
-        daemon=True,
-    )
-    thread.start()
-    return thread
+class _Watch:
+    """wait_until_engine_gone on a thread, fast, with the parent pid read from the end of parents; it counts
+    its looks (one at the parent each round, at the engine's address every second round)."""
+
+    def __init__(self, address: str, parents: list[int]) -> None:
+        self.looks = 0
+
+        def getppid() -> int:
+            self.looks += 1
+            return parents[-1]
+
+        self.thread = threading.Thread(
+            target=progress.wait_until_engine_gone,
+            args=(address, 100),
+            kwargs={"interval": 0.01, "address_every": 2, "getppid": getppid},
+            daemon=True,
+        )
+        self.thread.start()
+
+    def rounds(self, count: int) -> None:
+        """Return once the watch has gone round count times (so it did not return in them)."""
+        poll(
+            lambda: self.looks, lambda looks: looks >= count, timeout=5, what=f"{count} rounds", interval=0.01
+        )
 
 
 def test_the_engine_is_gone_once_the_plugins_parent_changes() -> None:
     with _listener() as engine:
         parents = [100]
-        watch = _watch(f"127.0.0.1:{engine.getsockname()[1]}", parents)
-        time.sleep(0.2)
-        assert watch.is_alive()  # the engine runs: never returns
+        watch = _Watch(f"127.0.0.1:{engine.getsockname()[1]}", parents)
+        watch.rounds(20)
+        assert watch.thread.is_alive()  # the engine runs: never returns
         parents.append(1)  # reparented: the engine died
-        watch.join(timeout=5)
-        assert not watch.is_alive()
+        watch.thread.join(timeout=5)
+        assert not watch.thread.is_alive()
 
 
 def test_the_engine_is_gone_once_its_address_refuses_though_the_parent_lives_on() -> None:
     engine = _listener()
-    watch = _watch(f"127.0.0.1:{engine.getsockname()[1]}", [100])
-    time.sleep(0.2)
-    assert watch.is_alive()
+    watch = _Watch(f"127.0.0.1:{engine.getsockname()[1]}", [100])
+    watch.rounds(20)
+    assert watch.thread.is_alive()
     engine.close()
-    watch.join(timeout=5)
-    assert not watch.is_alive()
+    watch.thread.join(timeout=5)
+    assert not watch.thread.is_alive()
 
 
 def test_an_address_that_never_answered_proves_nothing() -> None:
     # As the tests start the plugin by hand ("127.0.0.1:1"): it serves until stopped.
     parents = [100]
-    watch = _watch("127.0.0.1:1", parents)
-    time.sleep(0.3)
-    assert watch.is_alive()
+    watch = _Watch("127.0.0.1:1", parents)
+    watch.rounds(30)
+    assert watch.thread.is_alive()
     parents.append(1)  # ends the watch
-    watch.join(timeout=5)
+    watch.thread.join(timeout=5)

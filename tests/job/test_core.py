@@ -9,7 +9,7 @@ import json
 import re
 import threading
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import httpx
@@ -20,74 +20,19 @@ from modelarts_emulator.testing import EmulatorProcess
 from pulumi_modelarts.generated import fields
 from pulumi_modelarts.job import core, job_state, reports, stopping
 from pulumi_modelarts.job.client import ModelArtsClient
-from pulumi_modelarts.wire.auth import AkSkAuth
 from pulumi_modelarts.wire.errors import InvalidInputsError, ProvisioningError
 
 from ..httpserver import ScriptedServer, json_reply
-from ..support import fast_polls as fast_polls
-from ..support import minimal_job, poll
-
-PROJECT = "0123456789abcdef0123456789abcdef"
-JOB_ID = "11111111-2222-3333-4444-555555555555"
-
-
-class Recorder:
-    """A Progress that keeps the lines it is told; the engine listens as long as `listening` says."""
-
-    def __init__(self, listening: bool = True) -> None:
-        self.lines: list[str] = []
-        self.statuses: list[str] = []
-        self.listening = listening
-        self.asked = 0
-
-    def say(self, line: str) -> None:
-        self.lines.append(line)
-
-    def status(self, line: str) -> None:
-        self.statuses.append(line)
-
-    def engine_listening(self) -> bool:
-        self.asked += 1
-        return self.listening
-
+from ..support import ProgressLines, minimal_job, poll
+from .core_support import JOB_ID, await_phase, inputs, live, live_phase, operations, scripted
 
 pytestmark = pytest.mark.usefixtures("fast_polls")
-
-
-@pytest.fixture
-def client(emulator: EmulatorProcess) -> Iterator[ModelArtsClient]:
-    with core.open_client({}, Recorder(), emulator.provider_env()) as opened:
-        yield opened
-
-
-def inputs(annotations: Mapping[str, str] | None = None, **overrides: Any) -> dict[str, Any]:
-    metadata: dict[str, Any] = {"name": "core-job", "description": "nightly"}
-    if annotations:
-        metadata["annotations"] = dict(annotations)
-    return minimal_job(node_count=1.0, metadata=metadata, **overrides)
 
 
 def unnamed(**overrides: Any) -> dict[str, Any]:
     """Inputs without a job name, as the resources hand them over: check names the job after name_prefix."""
     fields = {"metadata": {"description": "nightly"}, "name_prefix": "train", **overrides}
     return minimal_job(node_count=1.0, **fields)
-
-
-def live(emu: EmulatorProcess, job_id: str) -> dict[str, Any]:
-    with httpx.Client(auth=emu.auth(), timeout=10) as http:
-        return dict(http.get(emu.api_url(f"/training-jobs/{job_id}")).raise_for_status().json())
-
-
-def phase_of(emu: EmulatorProcess, job_id: str) -> str:
-    return str(live(emu, job_id)["status"]["phase"])
-
-
-def await_phase(emu: EmulatorProcess, job_id: str, phase: str) -> None:
-    poll(lambda: phase_of(emu, job_id), lambda seen: seen == phase, timeout=10.0, what=f"{job_id} {phase}")
-
-
-def operations(emu: EmulatorProcess) -> dict[str, int]:
-    return dict(emu.stats()["by_operation"])
 
 
 # ------------------------------------------------------------------------------------------------ check
@@ -185,14 +130,14 @@ def test_plan_replaces_a_job_whose_creation_failed_when_asked_and_says_why() -> 
         "secondary_phase": "CreateFailed",
         "name": "n",
     }
-    said = Recorder()
+    said = ProgressLines()
     decision = core.plan("id-1", stored, declared, said)
     assert decision.replaces == ["status"] and decision.delete_before_replace
     assert said.lines == [
         "training job n will be replaced: the job was last seen Abnormal and replace_when_failed is set"
     ]
     failed = {key: value for key, value in stored.items() if key != "secondary_phase"}
-    assert core.plan("id-1", {**failed, "phase": "Failed"}, declared, Recorder()).replaces == ["status"]
+    assert core.plan("id-1", {**failed, "phase": "Failed"}, declared, ProgressLines()).replaces == ["status"]
     running = core.plan("id-1", {**stored, "secondary_phase": "Running", "phase": "Running"}, declared, said)
     assert running.replaces == [] and running.changes is False
 
@@ -201,7 +146,7 @@ def test_plan_replaces_a_job_whose_creation_failed_when_asked_and_says_why() -> 
 
 
 def test_create_waits_and_reports_progress(emulator: EmulatorProcess, client: ModelArtsClient) -> None:
-    said = Recorder()
+    said = ProgressLines()
     created = core.create(inputs(wait_for="running"), client, said)
     assert created.id and created.outputs["metadata"]["id"] == created.id
     assert created.outputs["phase"] in ("Running", "Completed")
@@ -225,7 +170,7 @@ def test_create_waits_and_reports_progress(emulator: EmulatorProcess, client: Mo
 def test_create_waits_as_wait_for_says(
     emulator: EmulatorProcess, client: ModelArtsClient, wait_for: str, phases: set[str]
 ) -> None:
-    created = core.create(inputs(wait_for=wait_for), client, Recorder())
+    created = core.create(inputs(wait_for=wait_for), client, ProgressLines())
     outputs = created.outputs
     assert created.id and outputs["metadata"]["id"] == created.id
     assert outputs["phase"] in phases
@@ -236,7 +181,7 @@ def test_create_waits_as_wait_for_says(
     assert outputs["spec"]["resource"]["flavor_id"] == "modelarts.vm.cpu.2u"
     json.dumps(outputs)  # JSON-friendly
     if wait_for == "completed":
-        assert phase_of(emulator, created.id) == "Completed"
+        assert live_phase(emulator, created.id) == "Completed"
 
 
 def test_create_keeps_environment_variables_in_their_secret_output_only(
@@ -244,7 +189,7 @@ def test_create_keeps_environment_variables_in_their_secret_output_only(
 ) -> None:
     declared = inputs(wait_for="none")
     declared["algorithm"]["environments"] = {"API_TOKEN": "s3cr3t-env-value"}
-    outputs = core.create(declared, client, Recorder()).outputs
+    outputs = core.create(declared, client, ProgressLines()).outputs
     assert outputs["environments"] == {"API_TOKEN": "s3cr3t-env-value"}
     secret_outputs = {"declared_inputs", "environments", "endpoints"}  # the resources' secret outputs
     public = {k: v for k, v in outputs.items() if k not in secret_outputs}
@@ -258,7 +203,7 @@ def test_create_refuses_invalid_inputs_before_any_call(
 ) -> None:
     emulator.reset_stats()
     with pytest.raises(InvalidInputsError) as info:
-        core.create(inputs(spec={"resource": {"node_count": 1}}), client, Recorder())
+        core.create(inputs(spec={"resource": {"node_count": 1}}), client, ProgressLines())
     assert [path for path, _ in info.value.failures] == ["spec.resource.flavor_id"]
     assert str(info.value).startswith("the training job inputs are not valid: spec.resource.flavor_id: ")
     assert isinstance(info.value, ValueError)
@@ -268,7 +213,7 @@ def test_create_refuses_invalid_inputs_before_any_call(
 def test_a_timed_out_create_terminates_its_job_while_the_engine_listens(
     emulator: EmulatorProcess, client: ModelArtsClient
 ) -> None:
-    said = Recorder(listening=True)
+    said = ProgressLines(listening=True)
     with pytest.raises(ProvisioningError) as info:
         core.create(
             inputs({"emulator/stay-pending": "true"}, wait_for="running", wait_timeout=0.3), client, said
@@ -284,7 +229,7 @@ def test_a_timed_out_create_says_where_the_job_stood_and_stops_it(
 ) -> None:
     pending = inputs({"emulator/stay-pending": "true"}, wait_for="running", wait_timeout=1.0)
     with pytest.raises(ProvisioningError) as info:
-        core.create(pending, client, Recorder())
+        core.create(pending, client, ProgressLines())
     text = str(info.value)
     assert "did not reach running within" in text
     assert "still Pending" in text
@@ -306,7 +251,7 @@ def test_a_wait_that_fails_unexpectedly_terminates_the_job_and_hides_credentials
     pending = inputs({"emulator/stay-pending": "true"}, wait_for="running")
     with monkeypatch.context() as patched, pytest.raises(ProvisioningError) as info:
         patched.setattr(client, "get_job", broken_get_job)
-        core.create(pending, client, Recorder())
+        core.create(pending, client, ProgressLines())
     text = str(info.value)
     assert "unexpected failure while polling" in text
     assert emulator.secret_key not in text
@@ -319,7 +264,7 @@ def test_a_wait_that_fails_unexpectedly_terminates_the_job_and_hides_credentials
 def test_a_front_end_limit_bounds_the_wait_below_wait_timeout(
     emulator: EmulatorProcess, client: ModelArtsClient
 ) -> None:
-    said = Recorder(listening=True)
+    said = ProgressLines(listening=True)
     started = time.monotonic()
     with pytest.raises(ProvisioningError) as info:
         core.create(
@@ -336,9 +281,14 @@ def test_a_front_end_limit_bounds_the_wait_below_wait_timeout(
 def test_a_cancelled_create_stops_waiting_and_terminates_its_job(
     emulator: EmulatorProcess, client: ModelArtsClient
 ) -> None:
-    said = Recorder(listening=True)
+    said = ProgressLines(listening=True)
     stop = threading.Event()
-    threading.Timer(0.3, stop.set).start()
+
+    def cancel_once_polled() -> None:  # the deployment is cancelled while the create waits for its job
+        poll(lambda: operations(emulator).get("get", 0), bool, timeout=10.0, what="a poll of the new job")
+        stop.set()
+
+    threading.Thread(target=cancel_once_polled, daemon=True).start()
     with pytest.raises(ProvisioningError) as info:
         core.create(
             inputs({"emulator/stay-pending": "true"}, wait_for="running", wait_timeout="30m"),
@@ -354,7 +304,7 @@ def test_a_cancelled_create_stops_waiting_and_terminates_its_job(
 def test_a_timed_out_create_leaves_its_job_alone_once_the_engine_is_gone(
     emulator: EmulatorProcess, client: ModelArtsClient
 ) -> None:
-    said = Recorder(listening=False)
+    said = ProgressLines(listening=False)
     with pytest.raises(ProvisioningError) as info:
         core.create(
             inputs({"emulator/stay-pending": "true"}, wait_for="running", wait_timeout=0.3), client, said
@@ -364,9 +314,9 @@ def test_a_timed_out_create_leaves_its_job_alone_once_the_engine_is_gone(
     job_id = re.search(r"\(id ([^)]+)\)", text)
     assert job_id is not None
     assert said.asked == 1
+    # create is synchronous: a terminate it had sent would be counted already.
     assert "terminate" not in operations(emulator)
-    time.sleep(0.3)
-    assert phase_of(emulator, job_id.group(1)) == "Pending"
+    assert live_phase(emulator, job_id.group(1)) == "Pending"
 
 
 def test_a_job_whose_creation_failed_ends_the_wait() -> None:
@@ -378,11 +328,9 @@ def test_a_job_whose_creation_failed_ends_the_wait() -> None:
     }  # fmt: skip
     with ScriptedServer() as server:
         server.queue(json_reply(created, 201), json_reply(created), json_reply(broken))
-        said = Recorder()
+        said = ProgressLines()
         with (
-            ModelArtsClient(
-                endpoint=server.url, project_id=PROJECT, auth=AkSkAuth("AKCORE", "sk-core")
-            ) as http,
+            scripted(server) as http,
             pytest.raises(ProvisioningError) as info,
         ):
             core.create(inputs(wait_for="completed"), http, said)
@@ -402,13 +350,13 @@ def test_a_job_whose_creation_failed_ends_the_wait() -> None:
 def test_read_keeps_the_declared_inputs_and_knows_a_vanished_job(
     emulator: EmulatorProcess, client: ModelArtsClient
 ) -> None:
-    created = core.create(inputs(wait_for="none"), client, Recorder())
-    found = core.read(created.id, created.outputs, client, Recorder())
+    created = core.create(inputs(wait_for="none"), client, ProgressLines())
+    found = core.read(created.id, created.outputs, client, ProgressLines())
     assert found is not None and found.id == created.id
     assert found.outputs["declared_inputs"] == created.outputs["declared_inputs"]
     with httpx.Client(auth=emulator.auth(), timeout=10) as http:
         http.delete(emulator.api_url(f"/training-jobs/{created.id}")).raise_for_status()
-    said = Recorder()
+    said = ProgressLines()
     assert core.read(created.id, created.outputs, client, said) is None
     assert said.lines == [f"training job {created.id} no longer exists"]
 
@@ -417,26 +365,26 @@ def test_a_refresh_after_an_out_of_band_terminate_shows_it_and_plans_nothing(
     emulator: EmulatorProcess, client: ModelArtsClient
 ) -> None:
     declared = core.check({}, inputs({"emulator/running-seconds": "30"}, wait_for="running")).inputs
-    created = core.create(declared, client, Recorder())
+    created = core.create(declared, client, ProgressLines())
     with httpx.Client(auth=emulator.auth(), timeout=10) as http:
         terminate = {"action_type": "terminate"}
         http.post(emulator.api_url(f"/training-jobs/{created.id}/actions"), json=terminate).raise_for_status()
     await_phase(emulator, created.id, "Terminated")
-    found = core.read(created.id, created.outputs, client, Recorder())
+    found = core.read(created.id, created.outputs, client, ProgressLines())
     assert found is not None and found.id == created.id
     assert found.outputs["phase"] == "Terminated"
     assert found.outputs["declared_inputs"] == created.outputs["declared_inputs"]
     again = core.check(declared, inputs({"emulator/running-seconds": "30"}, wait_for="running")).inputs
-    decision = core.plan(created.id, found.outputs, again, Recorder())
+    decision = core.plan(created.id, found.outputs, again, ProgressLines())
     assert decision.changes is False and decision.replaces == []
 
 
 def test_update_changes_the_description_in_place(emulator: EmulatorProcess, client: ModelArtsClient) -> None:
-    created = core.create(inputs(wait_for="none"), client, Recorder())
+    created = core.create(inputs(wait_for="none"), client, ProgressLines())
     news = inputs(wait_for="none")
     news["metadata"]["description"] = "weekly"
     emulator.reset_stats()
-    updated = core.update(created.id, created.outputs, news, client, Recorder())
+    updated = core.update(created.id, created.outputs, news, client, ProgressLines())
     assert operations(emulator).get("update") == 1
     assert "create" not in operations(emulator)
     assert updated.id == created.id
@@ -448,7 +396,7 @@ def test_update_changes_the_description_in_place(emulator: EmulatorProcess, clie
     emulator.reset_stats()
     settings_only = inputs(wait_for="running")
     settings_only["metadata"]["description"] = "weekly"
-    again = core.update(created.id, updated.outputs, settings_only, client, Recorder())
+    again = core.update(created.id, updated.outputs, settings_only, client, ProgressLines())
     assert set(operations(emulator)) == {"get"}
     assert again.outputs["declared_inputs"]["wait_for"] == "running"
     assert set(again.outputs) == set(updated.outputs)
@@ -457,12 +405,14 @@ def test_update_changes_the_description_in_place(emulator: EmulatorProcess, clie
 def test_a_front_end_limit_bounds_an_update_the_service_keeps_refusing(
     emulator: EmulatorProcess, client: ModelArtsClient
 ) -> None:
-    created = core.create(inputs({"emulator/throttle-updates": "true"}, wait_for="none"), client, Recorder())
+    created = core.create(
+        inputs({"emulator/throttle-updates": "true"}, wait_for="none"), client, ProgressLines()
+    )
     news = inputs({"emulator/throttle-updates": "true"}, wait_for="none")
     news["metadata"]["description"] = "weekly"
     started = time.monotonic()
     with pytest.raises(ProvisioningError) as info:
-        core.update(created.id, created.outputs, news, client, Recorder(), limit=6.0)
+        core.update(created.id, created.outputs, news, client, ProgressLines(), limit=6.0)
     assert time.monotonic() - started < 10
     text = str(info.value)
     assert f"training job {created.id} could not be updated within 6.0s (customTimeouts)" in text, text
@@ -477,10 +427,12 @@ def test_a_front_end_limit_bounds_an_update_the_service_keeps_refusing(
 def test_delete_terminates_and_waits_until_the_job_stopped(
     emulator: EmulatorProcess, client: ModelArtsClient
 ) -> None:
-    created = core.create(inputs({"emulator/running-seconds": "30"}, wait_for="running"), client, Recorder())
-    said = Recorder()
+    created = core.create(
+        inputs({"emulator/running-seconds": "30"}, wait_for="running"), client, ProgressLines()
+    )
+    said = ProgressLines()
     core.delete(created.id, client, said)
-    assert phase_of(emulator, created.id) == "Terminated"
+    assert live_phase(emulator, created.id) == "Terminated"
     assert said.lines[0] == f"training job core-job (id {created.id}) terminating"
     assert re.fullmatch(rf"training job core-job \(id {created.id}\) Terminated after .+", said.lines[-1])
 
@@ -495,12 +447,10 @@ def test_delete_gives_up_on_a_job_stuck_terminating(monkeypatch: pytest.MonkeyPa
         server.queue(json_reply(job("Running")), json_reply(job("Terminating"), 202))
         server.handler = lambda _request: json_reply(job("Terminating"))
         with (
-            ModelArtsClient(
-                endpoint=server.url, project_id=PROJECT, auth=AkSkAuth("AKCORE", "sk-core")
-            ) as http,
+            scripted(server) as http,
             pytest.raises(ProvisioningError) as info,
         ):
-            core.delete(JOB_ID, http, Recorder())
+            core.delete(JOB_ID, http, ProgressLines())
     assert re.fullmatch(
         rf"training job core-job \(id {JOB_ID}\) is still Terminating after 0\.\ds; "
         r"run `pulumi destroy` \(or `pulumi up`\) again to finish deleting it",
@@ -512,11 +462,11 @@ def test_a_front_end_limit_bounds_the_wait_for_a_terminated_job_to_stop(
     emulator: EmulatorProcess, client: ModelArtsClient
 ) -> None:
     created = core.create(
-        inputs({"emulator/terminating-seconds": "60"}, wait_for="running"), client, Recorder()
+        inputs({"emulator/terminating-seconds": "60"}, wait_for="running"), client, ProgressLines()
     )
     started = time.monotonic()
     with pytest.raises(ProvisioningError) as info:
-        core.delete(created.id, client, Recorder(), created.outputs, limit=0.5)
+        core.delete(created.id, client, ProgressLines(), created.outputs, limit=0.5)
     assert time.monotonic() - started < 10
     assert re.fullmatch(
         rf"training job core-job \(id {created.id}\) is still Terminating after \d\.\ds \(customTimeouts\); "
@@ -524,29 +474,31 @@ def test_a_front_end_limit_bounds_the_wait_for_a_terminated_job_to_stop(
         r"time in the resource's customTimeouts",
         str(info.value),
     ), str(info.value)
-    assert phase_of(emulator, created.id) == "Terminating"
+    assert live_phase(emulator, created.id) == "Terminating"
     # A limit above the built-in wait changes nothing: a quick job is simply stopped.
-    quick = core.create(inputs(wait_for="running") | {"metadata": {"name": "quick"}}, client, Recorder())
-    core.delete(quick.id, client, Recorder(), quick.outputs, limit=10_000.0)
-    assert phase_of(emulator, quick.id) == "Terminated"
+    quick = core.create(inputs(wait_for="running") | {"metadata": {"name": "quick"}}, client, ProgressLines())
+    core.delete(quick.id, client, ProgressLines(), quick.outputs, limit=10_000.0)
+    assert live_phase(emulator, quick.id) == "Terminated"
 
 
 def test_delete_of_a_completed_job_is_quiet(emulator: EmulatorProcess, client: ModelArtsClient) -> None:
-    created = core.create(inputs({"emulator/running-seconds": "0"}, wait_for="completed"), client, Recorder())
-    assert phase_of(emulator, created.id) == "Completed"
-    said = Recorder()
+    created = core.create(
+        inputs({"emulator/running-seconds": "0"}, wait_for="completed"), client, ProgressLines()
+    )
+    assert live_phase(emulator, created.id) == "Completed"
+    said = ProgressLines()
     emulator.reset_stats()
     core.delete(created.id, client, said)
     assert said.lines == []
     assert "terminate" not in operations(emulator)
-    assert phase_of(emulator, created.id) == "Completed"
+    assert live_phase(emulator, created.id) == "Completed"
 
 
 def test_delete_of_a_job_already_gone_is_fine(emulator: EmulatorProcess, client: ModelArtsClient) -> None:
-    created = core.create(inputs(wait_for="none"), client, Recorder())
+    created = core.create(inputs(wait_for="none"), client, ProgressLines())
     with httpx.Client(auth=emulator.auth(), timeout=10) as http:
         http.delete(emulator.api_url(f"/training-jobs/{created.id}")).raise_for_status()
-    core.delete(created.id, client, Recorder(), created.outputs)
+    core.delete(created.id, client, ProgressLines(), created.outputs)
 
 
 # ------------------------------------------------------------------------------------------- failure report
@@ -561,7 +513,9 @@ FAILING = {
 
 def failed_create(client: ModelArtsClient, annotations: Mapping[str, str], **overrides: Any) -> str:
     with pytest.raises(ProvisioningError) as info:
-        core.create(inputs({**FAILING, **annotations}, wait_for="completed", **overrides), client, Recorder())
+        core.create(
+            inputs({**FAILING, **annotations}, wait_for="completed", **overrides), client, ProgressLines()
+        )
     return str(info.value)
 
 
@@ -635,7 +589,7 @@ def test_a_stopped_or_timed_out_job_has_no_failure_report(
 ) -> None:
     with pytest.raises(ProvisioningError) as info:
         pending = inputs({"emulator/stay-pending": "true"}, wait_for="running", wait_timeout=0.3)
-        core.create(pending, client, Recorder())
+        core.create(pending, client, ProgressLines())
     assert "log" not in str(info.value) and "events" not in str(info.value)
 
 
@@ -677,7 +631,7 @@ def logged_inputs(**overrides: Any) -> dict[str, Any]:
 def test_create_shows_new_log_lines_while_it_waits_for_completed(
     emulator: EmulatorProcess, client: ModelArtsClient
 ) -> None:
-    progress = Recorder()
+    progress = ProgressLines()
     created = core.create(logged_inputs(), client, progress)
     assert created.outputs["phase"] == "Completed"
     assert all(s.startswith("core-job worker-0: ") for s in progress.statuses), progress.statuses
@@ -689,7 +643,7 @@ def test_create_shows_new_log_lines_while_it_waits_for_completed(
 
 
 def test_show_logs_false_reads_no_log(emulator: EmulatorProcess, client: ModelArtsClient) -> None:
-    progress = Recorder()
+    progress = ProgressLines()
     emulator.reset_stats()
     core.create(logged_inputs(show_logs=False), client, progress)
     assert "logs" not in operations(emulator) and progress.statuses == []
@@ -712,7 +666,7 @@ def test_a_log_read_that_fails_or_hangs_never_fails_or_slows_the_wait(
         raise ThrottledError(429, "ModelArts.2799", "too many requests")
 
     monkeypatch.setattr(client, "get_log_preview", read)
-    progress = Recorder()
+    progress = ProgressLines()
     started = time.monotonic()
     try:
         created = core.create(logged_inputs(), client, progress)

@@ -12,6 +12,8 @@ from pulumi_modelarts.job.logtail import LogFollower, Throttle, clean_line, new_
 from pulumi_modelarts.wire.errors import ThrottledError
 from pulumi_modelarts.wire.models import LogPreview, TrainingJob
 
+from ..support import FakeTime
+
 # ---------------------------------------------------------------------------------------------- new lines
 
 
@@ -106,14 +108,6 @@ def running(phase: str = "Running") -> TrainingJob:
     )
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 def test_one_read_per_interval_only_new_lines_shown_and_secrets_hidden() -> None:
     log = ["step 1 token=env-s3cr3t\n"]
     reads: list[str] = []
@@ -124,9 +118,9 @@ def test_one_read_per_interval_only_new_lines_shown_and_secrets_hidden() -> None
         text = "".join(log)
         return LogPreview(content=text, current_size=len(text), full_size=len(text))
 
-    clock = Clock()
+    clock = FakeTime(start=0.0)
     follower = LogFollower(
-        read, shown.append, lambda t: t, hidden=["env-s3cr3t"], interval=10, max_pause=100, clock=clock
+        read, shown.append, lambda t: t, hidden=["env-s3cr3t"], interval=10, max_pause=100, clock=clock.clock
     )
     follower.poll(running("Pending"))  # no log before Running
     assert follower.reads == 0
@@ -155,7 +149,7 @@ def test_one_read_per_interval_only_new_lines_shown_and_secrets_hidden() -> None
     [ThrottledError(429, "APIG.0308", "throttled"), RuntimeError("closed client"), None],
 )
 def test_a_failed_or_throttled_read_never_reaches_the_wait_and_backs_off(failure: Exception | None) -> None:
-    clock = Clock()
+    clock = FakeTime(start=0.0)
     shown: list[str] = []
 
     def read(task: str) -> Any:
@@ -163,7 +157,7 @@ def test_a_failed_or_throttled_read_never_reaches_the_wait_and_backs_off(failure
             return LogPreview(content=None)  # no log yet (the service answered 204)
         raise failure
 
-    follower = LogFollower(read, shown.append, str, interval=10, max_pause=100, clock=clock)
+    follower = LogFollower(read, shown.append, str, interval=10, max_pause=100, clock=clock.clock)
     follower.poll(running())  # never raises
     assert follower.wait_idle() and shown == []
     expected = 10 if failure is None else 20  # a failure doubles the pause

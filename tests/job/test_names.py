@@ -23,9 +23,7 @@ from pulumi_modelarts.wire.errors import (
 )
 from pulumi_modelarts.wire.models import validate_create_request
 
-from ..support import ProgressLines as Recorder
-from ..support import fast_polls as fast_polls
-from ..support import minimal_job
+from ..support import ProgressLines, minimal_job
 
 Factory = Callable[..., EmulatorProcess]
 
@@ -143,7 +141,8 @@ def unique(emulator_factory: Factory) -> EmulatorProcess:
 
 @pytest.fixture
 def client(unique: EmulatorProcess) -> Iterator[Any]:
-    with core.open_client({}, Recorder(), unique.provider_env()) as opened:
+    """core's client for the emulator with unique names (not the room's, tests/job/conftest.py)."""
+    with core.open_client({}, ProgressLines(), unique.provider_env()) as opened:
         yield opened
 
 
@@ -159,8 +158,8 @@ def named(inputs: dict[str, Any]) -> dict[str, Any]:
 
 def test_create_again_adopts_the_job_it_already_started(unique: EmulatorProcess, client: Any) -> None:
     inputs = named(declared())
-    first = core.create(inputs, client, Recorder())
-    said = Recorder()
+    first = core.create(inputs, client, ProgressLines())
+    said = ProgressLines()
     second = core.create(inputs, client, said)
     assert second.id == first.id
     assert any("adopting it" in line for line in said.lines)
@@ -170,12 +169,12 @@ def test_create_again_adopts_the_job_it_already_started(unique: EmulatorProcess,
 def test_create_refuses_a_running_stranger_holding_a_pinned_name(
     unique: EmulatorProcess, client: Any
 ) -> None:
-    first = core.create(declared(metadata={"name": "pinned"}), client, Recorder())
+    first = core.create(declared(metadata={"name": "pinned"}), client, ProgressLines())
     other = declared(
         metadata={"name": "pinned"}, algorithm={"engine": {"image_url": "org/img:2"}, "command": "x"}
     )
     with pytest.raises(ProvisioningError) as caught:
-        core.create(other, client, Recorder())
+        core.create(other, client, ProgressLines())
     text = str(caught.value)
     assert first.id in text and "algorithm.engine.image_url" in text and "algorithm.command" in text
     assert len(jobs(unique)) == 1
@@ -183,14 +182,14 @@ def test_create_refuses_a_running_stranger_holding_a_pinned_name(
 
 def test_stale_holder_moves_an_auto_name_to_its_next_generation(unique: EmulatorProcess, client: Any) -> None:
     inputs = named(declared())
-    first = core.create(inputs, client, Recorder())
-    core.delete(first.id, client, Recorder())  # stopped; its record (and name) stays
-    said = Recorder()
+    first = core.create(inputs, client, ProgressLines())
+    core.delete(first.id, client, ProgressLines())  # stopped; its record (and name) stays
+    said = ProgressLines()
     second = core.create(inputs, client, said)
     assert second.id != first.id
     assert second.outputs["name"] == naming.auto_name(inputs, 1)
     # The state keeps the declared inputs as checked: the next plan sees no change.
-    assert not core.plan(second.id, second.outputs, inputs, Recorder()).changes
+    assert not core.plan(second.id, second.outputs, inputs, ProgressLines()).changes
     assert any("next generated name" in line for line in said.lines)
     assert {j["metadata"]["name"] for j in jobs(unique)} == {
         naming.auto_name(inputs, 0),
@@ -203,9 +202,9 @@ def test_many_stale_generations_cost_a_constant_number_of_calls(unique: Emulator
     # generated names up ten at a time instead of posting to each in turn.
     inputs = named(declared())
     for _ in range(4):
-        core.delete(core.create(inputs, client, Recorder()).id, client, Recorder())
+        core.delete(core.create(inputs, client, ProgressLines()).id, client, ProgressLines())
     unique.reset_stats()
-    said = Recorder()
+    said = ProgressLines()
     fifth = core.create(inputs, client, said)
     assert fifth.outputs["name"] == naming.auto_name(inputs, 4)
     assert unique.stats()["by_operation"] == {"create": 2, "search": 2}
@@ -218,10 +217,10 @@ def test_a_later_generation_held_by_the_declared_job_is_adopted(unique: Emulator
     # A killed `pulumi up` left generation 2 running (0 and 1 are stopped records): a re-run adopts it.
     inputs = named(declared())
     for _ in range(2):
-        core.delete(core.create(inputs, client, Recorder()).id, client, Recorder())
-    started = core.create(inputs, client, Recorder())
+        core.delete(core.create(inputs, client, ProgressLines()).id, client, ProgressLines())
+    started = core.create(inputs, client, ProgressLines())
     assert started.outputs["name"] == naming.auto_name(inputs, 2)
-    said = Recorder()
+    said = ProgressLines()
     again = core.create(inputs, client, said)
     assert again.id == started.id
     assert any("adopting it" in line for line in said.lines)
@@ -235,7 +234,7 @@ def test_a_service_refusing_the_batch_search_still_reaches_the_next_free_name(
 
     inputs = named(declared())
     for _ in range(2):
-        core.delete(core.create(inputs, client, Recorder()).id, client, Recorder())
+        core.delete(core.create(inputs, client, ProgressLines()).id, client, ProgressLines())
     search = client.iter_jobs
 
     def refuse_in(filters: Any, **kw: Any) -> Any:
@@ -244,7 +243,7 @@ def test_a_service_refusing_the_batch_search_still_reaches_the_next_free_name(
         return search(filters, **kw)
 
     monkeypatch.setattr(client, "iter_jobs", refuse_in)
-    third = core.create(inputs, client, Recorder())
+    third = core.create(inputs, client, ProgressLines())
     assert third.outputs["name"] == naming.auto_name(inputs, 2)
 
 
@@ -252,9 +251,9 @@ def test_stale_holder_of_a_pinned_name_is_deleted_and_the_name_reused(
     unique: EmulatorProcess, client: Any
 ) -> None:
     inputs = declared(metadata={"name": "pinned"})
-    first = core.create(inputs, client, Recorder())
-    core.delete(first.id, client, Recorder())
-    said = Recorder()
+    first = core.create(inputs, client, ProgressLines())
+    core.delete(first.id, client, ProgressLines())
+    said = ProgressLines()
     second = core.create(inputs, client, said)
     assert second.id != first.id and second.outputs["name"] == "pinned"
     assert any("deleting that job's record" in line for line in said.lines)
@@ -263,18 +262,18 @@ def test_stale_holder_of_a_pinned_name_is_deleted_and_the_name_reused(
 
 def test_delete_without_keep_record_frees_the_name(unique: EmulatorProcess, client: Any) -> None:
     inputs = declared(metadata={"name": "pinned"}, keep_record=False)
-    first = core.create(inputs, client, Recorder())
-    core.delete(first.id, client, Recorder(), first.outputs)
+    first = core.create(inputs, client, ProgressLines())
+    core.delete(first.id, client, ProgressLines(), first.outputs)
     assert jobs(unique) == []
-    said = Recorder()
+    said = ProgressLines()
     second = core.create(inputs, client, said)
     assert second.outputs["name"] == "pinned"
     assert not any("deleting" in line for line in said.lines)
 
 
 def test_delete_keeps_the_record_by_default(unique: EmulatorProcess, client: Any) -> None:
-    first = core.create(declared(metadata={"name": "kept"}), client, Recorder())
-    core.delete(first.id, client, Recorder(), first.outputs)
+    first = core.create(declared(metadata={"name": "kept"}), client, ProgressLines())
+    core.delete(first.id, client, ProgressLines(), first.outputs)
     assert [j["status"]["phase"] for j in jobs(unique)] == ["Terminated"]
 
 
@@ -298,13 +297,13 @@ def test_hidden_name_scope_never_causes_a_diff() -> None:
 
 def sdk_error(emu: EmulatorProcess, call: Callable[[Any, Any], Any]) -> tuple[int, str]:
     """What the official SDK sees for the same call: the oracle for status and error code."""
-    from huaweicloudsdkcore.exceptions.exceptions import ClientRequestException
-    from huaweicloudsdkmodelarts.v1 import model as m
+    from ..official_sdk import sdk_client, sdk_module
 
-    from ..emulator import test_emulator_official_sdk as sdk
+    m = sdk_module("huaweicloudsdkmodelarts.v1.model")
+    from huaweicloudsdkcore.exceptions.exceptions import ClientRequestException
 
     with pytest.raises(ClientRequestException) as caught:
-        call(sdk.sdk_client(emu), m)
+        call(sdk_client(emu), m)
     return caught.value.status_code, caught.value.error_code
 
 
@@ -324,11 +323,11 @@ def test_client_raises_duplicate_name_where_the_sdk_sees_2751(unique: EmulatorPr
 
 def test_client_raises_not_terminable_where_the_sdk_sees_2796(emulator_factory: Factory) -> None:
     emu = emulator_factory(running_seconds=0.2)
-    with core.open_client({}, Recorder(), emu.provider_env()) as opened:
-        job = core.create(declared(metadata={"name": "done"}, wait_for="completed"), opened, Recorder())
+    with core.open_client({}, ProgressLines(), emu.provider_env()) as opened:
+        job = core.create(declared(metadata={"name": "done"}, wait_for="completed"), opened, ProgressLines())
         with pytest.raises(NotTerminableError):
             opened.terminate_job(job.id)
-        said = Recorder()
+        said = ProgressLines()
         core.delete(job.id, opened, said)  # nothing to stop: no error
 
     def terminate(c: Any, m: Any) -> Any:
@@ -340,7 +339,7 @@ def test_client_raises_not_terminable_where_the_sdk_sees_2796(emulator_factory: 
 
 def test_status_changed_on_terminate_is_retried(emulator_factory: Factory) -> None:
     emu = emulator_factory(running_seconds=30, terminate_conflict_rate=0.6, seed=3)
-    said = Recorder()
+    said = ProgressLines()
     env = emu.provider_env()
     for seed_job in range(3):
         with core.open_client({}, said, env) as opened:
@@ -424,8 +423,8 @@ def test_auto_name_never_depends_on_secret_environment_variables() -> None:
 def test_adopting_a_job_applies_a_changed_description(unique: EmulatorProcess, client: Any) -> None:
     # The description is not part of the name and changes in place: a re-run with a new one adopts the job.
     inputs = named(declared())
-    first = core.create(inputs, client, Recorder())
+    first = core.create(inputs, client, ProgressLines())
     changed = {**inputs, "metadata": {**inputs["metadata"], "description": "edited"}}
-    second = core.create(changed, client, Recorder())
+    second = core.create(changed, client, ProgressLines())
     assert second.id == first.id
     assert client.get_job(first.id).metadata.description == "edited"

@@ -37,8 +37,7 @@ from pulumi_modelarts.wire.throttling import (
     shared_gate,
 )
 
-from ..support import FakeTime, minimal_job, poll
-from ..support import ProgressLines as Said
+from ..support import FakeTime, ProgressLines, minimal_job, poll
 
 # ------------------------------------------------------------------------------------------------ fakes
 
@@ -99,7 +98,16 @@ def test_a_job_alone_is_read_by_id_once_its_pause_is_over() -> None:
 
 
 def test_jobs_waiting_together_are_read_by_one_search_and_the_later_ones_early() -> None:
-    group, service = PollGroup(), Service({"a": "Pending", "b": "Creating"})
+    b_asleep = threading.Event()
+
+    def clock() -> float:
+        # b reads the clock as it goes to sleep, holding the group's lock until it sleeps: once it has, a's
+        # step (which takes the lock) finds it asleep.
+        if threading.current_thread().name == "b":
+            b_asleep.set()
+        return time.monotonic()
+
+    group, service = PollGroup(clock=clock), Service({"a": "Pending", "b": "Creating"})
     with (
         group.watching("a", service, running) as step_a,  # type: ignore[arg-type]
         group.watching("b", service, running) as step_b,  # type: ignore[arg-type]
@@ -112,9 +120,9 @@ def test_jobs_waiting_together_are_read_by_one_search_and_the_later_ones_early()
             b_answered.append(time.monotonic() - started)
             return found
 
-        thread = threading.Thread(target=b)
+        thread = threading.Thread(target=b, name="b")
         thread.start()
-        time.sleep(0.05)  # b asleep, due in 5 s
+        assert b_asleep.wait(5)  # b asleep, due in 5 s
         a = step_a(0.1, None, math.inf)
         thread.join(5)
     assert a is not None and a.phase == "Pending"
@@ -140,6 +148,7 @@ def test_a_vanished_job_ends_its_wait_as_before_while_the_others_go_on() -> None
     service = Service({"a": "Pending", "b": "Pending"})
     group = PollGroup()
     first = {"a": job("a", "Creating"), "b": job("b", "Creating")}
+    b_ended = threading.Event()
 
     def wait(job_id: str) -> str:
         with group.watching(job_id, service, running) as step:  # type: ignore[arg-type]
@@ -150,12 +159,15 @@ def test_a_vanished_job_ends_its_wait_as_before_while_the_others_go_on() -> None
                 )  # fmt: skip
             except JobVanished:
                 return "vanished"
+            finally:
+                if job_id == "b":
+                    b_ended.set()
             return str(found.phase)
 
     def events() -> str:
-        time.sleep(0.2)
+        poll(lambda: len(service.searches), bool, timeout=5, what="a search for both waits")
         del service.phases["b"]  # gone from the service: not listed, and its read says 2775
-        time.sleep(0.2)
+        assert b_ended.wait(5)  # b's wait is over; a's goes on
         service.phases["a"] = "Running"
         return "done"
 
@@ -186,9 +198,15 @@ def test_a_refused_search_is_not_tried_again_and_every_job_reads_itself() -> Non
 
 
 def test_a_stop_ends_a_shared_wait_without_a_poll() -> None:
-    service, group, stop = Service({"a": "Pending"}), PollGroup(), threading.Event()
+    asleep = threading.Event()
+
+    def clock() -> float:  # read as the step goes to sleep (its poll due in 30 s)
+        asleep.set()
+        return time.monotonic()
+
+    service, group, stop = Service({"a": "Pending"}), PollGroup(clock=clock), threading.Event()
     with group.watching("a", service, running) as step:  # type: ignore[arg-type]
-        threading.Timer(0.1, stop.set).start()
+        threading.Thread(target=lambda: asleep.wait(5) and stop.set(), daemon=True).start()
         started = time.monotonic()
         assert step(30.0, stop, math.inf) is None
     assert time.monotonic() - started < 2 and service.reads == [] and service.searches == []
@@ -378,11 +396,14 @@ def test_one_clients_throttled_answer_slows_another_clients_next_call() -> None:
         )
 
     with client() as first, client() as second:
-        assert first.throttle_gate is second.throttle_gate is shared_gate(first.endpoint, "p-gate")
+        gate = shared_gate(first.endpoint, "p-gate")
+        assert first.throttle_gate is second.throttle_gate is gate
+        throttles = gate.throttles
         worker = threading.Thread(target=first.get_job, args=("j-1",))
         worker.start()
         assert throttled_once.wait(5)
-        time.sleep(0.05)
+        # The second call goes once the first one's refusal is in the shared gate.
+        poll(lambda: gate.throttles, lambda seen: seen > throttles, timeout=5, what="the refusal in the gate")
         second.get_job("j-2")
         worker.join(5)
     throttled_at = next(at for path, at in sent if path.endswith("/j-1"))
@@ -420,9 +441,15 @@ def test_the_emulator_throttles_by_rate_with_the_gateways_code(rated: EmulatorPr
     assert statuses[:5] == [200] * 5 and 429 in statuses[5:]
     refused = next(a for a in answers if a.status_code == 429)
     assert refused.json()["error_code"] == "APIG.0308" and int(refused.headers["Retry-After"]) >= 1
-    time.sleep(1.1)
+    # Its budget refills as time passes (a refused call spends none): it answers again.
     with httpx.Client(auth=rated.auth(), timeout=10) as http:
-        assert http.post(rated.api_url("/training-job-searches"), json={"limit": 1}).status_code == 200
+        again = poll(
+            lambda: http.post(rated.api_url("/training-job-searches"), json={"limit": 1}),
+            lambda answer: answer.status_code != 429,
+            timeout=5,
+            what="an answer once the budget refilled",
+        )
+        assert again.status_code == 200
 
 
 def test_the_emulators_search_by_id_takes_ten_values_and_pages_of_fifty(emulator: EmulatorProcess) -> None:
@@ -468,15 +495,22 @@ def test_waits_sharing_their_polls_each_get_their_own_answer(monkeypatch: pytest
     ) as emu:
 
         def create(name: str) -> Any:
-            with core.open_client({}, Said(), emu.provider_env()) as client:
+            with core.open_client({}, ProgressLines(), emu.provider_env()) as client:
                 try:
-                    return core.create(_inputs(f"shared-{name}", **plan[name]), client, Said())
+                    return core.create(_inputs(f"shared-{name}", **plan[name]), client, ProgressLines())
                 except ProvisioningError as exc:
                     return exc
 
         def out_of_band() -> None:
             vanishing, stopped = _job_id(emu, "shared-vanishing"), _job_id(emu, "shared-stopped")
-            time.sleep(1.0)
+            # Once both jobs exist, a search more: the waits are under way, sharing their polls.
+            searched = emu.stats()["by_operation"].get("search", 0)
+            poll(
+                lambda: emu.stats()["by_operation"].get("search", 0),
+                lambda n: n > searched,
+                timeout=10,
+                what="a shared poll",
+            )
             with httpx.Client(auth=emu.auth(), timeout=10) as http:
                 http.delete(emu.api_url(f"/training-jobs/{vanishing}")).raise_for_status()
                 action = {"action_type": "terminate"}
@@ -536,4 +570,3 @@ def test_answers_that_are_errors_count_towards_what_the_account_allowed() -> Non
                 client.get_job("j-gone")
         # Learned 1 s ago, from ten answers.
         assert client.throttle_gate.rate() == pytest.approx(10.0 * SLOWDOWN * (1 + GROWTH_PER_SECOND))
-

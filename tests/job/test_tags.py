@@ -4,7 +4,7 @@ tagging the service refuses."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -15,27 +15,9 @@ from pulumi_modelarts.job.client import ModelArtsClient
 from pulumi_modelarts.job.resource_models import ProviderSettings
 from pulumi_modelarts.wire.models import TAGS_MAX, tag_problems
 
-from ..support import fast_polls as fast_polls
-from ..support import minimal_job
+from ..support import ProgressLines, minimal_job
 
 pytestmark = pytest.mark.usefixtures("fast_polls")
-
-
-class Recorder:
-    def __init__(self) -> None:
-        self.lines: list[str] = []
-
-    def say(self, line: str) -> None:
-        self.lines.append(line)
-
-    def engine_listening(self) -> bool:
-        return True
-
-
-@pytest.fixture
-def client(emulator: EmulatorProcess) -> Iterator[ModelArtsClient]:
-    with core.open_client({}, Recorder(), emulator.provider_env()) as opened:
-        yield opened
 
 
 def job_inputs(name: str, **overrides: Any) -> dict[str, Any]:
@@ -77,21 +59,21 @@ def test_check_reports_bad_tags_at_the_tags_input() -> None:
 def test_a_tag_change_is_an_in_place_update_never_a_replacement() -> None:
     old = core.check({}, job_inputs("tag-plan", tags={"team": "ml"})).inputs
     new = core.check(old, job_inputs("tag-plan", tags={"team": "cv"})).inputs
-    decision = core.plan("id", {"declared_inputs": old}, new, Recorder())
+    decision = core.plan("id", {"declared_inputs": old}, new, ProgressLines())
     assert decision.replaces == [] and decision.settings_changed == ["tags"] and decision.changes
     # The same tags (however written) and no tags at all next to an empty map are no change.
-    assert not core.plan("id", {"declared_inputs": old}, old, Recorder()).changes
+    assert not core.plan("id", {"declared_inputs": old}, old, ProgressLines()).changes
     empty = core.check({}, job_inputs("tag-plan", tags={})).inputs
     untagged = core.check({}, job_inputs("tag-plan")).inputs
-    assert not core.plan("id", {"declared_inputs": untagged}, empty, Recorder()).changes
+    assert not core.plan("id", {"declared_inputs": untagged}, empty, ProgressLines()).changes
 
 
 # ------------------------------------------------------------------------------------------------ client
 
 
 def test_client_round_trip_and_search_by_tag(client: ModelArtsClient, emulator: EmulatorProcess) -> None:
-    state = core.create(job_inputs("tag-client-a"), client, Recorder())
-    other = core.create(job_inputs("tag-client-b"), client, Recorder())
+    state = core.create(job_inputs("tag-client-a"), client, ProgressLines())
+    other = core.create(job_inputs("tag-client-b"), client, ProgressLines())
     assert client.get_tags(state.id) == {}
     client.add_tags(state.id, {"team": "ml", "cost": "42"})
     client.add_tags(other.id, {"team": "cv"})
@@ -112,13 +94,12 @@ def test_client_round_trip_and_search_by_tag(client: ModelArtsClient, emulator: 
 def test_the_official_sdk_reads_and_writes_the_same_tags(
     client: ModelArtsClient, emulator: EmulatorProcess
 ) -> None:
-    pytest.importorskip("huaweicloudsdkmodelarts")
-    from huaweicloudsdkmodelarts.v1 import model as m
+    from ..official_sdk import sdk_client, sdk_module
 
-    from ..emulator.test_emulator_official_sdk import sdk_client
+    m = sdk_module("huaweicloudsdkmodelarts.v1.model")
 
     sdk = sdk_client(emulator)
-    job_id = core.create(job_inputs("tag-sdk"), client, Recorder()).id
+    job_id = core.create(job_inputs("tag-sdk"), client, ProgressLines()).id
     # Tags written by this client, read by the SDK...
     client.add_tags(job_id, {"team": "ml", "owner": "ana"})
     shown = sdk.show_train_job_tags(m.ShowTrainJobTagsRequest(training_job_id=job_id))
@@ -139,7 +120,7 @@ def test_the_official_sdk_reads_and_writes_the_same_tags(
 
 
 def test_create_tags_the_job_and_records_them(client: ModelArtsClient, emulator: EmulatorProcess) -> None:
-    said = Recorder()
+    said = ProgressLines()
     state = core.create(job_inputs("tag-create", tags={"team": "ml", "cost": "42"}), client, said)
     assert client.get_tags(state.id) == {"team": "ml", "cost": "42"}
     assert state.outputs["tags"] == {"team": "ml", "cost": "42"}
@@ -152,7 +133,7 @@ def test_a_refused_tagging_keeps_the_job_and_the_next_update_applies_the_tags(
     client: ModelArtsClient, emulator: EmulatorProcess
 ) -> None:
     # The service refuses the tags (a reserved key; check would have said so, create is called directly).
-    said = Recorder()
+    said = ProgressLines()
     declared = job_inputs("tag-refused", tags={"_sys_owner": "ana", "team": "ml"})
     state = core.create(declared, client, said)
     assert state.id and client.get_job(state.id).phase in ("Creating", "Pending", "Running")
@@ -163,16 +144,16 @@ def test_a_refused_tagging_keeps_the_job_and_the_next_update_applies_the_tags(
     assert "the job is kept, and the next `pulumi up` applies them" in warning[0]
     # The next up (with tags the service accepts) sees the difference and applies it in place.
     fixed = job_inputs("tag-refused", tags={"team": "ml"})
-    assert core.plan(state.id, state.outputs, fixed, Recorder()).settings_changed == ["tags"]
-    updated = core.update(state.id, state.outputs, fixed, client, Recorder())
+    assert core.plan(state.id, state.outputs, fixed, ProgressLines()).settings_changed == ["tags"]
+    updated = core.update(state.id, state.outputs, fixed, client, ProgressLines())
     assert client.get_tags(state.id) == {"team": "ml"} == updated.outputs["tags"]
 
 
 def test_update_sends_only_the_difference(client: ModelArtsClient, emulator: EmulatorProcess) -> None:
     first = {"team": "ml", "cost": "42", "owner": "ana"}
-    state = core.create(job_inputs("tag-update", tags=first), client, Recorder())
+    state = core.create(job_inputs("tag-update", tags=first), client, ProgressLines())
     second = {"team": "ml", "cost": "43", "project": "x"}  # owner removed, cost changed, project added
-    said = Recorder()
+    said = ProgressLines()
     updated = core.update(state.id, state.outputs, job_inputs("tag-update", tags=second), client, said)
     assert client.get_tags(state.id) == second == updated.outputs["tags"]
     assert changes(emulator)[1:] == [
@@ -182,20 +163,20 @@ def test_update_sends_only_the_difference(client: ModelArtsClient, emulator: Emu
     assert said.lines[-1].endswith("tags updated (cost, owner, project)")
     # Removing the tags input removes the tags it declared, and leaves others alone.
     client.add_tags(state.id, {"elsewhere": "1"})
-    core.update(state.id, updated.outputs, job_inputs("tag-update"), client, Recorder())
+    core.update(state.id, updated.outputs, job_inputs("tag-update"), client, ProgressLines())
     assert client.get_tags(state.id) == {"elsewhere": "1"}
 
 
 def test_refresh_reads_tags_changed_elsewhere_as_drift(client: ModelArtsClient) -> None:
-    state = core.create(job_inputs("tag-drift", tags={"team": "ml"}), client, Recorder())
+    state = core.create(job_inputs("tag-drift", tags={"team": "ml"}), client, ProgressLines())
     client.add_tags(state.id, {"team": "cv", "extra": "1"})
-    found = core.read(state.id, state.outputs, client, Recorder())
+    found = core.read(state.id, state.outputs, client, ProgressLines())
     assert found is not None
     assert found.outputs["tags"] == {"team": "cv", "extra": "1"}
     assert found.outputs["declared_inputs"]["tags"] == {"team": "cv", "extra": "1"}
     # The program still declares team=ml: the next plan is an in-place change of tags, nothing else.
     program = job_inputs("tag-drift", tags={"team": "ml"})
-    decision = core.plan(state.id, found.outputs, program, Recorder())
+    decision = core.plan(state.id, found.outputs, program, ProgressLines())
     assert decision.settings_changed == ["tags"]
     assert not decision.replaces and not decision.description_changed
     # The rest of the declaration is untouched by the refresh.
@@ -207,13 +188,13 @@ def test_refresh_reads_tags_changed_elsewhere_as_drift(client: ModelArtsClient) 
 def test_unmanaged_tags_cost_no_call_and_import_reads_them(
     client: ModelArtsClient, emulator: EmulatorProcess
 ) -> None:
-    state = core.create(job_inputs("tag-import"), client, Recorder())
+    state = core.create(job_inputs("tag-import"), client, ProgressLines())
     client.add_tags(state.id, {"team": "ml"})
     emulator.reset_stats()
-    refreshed = core.read(state.id, state.outputs, client, Recorder())
+    refreshed = core.read(state.id, state.outputs, client, ProgressLines())
     assert refreshed is not None and refreshed.outputs["tags"] == {}
     assert emulator.stats()["by_operation"] == {"get": 1}  # tags not declared: not read
-    looked_up = core.read(state.id, {}, client, Recorder(), must_exist=True)
+    looked_up = core.read(state.id, {}, client, ProgressLines(), must_exist=True)
     assert looked_up is not None and looked_up.outputs["tags"] == {"team": "ml"}
 
 
@@ -243,12 +224,12 @@ def test_get_training_jobs_filters_by_tag(
     from ..plugin_support import run
 
     for name, tags in (("tag-find-a", {"team": "ml"}), ("tag-find-b", {"team": "cv"}), ("tag-find-c", None)):
-        core.create(job_inputs(name, **({"tags": tags} if tags else {})), client, Recorder())
+        core.create(job_inputs(name, **({"tags": tags} if tags else {})), client, ProgressLines())
     for key, value in emulator.provider_env().items():
         monkeypatch.setenv(key, value)
-    found = front_end.find_jobs({}, Recorder(), tags={"team": "ml"})
+    found = front_end.find_jobs({}, ProgressLines(), tags={"team": "ml"})
     assert [j["metadata"]["name"] for j in found] == ["tag-find-a"]
-    assert len(front_end.find_jobs({}, Recorder())) == 3
+    assert len(front_end.find_jobs({}, ProgressLines())) == 3
     # The native function's argument, in schema names, reaches the same filter.
     args = property_map({"tags": {"team": "ml"}})
     answer = run(plugin.ModelArtsProvider().invoke(InvokeRequest("modelarts:index:getTrainingJobs", args)))
@@ -259,11 +240,11 @@ def test_an_update_leaving_tags_alone_makes_no_tag_call(
     client: ModelArtsClient, emulator: EmulatorProcess
 ) -> None:
     tags = {"team": "ml"}
-    state = core.create(job_inputs("tag-still", tags=tags), client, Recorder())
+    state = core.create(job_inputs("tag-still", tags=tags), client, ProgressLines())
     emulator.reset_stats()
     described = job_inputs("tag-still", tags=tags)
     described["metadata"] = {**described["metadata"], "description": "now described"}
-    updated = core.update(state.id, state.outputs, described, client, Recorder())
+    updated = core.update(state.id, state.outputs, described, client, ProgressLines())
     assert emulator.stats()["by_operation"] == {"update": 1, "get": 1}
     assert updated.outputs["tags"] == tags and client.get_tags(state.id) == tags
 
@@ -278,7 +259,7 @@ def test_the_dynamic_provider_hands_drifted_tags_back_as_inputs_when_its_sdk_can
     secret_env = {"TOKEN": "s3cret"}
     declared = job_inputs("tag-dynamic", tags={"team": "ml"})
     declared["algorithm"] = {**declared["algorithm"], "environments": secret_env}
-    state = core.create(declared, client, Recorder())
+    state = core.create(declared, client, ProgressLines())
     unchanged = provider.TrainingJobProvider().read(state.id, state.outputs)
     assert getattr(unchanged, "inputs", None) is None  # no drift: the stored inputs stay
     client.add_tags(state.id, {"team": "cv"})

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,15 +17,13 @@ from pulumi_modelarts.job import core, lifecycle, stopping
 from pulumi_modelarts.job.client import ModelArtsClient
 from pulumi_modelarts.tools import orphans
 from pulumi_modelarts.wire import phases
-from pulumi_modelarts.wire.auth import AkSkAuth
 from pulumi_modelarts.wire.errors import ProvisioningError
 from pulumi_modelarts.wire.models import TrainingJob
 
 from ..httpserver import Recorded, Reply, ScriptedServer, json_reply
-from ..support import fast_polls as fast_polls
-from ..support import minimal_job
-from ..tools.test_orphans import URN, export
-from .test_core import JOB_ID, PROJECT, Recorder, await_phase, inputs, operations, phase_of
+from ..stack_exports import URN, export
+from ..support import ProgressLines, minimal_job
+from .core_support import JOB_ID, await_phase, inputs, live_phase, operations, scripted
 
 pytestmark = pytest.mark.usefixtures("fast_polls")
 
@@ -37,16 +34,6 @@ NOT_TERMINABLE = {
     "error_code": "ModelArts.2796",
     "error_msg": "The training job cannot be terminated in its current status.",
 }
-
-
-@pytest.fixture
-def client(emulator: EmulatorProcess) -> Iterator[ModelArtsClient]:
-    with core.open_client({}, Recorder(), emulator.provider_env()) as opened:
-        yield opened
-
-
-def scripted(server: ScriptedServer) -> ModelArtsClient:
-    return ModelArtsClient(endpoint=server.url, project_id=PROJECT, auth=AkSkAuth("AKCORE", "sk-core"))
 
 
 def job(phase: str | None, **status: Any) -> dict[str, Any]:
@@ -92,7 +79,7 @@ def test_a_failure_that_could_not_stop_the_job_says_how_to_stop_it() -> None:
 def test_a_timed_out_wait_on_an_unknown_phase_terminates_the_job(
     emulator: EmulatorProcess, client: ModelArtsClient
 ) -> None:
-    said = Recorder()
+    said = ProgressLines()
     with pytest.raises(ProvisioningError) as info:
         core.create(inputs(STOPPABLE, wait_for="running", wait_timeout=0.5), client, said)
     text = str(info.value)
@@ -104,7 +91,7 @@ def test_a_timed_out_wait_on_an_unknown_phase_terminates_the_job(
 def test_a_timed_out_wait_on_an_unknown_phase_the_service_will_not_stop_says_it_may_still_run(
     emulator: EmulatorProcess, client: ModelArtsClient
 ) -> None:
-    said = Recorder()
+    said = ProgressLines()
     with pytest.raises(ProvisioningError) as info:
         core.create(inputs(UNLISTED, wait_for="running", wait_timeout=0.5), client, said)
     text = str(info.value)
@@ -114,19 +101,19 @@ def test_a_timed_out_wait_on_an_unknown_phase_the_service_will_not_stop_says_it_
     assert "  phase Exploding is not one this provider knows" in text, text
     assert "  the service refused to terminate it (ModelArts.2796: " in text, text
     assert f"may still be running: stop training job core-job (id {job_id}) in the ModelArts console" in text
-    assert phase_of(emulator, job_id) == "Exploding"
+    assert live_phase(emulator, job_id) == "Exploding"
 
 
 def test_a_wait_ending_once_the_engine_is_gone_leaves_an_unknown_phase_alone_and_says_so(
     emulator: EmulatorProcess, client: ModelArtsClient
 ) -> None:
-    said = Recorder(listening=False)
+    said = ProgressLines(listening=False)
     with pytest.raises(ProvisioningError) as info:
         core.create(inputs(STOPPABLE, wait_for="running", wait_timeout=0.3), client, said)
     text = str(info.value)
     assert "terminate" not in operations(emulator)
     assert "could NOT be terminated and may still be running" in text and NOTHING_LEFT not in text, text
-    assert phase_of(emulator, job_id_in(text)) == "Exploding"
+    assert live_phase(emulator, job_id_in(text)) == "Exploding"
 
 
 def test_a_refused_terminate_of_a_job_that_has_since_ended_says_so() -> None:
@@ -143,7 +130,7 @@ def test_a_refused_terminate_of_a_job_that_has_since_ended_says_so() -> None:
         server.queue(json_reply(job("Creating"), 201))
         server.handler = answer
         with scripted(server) as http, pytest.raises(ProvisioningError) as info:
-            core.create(inputs(wait_for="running", wait_timeout=0.2), http, Recorder())
+            core.create(inputs(wait_for="running", wait_timeout=0.2), http, ProgressLines())
     assert len(refused) == 1
     text = str(info.value)
     assert "the service refused to terminate it (ModelArts.2796: " in text
@@ -157,15 +144,15 @@ def test_a_refused_terminate_of_a_job_that_has_since_ended_says_so() -> None:
 def test_refresh_and_import_warn_of_an_unknown_phase(
     emulator: EmulatorProcess, client: ModelArtsClient
 ) -> None:
-    created = core.create(inputs(UNLISTED, wait_for="none"), client, Recorder())
-    said = Recorder()
+    created = core.create(inputs(UNLISTED, wait_for="none"), client, ProgressLines())
+    said = ProgressLines()
     found = core.read(created.id, created.outputs, client, said)
     assert found is not None and found.outputs["phase"] == "Exploding"
     assert said.lines == [
         f"warning: training job core-job (id {created.id}) reports phase Exploding, which this provider does "
         "not know: it is recorded as it is and may still run (a destroy tries to terminate it)"
     ]
-    imported = Recorder()
+    imported = ProgressLines()
     assert core.read(created.id, {}, client, imported, must_exist=True) is not None
     assert imported.lines == said.lines
 
@@ -173,23 +160,23 @@ def test_refresh_and_import_warn_of_an_unknown_phase(
 def test_destroy_terminates_a_job_in_an_unknown_phase_and_waits_until_it_stopped(
     emulator: EmulatorProcess, client: ModelArtsClient
 ) -> None:
-    created = core.create(inputs(STOPPABLE, wait_for="none"), client, Recorder())
-    said = Recorder()
+    created = core.create(inputs(STOPPABLE, wait_for="none"), client, ProgressLines())
+    said = ProgressLines()
     core.delete(created.id, client, said, created.outputs)
-    assert phase_of(emulator, created.id) == "Terminated"
+    assert live_phase(emulator, created.id) == "Terminated"
     assert said.lines[0] == f"training job core-job (id {created.id}) terminating"
 
 
 def test_destroy_keeps_a_job_in_an_unknown_phase_the_service_will_not_terminate(
     emulator: EmulatorProcess, client: ModelArtsClient
 ) -> None:
-    created = core.create(inputs(UNLISTED, wait_for="none"), client, Recorder())
+    created = core.create(inputs(UNLISTED, wait_for="none"), client, ProgressLines())
     outputs = {
         **created.outputs,
         "declared_inputs": {**created.outputs["declared_inputs"], "keep_record": False},
     }
     with pytest.raises(ProvisioningError) as info:
-        core.delete(created.id, client, Recorder(), outputs)
+        core.delete(created.id, client, ProgressLines(), outputs)
     text = str(info.value)
     assert text.startswith(
         f"training job core-job (id {created.id}) is in phase Exploding, which this provider does not know, "
@@ -198,7 +185,7 @@ def test_destroy_keeps_a_job_in_an_unknown_phase_the_service_will_not_terminate(
     assert "it may still be running, so it stays in the Pulumi state" in text
     assert f"stop training job core-job (id {created.id}) in the ModelArts console" in text
     assert "`pulumi state delete`" in text and NOTHING_LEFT not in text
-    assert phase_of(emulator, created.id) == "Exploding"
+    assert live_phase(emulator, created.id) == "Exploding"
     assert "delete" not in operations(emulator)  # the record of a job that may run is never deleted
 
 
@@ -210,7 +197,7 @@ def test_destroy_of_a_job_that_stays_in_an_unknown_phase_after_its_terminate_doe
         server.queue(json_reply(job("Exploding")), json_reply(job("Exploding"), 202))
         server.handler = lambda _request: json_reply(job("Exploding"))
         with scripted(server) as http, pytest.raises(ProvisioningError) as info:
-            core.delete(JOB_ID, http, Recorder())
+            core.delete(JOB_ID, http, ProgressLines())
     assert re.fullmatch(
         rf"training job core-job \(id {JOB_ID}\) is still Exploding after 0\.\ds; "
         r"run `pulumi destroy` \(or `pulumi up`\) again to finish deleting it",
@@ -221,7 +208,7 @@ def test_destroy_of_a_job_that_stays_in_an_unknown_phase_after_its_terminate_doe
 def test_a_record_is_never_deleted_while_its_job_is_in_an_unknown_phase() -> None:
     holder = TrainingJob.model_validate(job("Exploding"))
     with ScriptedServer() as server, scripted(server) as http, pytest.raises(ProvisioningError) as info:
-        stopping.delete_record(http, holder, Recorder(), stopping.delete_bound(None))
+        stopping.delete_record(http, holder, ProgressLines(), stopping.delete_bound(None))
     assert server.requests == []
     assert "is in phase Exploding, which this provider does not know: it may still be running" in str(
         info.value

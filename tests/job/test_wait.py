@@ -22,28 +22,14 @@ from pulumi_modelarts.wire.errors import (
 )
 from pulumi_modelarts.wire.models import TrainingJob
 
+from ..support import FakeTime
+
 
 def job(phase: str | None, secondary: str | None = None) -> TrainingJob:
     status: dict[str, Any] = {"phase": phase}
     if secondary is not None:
         status["secondary_phase"] = secondary
     return TrainingJob.model_validate({"metadata": {"id": "j-1", "name": "train-x"}, "status": status})
-
-
-class Clock:
-    """Monotonic time that moves only when the loop sleeps (or a fetch takes time)."""
-
-    def __init__(self) -> None:
-        self.now = 100.0
-        self.sleeps: list[float] = []
-
-    def __call__(self) -> float:
-        return self.now
-
-    def sleep(self, seconds: float) -> None:
-        assert seconds >= 0
-        self.sleeps.append(seconds)
-        self.now += seconds
 
 
 class Service:
@@ -69,16 +55,16 @@ RUNNING = Condition("running", phase_is("Running"))
 FAILED = Condition("ended Failed", phase_is("Failed"))
 
 
-def run(first: TrainingJob, service: Service, clock: Clock, **kwargs: Any) -> TrainingJob:
+def run(first: TrainingJob, service: Service, clock: FakeTime, **kwargs: Any) -> TrainingJob:
     kwargs.setdefault("done", [RUNNING])
     kwargs.setdefault("fail", [FAILED])
     kwargs.setdefault("timeout", 60.0)
     kwargs.setdefault("delays", itertools.repeat(1.0))
-    return until(first, service.fetch, clock=clock, sleep=clock.sleep, **kwargs)
+    return until(first, service.fetch, clock=clock.clock, sleep=clock.sleep, **kwargs)
 
 
 def test_returns_the_job_once_a_done_condition_holds_and_reports_each_phase_change() -> None:
-    clock = Clock()
+    clock = FakeTime(start=100.0)
     service = Service(job("Creating"), job("Pending"), job("Pending"), job("Running"))
     changes: list[tuple[str | None, float]] = []
 
@@ -93,14 +79,14 @@ def test_returns_the_job_once_a_done_condition_holds_and_reports_each_phase_chan
 
 
 def test_a_job_already_there_is_neither_fetched_nor_waited_for() -> None:
-    clock = Clock()
+    clock = FakeTime(start=100.0)
     service = Service(job("Failed"))
     assert run(job("Running"), service, clock).phase == "Running"
     assert service.calls == 0 and clock.sleeps == []
 
 
 def test_a_failing_condition_raises_naming_it_with_the_job_as_last_seen() -> None:
-    clock = Clock()
+    clock = FakeTime(start=100.0)
     service = Service(job("Pending"), job("Failed", "Failed"))
     with pytest.raises(WaitFailed) as info:
         run(job("Creating"), service, clock)
@@ -113,18 +99,18 @@ def test_a_failing_condition_raises_naming_it_with_the_job_as_last_seen() -> Non
 def test_failing_conditions_are_tested_before_done_ones() -> None:
     both = Condition("anything", lambda _j: True)
     with pytest.raises(WaitFailed):
-        run(job("Running"), Service(), Clock(), done=[both], fail=[FAILED, both])
+        run(job("Running"), Service(), FakeTime(start=100.0), done=[both], fail=[FAILED, both])
 
 
 def test_any_done_condition_ends_the_wait() -> None:
     completed = Condition("completed", phase_is("Completed"))
-    clock = Clock()
+    clock = FakeTime(start=100.0)
     got = run(job("Pending"), Service(job("Completed")), clock, done=[RUNNING, completed])
     assert got.phase == "Completed"
 
 
 def test_timeout_raises_with_the_goal_and_never_sleeps_past_the_deadline() -> None:
-    clock = Clock()
+    clock = FakeTime(start=100.0)
     service = Service(job("Pending"))
     with pytest.raises(WaitTimedOut) as info:
         run(job("Pending"), service, clock, timeout=2.5, delays=itertools.repeat(1.0))
@@ -137,7 +123,7 @@ def test_timeout_raises_with_the_goal_and_never_sleeps_past_the_deadline() -> No
 
 
 def test_a_slow_fetch_counts_against_the_timeout() -> None:
-    clock = Clock()
+    clock = FakeTime(start=100.0)
 
     def slow() -> TrainingJob:
         clock.now += 10.0
@@ -145,19 +131,25 @@ def test_a_slow_fetch_counts_against_the_timeout() -> None:
 
     with pytest.raises(WaitTimedOut) as info:
         until(job("Pending"), slow, done=[RUNNING], timeout=5.0, delays=itertools.repeat(1.0),
-              clock=clock, sleep=clock.sleep)  # fmt: skip
+              clock=clock.clock, sleep=clock.sleep)  # fmt: skip
     assert info.value.elapsed == 11.0 and clock.sleeps == [1.0]
 
 
 def test_several_goals_are_named_together() -> None:
     stopped = Condition("stopped", phase_is("Terminated"))
     with pytest.raises(WaitTimedOut) as info:
-        run(job("Pending"), Service(job("Pending")), Clock(), done=[RUNNING, stopped], timeout=1.0)
+        run(
+            job("Pending"),
+            Service(job("Pending")),
+            FakeTime(start=100.0),
+            done=[RUNNING, stopped],
+            timeout=1.0,
+        )
     assert info.value.goal == "running or stopped"
 
 
 def test_a_job_that_vanishes_raises_job_vanished_with_the_job_last_seen() -> None:
-    clock = Clock()
+    clock = FakeTime(start=100.0)
     service = Service(job("Pending"), NotFoundError(400, "ModelArts.2775", "not found"))
     with pytest.raises(JobVanished) as info:
         run(job("Creating"), service, clock)
@@ -168,7 +160,7 @@ def test_a_job_that_vanishes_raises_job_vanished_with_the_job_last_seen() -> Non
 @pytest.mark.parametrize("error", [ServerError(503, "APIG.0203", "busy"), RuntimeError("a bug")])
 def test_other_fetch_errors_propagate_unchanged(error: Exception) -> None:
     with pytest.raises(type(error)) as info:
-        run(job("Creating"), Service(error), Clock())
+        run(job("Creating"), Service(error), FakeTime(start=100.0))
     assert info.value is error
 
 
@@ -192,9 +184,9 @@ def test_poll_delays_follow_the_knob() -> None:
 
 def test_until_reads_the_knob_when_given_no_delays(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(wait.POLL_SECONDS_ENV, "0.5")
-    clock = Clock()
+    clock = FakeTime(start=100.0)
     until(job("Pending"), Service(job("Pending"), job("Running")).fetch, done=[RUNNING], timeout=60,
-          clock=clock, sleep=clock.sleep)  # fmt: skip
+          clock=clock.clock, sleep=clock.sleep)  # fmt: skip
     assert clock.sleeps == [0.5, 0.75]
 
 

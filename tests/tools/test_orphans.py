@@ -23,35 +23,8 @@ from pulumi_modelarts.tools import leftovers, orphans, stack_export
 from pulumi_modelarts.wire.models import TrainingJob
 
 from ..plugin_support import run
+from ..stack_exports import TYPE, URN, export
 from ..support import minimal_job
-
-TYPE = "pulumi-python:dynamic/modelarts:TrainingJob"
-URN = f"urn:pulumi:dev::proj::{TYPE}::train"
-
-
-def export(name: str, known_ids: list[str]) -> dict[str, Any]:
-    provider = {"ciphertext": "v1:opaque"}
-    return {
-        "version": 3,
-        "deployment": {
-            "resources": [
-                {"urn": f"urn:pulumi:dev::proj::{TYPE}::old{i}", "type": TYPE, "id": job_id}
-                for i, job_id in enumerate(known_ids)
-            ],
-            "pending_operations": [
-                {
-                    "type": "creating",
-                    "resource": {
-                        "urn": URN,
-                        "type": TYPE,
-                        "custom": True,
-                        "inputs": {"__provider": provider, "metadata": {"name": name}, "wait_for": "none"},
-                    },
-                },
-                {"type": "updating", "resource": {"urn": "urn:x", "type": TYPE, "inputs": {}}},
-            ],
-        },
-    }
 
 
 def create(emu: EmulatorProcess, name: str) -> str:

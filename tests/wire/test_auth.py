@@ -11,9 +11,6 @@ from urllib.parse import quote
 
 import httpx
 import pytest
-from huaweicloudsdkcore.auth.credentials import BasicCredentials
-from huaweicloudsdkcore.sdk_request import SdkRequest
-from huaweicloudsdkcore.signer.signer import Signer
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -28,6 +25,13 @@ from pulumi_modelarts.wire.auth import (
     parse_authorization,
     query_pairs,
 )
+
+from ..official_sdk import sdk_module
+
+sdk_module("huaweicloudsdkcore")
+from huaweicloudsdkcore.auth.credentials import BasicCredentials  # noqa: E402
+from huaweicloudsdkcore.sdk_request import SdkRequest  # noqa: E402
+from huaweicloudsdkcore.signer.signer import Signer  # noqa: E402
 
 AK = "HPUAEXAMPLEACCESSKEY"
 SK = "sEcReT/Example+Secret=Key0123456789abcdefgh"

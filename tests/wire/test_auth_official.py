@@ -19,9 +19,6 @@ from urllib.parse import quote, quote_plus, unquote, unquote_plus
 
 import httpx
 import pytest
-from huaweicloudsdkcore.auth.credentials import BasicCredentials
-from huaweicloudsdkcore.sdk_request import SdkRequest
-from huaweicloudsdkcore.signer.signer import Signer
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -36,6 +33,12 @@ from pulumi_modelarts.wire.auth import (
 )
 
 from ..httpserver import Reply, ScriptedServer
+from ..official_sdk import sdk_module
+
+sdk_module("huaweicloudsdkcore")
+from huaweicloudsdkcore.auth.credentials import BasicCredentials  # noqa: E402
+from huaweicloudsdkcore.sdk_request import SdkRequest  # noqa: E402
+from huaweicloudsdkcore.signer.signer import Signer  # noqa: E402
 
 AK = "HPUAEXAMPLEACCESSKEY"
 SK = "sEcReT/Example+Secret=Key0123456789abcdefgh"

@@ -6,7 +6,6 @@ import json
 import pickle
 import socket
 import time
-from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,23 +25,25 @@ from pulumi_modelarts.wire.errors import (
     ThrottledError,
     TransportError,
 )
-from pulumi_modelarts.wire.models import CreateTrainingJobRequest, SearchFilter, SearchRequest, TrainingJob
+from pulumi_modelarts.wire.models import SearchFilter, SearchRequest, TrainingJob
 
 from ..httpserver import Recorded, Reply, ScriptedServer, json_reply, self_signed_certificate
 from ..support import FakeTime
+from .scripted_service import (
+    JOBS,
+    PROJECT,
+    SEARCH,
+    JobStore,
+    create_request,
+    error_body,
+    job,
+    posts,
+    searches,
+)
 
 AK = "AKEXAMPLE0123456789"
 SK = "SkExampleSecretValue0123456789abcdef"
 TOKEN = "SecurityTokenExampleValue-0123456789"
-PROJECT = "proj0123"
-JOBS = f"/v2/{PROJECT}/training-jobs"
-SEARCH = f"/v2/{PROJECT}/training-job-searches"
-
-
-@pytest.fixture
-def server() -> Iterator[ScriptedServer]:
-    with ScriptedServer() as srv:
-        yield srv
 
 
 @pytest.fixture
@@ -56,66 +57,17 @@ def logs() -> list[str]:
 
 
 @pytest.fixture
-def make_client(
-    server: ScriptedServer, fake_time: FakeTime, logs: list[str]
-) -> Iterator[Callable[..., ModelArtsClient]]:
-    made: list[ModelArtsClient] = []
-
-    def make(**overrides: Any) -> ModelArtsClient:
-        kwargs: dict[str, Any] = {
-            "endpoint": server.url,
-            "project_id": PROJECT,
-            "auth": AkSkAuth(AK, SK, security_token=TOKEN, project_id=PROJECT),
-            "secrets": (AK, SK, TOKEN),
-            "timeout": 5.0,
-            "max_attempts": 4,
-            "sleep": fake_time.sleep,
-            "clock": fake_time.clock,
-            "log": logs.append,
-            "rng": lambda: 0.5,
-        }
-        kwargs.update(overrides)
-        client = ModelArtsClient(**kwargs)
-        made.append(client)
-        return client
-
-    yield make
-    for client in made:
-        client.close()
-
-
-def job(
-    job_id: str, name: str = "job-a", create_time: int | None = None, phase: str = "Running"
-) -> dict[str, Any]:
+def client_defaults(fake_time: FakeTime, logs: list[str]) -> dict[str, Any]:
+    """make_client's (tests/wire/conftest.py): temporary keys, four attempts on a fake clock, a kept log."""
     return {
-        "kind": "job",
-        "metadata": {
-            "id": job_id,
-            "name": name,
-            "create_time": create_time if create_time is not None else int(time.time() * 1000),
-            "brand_new_field": {"x": 1},
-        },
-        "status": {"phase": phase, "secondary_phase": phase, "duration": 0},
-        "algorithm": {"id": "algo", "environments": [{"A": "1"}]},
-        "spec": {"resource": {"flavor_id": "f", "node_count": 1, "policy": "regular"}, "log_export_path": {}},
+        "auth": AkSkAuth(AK, SK, security_token=TOKEN, project_id=PROJECT),
+        "secrets": (AK, SK, TOKEN),
+        "max_attempts": 4,
+        "sleep": fake_time.sleep,
+        "clock": fake_time.clock,
+        "log": logs.append,
+        "rng": lambda: 0.5,
     }
-
-
-def create_request(name: str = "job-a") -> CreateTrainingJobRequest:
-    return CreateTrainingJobRequest.model_validate(
-        {
-            "metadata": {"name": name, "description": "训练 ü"},
-            "algorithm": {"id": "algo", "environments": {"A": "1"}},
-            "spec": {"resource": {"flavor_id": "f", "node_count": 1}},
-        }
-    )
-
-
-def error_body(code: str, msg: str, solution: str | None = None) -> dict[str, str]:
-    body = {"error_code": code, "error_msg": msg}
-    if solution:
-        body["error_solution"] = solution
-    return body
 
 
 def assert_no_secrets(*texts: str) -> None:
@@ -442,42 +394,6 @@ def test_read_timeouts_are_retried_then_reported(server: ScriptedServer, make_cl
 
 
 # ---------------------------------------------------------------- lost-create recovery
-
-
-class JobStore:
-    """A tiny stand-in service: creates commit a job; searches filter by name "like" and page by index."""
-
-    def __init__(self) -> None:
-        self.jobs: list[dict[str, Any]] = []
-        self.create_reply: Callable[[dict[str, Any]], Reply] = lambda created: json_reply(created, status=201)
-        self.commit = True
-
-    def __call__(self, request: Recorded) -> Reply:
-        if request.method == "POST" and request.path == JOBS:
-            body = request.json()
-            created = job(f"id-{len(self.jobs) + 1}", name=body["metadata"]["name"])
-            if self.commit:
-                self.jobs.append(created)
-            return self.create_reply(created)
-        if request.method == "POST" and request.path == SEARCH:
-            query = request.json()
-            matches = list(self.jobs)
-            for f in query.get("filters") or []:
-                if f["key"] == "name" and f["operator"] == "like":
-                    matches = [j for j in matches if f["value"][0] in j["metadata"]["name"]]
-            matches.sort(key=lambda j: j["metadata"]["create_time"], reverse=True)
-            limit, page = query["limit"], query["offset"]
-            items = matches[page * limit : (page + 1) * limit]
-            return json_reply({"total": len(matches), "count": len(items), "items": items})
-        return json_reply(error_body("ModelArts.2775", "not found"), status=400)
-
-
-def posts(server: ScriptedServer) -> list[Recorded]:
-    return [r for r in server.requests if r.method == "POST" and r.path == JOBS]
-
-
-def searches(server: ScriptedServer) -> list[Recorded]:
-    return [r for r in server.requests if r.path == SEARCH]
 
 
 def test_lost_create_answer_finds_the_job_and_does_not_post_twice(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 
 import pytest
@@ -12,6 +11,8 @@ from pulumi_modelarts.job.client import ModelArtsClient
 from pulumi_modelarts.wire.auth import AkSkAuth
 from pulumi_modelarts.wire.errors import AuthenticationError, NotFoundError
 from pulumi_modelarts.wire.models import CreateTrainingJobRequest, SearchFilter
+
+from ..support import wait_phase
 
 
 def client_for(emu: EmulatorProcess, *, secret_key: str | None = None) -> ModelArtsClient:
@@ -94,9 +95,7 @@ def test_log_preview_and_events(emulator_factory: Callable[..., EmulatorProcess]
     with client_for(quick) as client:
         job_id = client.create_job(request("logged")).metadata.id
         assert job_id
-        deadline = time.monotonic() + 20
-        while client.get_job(job_id).phase != "Completed" and time.monotonic() < deadline:
-            time.sleep(0.05)
+        wait_phase(lambda: client.get_job(job_id), "Completed", timeout=20)
         preview = client.get_log_preview(job_id, "worker-0")
         assert preview is not None and preview.content
         assert "training completed, exit code 0" in preview.content

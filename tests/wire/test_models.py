@@ -18,7 +18,7 @@ from pulumi_modelarts.job.resource_models import ProviderSettings
 from pulumi_modelarts.wire import models as m
 
 from ..check_failures import path_and_reason
-from ..support import REPO, SEEDS, require
+from ..support import REPO, SEEDS, poll, require
 
 DATA = REPO / "tests" / "data" / "seed_examples"
 
@@ -1222,22 +1222,27 @@ def test_a_realistic_job_with_new_fields_passes_the_provider_check() -> None:
 
 def test_validators_are_built_once_whichever_threads_ask_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
     import threading
-    import time
 
     class Deferred(BaseModel):
         model_config = {"defer_build": True}
         value: int
 
     builds: list[str] = []
+    asking: list[str] = []
     rebuild = Deferred.model_rebuild
 
     def counted(**kwargs: Any) -> bool | None:
         builds.append(threading.current_thread().name)
-        time.sleep(0.05)  # a build long enough for the other threads to arrive while it runs
+        # The build lasts until every thread has asked: the others arrive while it runs.
+        poll(lambda: len(asking), lambda count: count == 4, timeout=5, what="every thread asking")
         return rebuild(**kwargs)
 
+    def ask() -> None:
+        asking.append(threading.current_thread().name)
+        m.build_validators(Deferred)
+
     monkeypatch.setattr(Deferred, "model_rebuild", counted)
-    threads = [threading.Thread(target=m.build_validators, args=(Deferred,)) for _ in range(4)]
+    threads = [threading.Thread(target=ask) for _ in range(4)]
     for thread in threads:
         thread.start()
     for thread in threads:

@@ -16,7 +16,9 @@ from pydantic import BaseModel
 
 from pulumi_modelarts.wire import models as m
 
-sdk = pytest.importorskip("huaweicloudsdkmodelarts.v1.model")
+from ..official_sdk import sdk_module
+
+sdk = sdk_module("huaweicloudsdkmodelarts.v1.model")
 
 # SDK request fields that are not inputs here, each with its reason.
 NOT_IN_REQUEST = {

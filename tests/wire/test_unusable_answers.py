@@ -7,12 +7,10 @@ looks for the job by name instead of failing or posting again. And a 403 is repo
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 
-from pulumi_modelarts.job.client import ModelArtsClient
 from pulumi_modelarts.wire.auth import AkSkAuth
 from pulumi_modelarts.wire.errors import (
     APIError,
@@ -24,7 +22,7 @@ from pulumi_modelarts.wire.errors import (
 )
 
 from ..httpserver import Recorded, Reply, ScriptedServer, json_reply
-from .test_client import JOBS, PROJECT, SEARCH, JobStore, create_request, error_body, posts, searches
+from .scripted_service import JOBS, PROJECT, SEARCH, JobStore, create_request, error_body, posts, searches
 
 AK, SK = "AKUNUSABLE0123456789", "SkUnusableSecretValue0123456789"
 JOB_ID = "11111111-2222-3333-4444-555555555555"
@@ -32,32 +30,15 @@ DEEP = "[" * 10000 + "]" * 10000
 
 
 @pytest.fixture
-def server() -> Iterator[ScriptedServer]:
-    with ScriptedServer() as srv:
-        yield srv
-
-
-@pytest.fixture
-def make_client(server: ScriptedServer) -> Iterator[Callable[..., ModelArtsClient]]:
-    made: list[ModelArtsClient] = []
-
-    def make(**overrides: Any) -> ModelArtsClient:
-        kwargs: dict[str, Any] = {
-            "endpoint": server.url,
-            "project_id": PROJECT,
-            "auth": AkSkAuth(AK, SK),
-            "secrets": (AK, SK),
-            "timeout": 5.0,
-            "max_attempts": 3,
-            "sleep": lambda _s: None,
-            "rng": lambda: 0.0,
-        }
-        made.append(ModelArtsClient(**{**kwargs, **overrides}))
-        return made[-1]
-
-    yield make
-    for client in made:
-        client.close()
+def client_defaults() -> dict[str, Any]:
+    """make_client's (tests/wire/conftest.py): three attempts, no pauses between them."""
+    return {
+        "auth": AkSkAuth(AK, SK),
+        "secrets": (AK, SK),
+        "max_attempts": 3,
+        "sleep": lambda _s: None,
+        "rng": lambda: 0.0,
+    }
 
 
 def valid_job_bytes(description: bytes = b"ok") -> bytes:

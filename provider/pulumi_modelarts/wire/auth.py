@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import re
-from collections.abc import Generator, Iterable, Mapping
+from collections.abc import Callable, Generator, Iterable, Mapping
 from datetime import datetime, timezone
 from typing import NamedTuple, NoReturn
 from urllib.parse import quote, unquote, unquote_plus
@@ -167,12 +167,20 @@ def sign_request_parts(
     return signature(secret_key, string_to_sign(canonical, sdk_date))
 
 
+def utc_now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
 def utc_sdk_date(now: datetime | None = None) -> str:
-    return (now or datetime.now(timezone.utc)).strftime(DATE_FORMAT)
+    return (now or utc_now()).strftime(DATE_FORMAT)
 
 
 class AkSkAuth(httpx.Auth):
-    """Signs each request with an access key and secret key (optionally temporary, with a security token)."""
+    """Signs each request with an access key and secret key (optionally temporary, with a security token).
+
+    clock: the moment each request is signed at (its X-Sdk-Date); the current UTC time unless a test gives
+    another.
+    """
 
     requires_request_body = True
 
@@ -183,6 +191,7 @@ class AkSkAuth(httpx.Auth):
         *,
         security_token: str | None = None,
         project_id: str | None = None,
+        clock: Callable[[], datetime] = utc_now,
     ) -> None:
         if not access_key or not secret_key:
             raise ValueError("an access key and a secret key are both required")
@@ -190,6 +199,7 @@ class AkSkAuth(httpx.Auth):
         self._secret_key = secret_key
         self._security_token = security_token
         self._project_id = project_id
+        self._clock = clock
 
     def __repr__(self) -> str:
         # Never show the secret (or the token) in logs, tracebacks or pickled reprs.
@@ -220,7 +230,7 @@ class AkSkAuth(httpx.Auth):
         present = dict(headers.items())
         sdk_date = present.get(DATE_HEADER.lower())
         if sdk_date is None:
-            sdk_date = present[DATE_HEADER.lower()] = headers[DATE_HEADER] = utc_sdk_date()
+            sdk_date = present[DATE_HEADER.lower()] = headers[DATE_HEADER] = utc_sdk_date(self._clock())
         if self._project_id:
             present["x-project-id"] = headers["X-Project-Id"] = self._project_id
         if self._security_token:
