@@ -18,9 +18,7 @@ import pytest
 
 from .pulumi_cli import REPO
 
-# The demo and the hand-run block use the checkout's own .pulumi-state (the emulator's data, its background
-# process): one at a time, in one worker of a parallel run.
-pytestmark = [pytest.mark.cli, pytest.mark.xdist_group("checkout-state")]
+pytestmark = pytest.mark.cli
 
 LINKED = (".venv", ".tools")
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from ..support import REPO
+from ..support import REPO, missing
 
 SAMPLE_SCHEMA = REPO / "tests" / "data" / "native-schema-sample.json"
 LANGUAGES = ("python", "nodejs", "go")
@@ -29,11 +29,12 @@ EXAMPLES_COMPILED = (
     "Go example (examples/native-go) builds in ",
 )
 
+# One worker runs both: they share the generator scripts/sdk builds on first use, and each compiles in three
+# languages.
+pytestmark = [pytest.mark.sdk, pytest.mark.xdist_group("sdk")]
 _missing = [tool for tool in ("go", "npm") if shutil.which(tool) is None]
-pytestmark = [
-    pytest.mark.sdk,
-    pytest.mark.skipif(bool(_missing), reason=f"scripts/sdk needs {' and '.join(_missing)}, not on PATH"),
-]
+if _missing:
+    missing(f"scripts/sdk needs {' and '.join(_missing)}, not on PATH")
 
 
 def _sdk(*args: str | Path) -> subprocess.CompletedProcess[str]:
