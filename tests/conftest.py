@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import resource
 import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -113,8 +114,54 @@ def pytest_configure(config: pytest.Config) -> None:
         config.stash[_RUNS_FILE] = Path(path)
 
 
+_FOLDER_SECONDS: Counter[str] = Counter()
+_FOLDER_CPU: Counter[str] = Counter()
+_TEST_CPU: Counter[str] = Counter()
+_CPU_AT_START = pytest.StashKey[float]()
+
+
+def _cpu_seconds() -> float:
+    """CPU time of this process and of the processes it started and waited for (a pulumi run with its plugins
+    and language hosts, a pip, a compiler); a shared emulator counts where it stops."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    item.stash[_CPU_AT_START] = _cpu_seconds()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[pytest.TestReport]:
+    report = yield
+    if call.when == "teardown" and _CPU_AT_START in item.stash:
+        report.user_properties.append(("cpu_seconds", _cpu_seconds() - item.stash[_CPU_AT_START]))
+    return report
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Each test's time (set-up, call, tear-down) and CPU added to its folder's; in a parallel run the
+    workers' reports reach this process too."""
+    folder = report.nodeid.split("::")[0].rsplit("/", 1)[0]
+    _FOLDER_SECONDS[folder] += report.duration
+    for name, value in report.user_properties:
+        if name == "cpu_seconds":
+            _FOLDER_CPU[folder] += value
+            _TEST_CPU[report.nodeid] += value
+
+
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
-    """The pulumi processes the run started, in all and by test file (the slowest part of the suite)."""
+    """Time spent in each folder's tests, and the pulumi processes the run started, in all and by test file
+    (the slowest part of the suite)."""
+    if _FOLDER_SECONDS and not hasattr(config, "workerinput"):
+        total = sum(_FOLDER_SECONDS.values())
+        terminalreporter.write_sep("-", f"test time by folder: {total:.0f} s over all workers")
+        for folder, seconds in _FOLDER_SECONDS.most_common():
+            terminalreporter.write_line(f"{seconds:7.0f} s  {_FOLDER_CPU[folder]:7.0f} CPU-s  {folder}")
+        terminalreporter.write_sep("-", f"CPU: {sum(_FOLDER_CPU.values()):.0f} s in all; the most")
+        for test, seconds in _TEST_CPU.most_common(25):
+            terminalreporter.write_line(f"{seconds:7.1f} CPU-s  {test}")
     path = config.stash.get(_RUNS_FILE, None)
     if path is None or not path.exists():
         return
