@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
 import resource
+import shutil
 import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -72,6 +74,27 @@ def emulator(_fast_emulator_holder: list[EmulatorProcess]) -> EmulatorProcess:
     emu = _fast_emulator_holder[0]
     emu.reset()
     return emu
+
+
+@pytest.fixture(scope="session")
+def built_once(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str, Callable[[Path], object]], Path]:
+    """``built_once(name, build)``: the directory ``build`` fills, built by the first test of the run that
+    asks and shared by all (in a parallel run, the workers' base directories share a parent; the others wait
+    on a lock while it is built). A build that failed is tried again by the next test that asks."""
+    root = tmp_path_factory.getbasetemp()
+    shared = root.parent if os.environ.get("PYTEST_XDIST_WORKER") else root
+
+    def once(name: str, build: Callable[[Path], object]) -> Path:
+        target, done = shared / name, shared / f"{name}.built"
+        with open(shared / f"{name}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not done.exists():
+                shutil.rmtree(target, ignore_errors=True)
+                build(target)
+                done.touch()
+        return target
+
+    return once
 
 
 @pytest.fixture

@@ -348,10 +348,31 @@ func main() {{
 """
 
 
+# The program's executable in the project directory, which Pulumi.yaml names (runtime option `binary`).
+GO_BINARY = "story-program"
+GO_RUNTIME = f"runtime:\n  name: go\n  options:\n    binary: {GO_BINARY}\n"
+
+
 def write_go_project(workdir: Path, module: Path) -> None:
     for name in ("go.mod", "go.sum"):
         shutil.copy(module / name, workdir / name)
-    (workdir / "main.go").write_text(go_program({}, {}))
+    write_go_program(workdir, go_program({}, {}))
+
+
+def write_go_program(workdir: Path, source: str) -> None:
+    """main.go and its executable, built with `go build` as the language host would build it: once per
+    distinct program in the session, not at each pulumi command (where the host links it again, some
+    seconds of CPU each time; the program compiled against the SDK all the same)."""
+    (workdir / "main.go").write_text(source)
+    cache_dir = session_cache()
+    digest = hashlib.sha256((source + (workdir / "go.mod").read_text()).encode()).hexdigest()[:20]
+    built = cache_dir / "go-programs" / digest
+    with _locked(cache_dir):
+        if not built.is_file():
+            built.parent.mkdir(parents=True, exist_ok=True)
+            _run(["go", "build", "-o", str(built.with_suffix(".partial")), "."], workdir, GO_ENV)
+            built.with_suffix(".partial").rename(built)
+    shutil.copy(built, workdir / GO_BINARY)
 
 
 # --- YAML -------------------------------------------------------------------------------------------------

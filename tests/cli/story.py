@@ -99,7 +99,7 @@ class StoryStack:
         payload = {"jobs": declared, "existing": dict(existing or {})}
         (self.workdir / "jobs.json").write_text(json.dumps(payload, indent=2))
         if self.front_end.language == "go":  # the program is the declaration
-            (self.workdir / "main.go").write_text(languages.go_program(declared, payload["existing"]))
+            languages.write_go_program(self.workdir, languages.go_program(declared, payload["existing"]))
         elif self.front_end.language == "yaml":  # likewise
             (self.workdir / "Main.yaml").write_text(languages.yaml_program(declared, payload["existing"]))
 
@@ -148,9 +148,8 @@ def new_story(
         )
     else:
         workdir.mkdir(parents=True)
-        (workdir / "Pulumi.yaml").write_text(
-            f"name: {name}\nruntime: {front_end.language}\n{front_end.project_yaml()}"
-        )
+        runtime = languages.GO_RUNTIME if front_end.language == "go" else f"runtime: {front_end.language}\n"
+        (workdir / "Pulumi.yaml").write_text(f"name: {name}\n{runtime}{front_end.project_yaml()}")
         if front_end.language == "nodejs":
             languages.write_typescript_project(workdir, languages.node_modules(languages.session_cache()))
         elif front_end.language == "yaml":

@@ -1,8 +1,13 @@
 """Item 4: wrong inputs fail `pulumi preview` with a message naming the field, no Python traceback, and
 not one API call (the emulator's statistics prove it).
 
-All cases are declared in one program so one preview reports all of them (one CLI run instead of fourteen);
-each resource's own failure is found in the output by its resource name.
+Every case of tests/bad_inputs.py is checked by both front-ends in process
+(tests/frontends/test_bad_inputs.py); here, through the CLI, the cases whose message the engine prints
+differently: a top-level property, a nested path, a key spelled wrong, a map key, a type error, two problems
+in one resource, and the warnings of a passing preview (top-level and nested).
+
+One program declares every case; the environment variable BAD_CASE picks the one a preview sees (the engine
+stops a preview at the first resource that fails check).
 """
 
 from __future__ import annotations
@@ -15,115 +20,24 @@ import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
 
+from ..bad_inputs import CASES, NATIVE_TWO_PROBLEMS_NESTED, TWO_PROBLEMS_NESTED, WARNED, arguments, field
 from .cli_helpers import make_stack
 from .front_ends import FRONT_ENDS, FrontEnd
 
 pytestmark = pytest.mark.cli
 
-BASE_ALGORITHM = '{"engine": {"image_url": "org/img:1"}, "command": "python train.py"}'
-BASE_SPEC = '{"resource": {"flavor_id": "modelarts.vm.cpu.2u", "node_count": 1}}'
-
-# resource name -> (keyword arguments as Python source, the field path the message must name)
-CASES: dict[str, tuple[str, str]] = {
-    "bad-name-chars": ('metadata={"name": "my job!"}', "metadata.name"),
-    "name-too-long": ('metadata={"name": "n" * 65}', "metadata.name"),
-    "description-too-long": ('metadata={"description": "d" * 257}', "metadata.description"),
-    "zero-nodes": (
-        'spec={"resource": {"flavor_id": "modelarts.vm.cpu.2u", "node_count": 0}}',
-        "spec.resource.node_count",
-    ),
-    "misspelled-nested-key": (
-        'spec={"resource": {"flavour_id": "modelarts.vm.cpu.2u"}}',
-        "spec.resource.flavour_id",
-    ),
-    "input-without-remote": (
-        'algorithm={**ALGO, "inputs": [{"name": "data"}]}',
-        "algorithm.inputs[0].remote",
-    ),
-    "wrong-wait-for": ('wait_for="runing"', "wait_for"),
-    "wrong-wait-timeout": ('wait_timeout="ten minutes"', "wait_timeout"),
-    "node-count-text": (
-        'spec={"resource": {"flavor_id": "modelarts.vm.cpu.2u", "node_count": "two"}}',
-        "spec.resource.node_count",
-    ),
-    "parameters-not-a-list": ('algorithm={**ALGO, "parameters": "lr=0.1"}', "algorithm.parameters"),
-    "replace-flag-text": ('replace_when_failed="yes"', "replace_when_failed"),
-    "no-flavor": ('spec={"resource": {"node_count": 1}}', "spec.resource.flavor_id"),
-    # A flag is not a count (it used to go out as node_count 1).
-    "node-count-flag": (
-        'spec={"resource": {"flavor_id": "modelarts.vm.cpu.2u", "node_count": True}}',
-        "spec.resource.node_count",
-    ),
-    # No process can receive an environment variable whose name holds "=": named by the key as written.
-    "env-name-equals": (
-        'algorithm={**ALGO, "environments": {"GOOD": "1", "A=B": "2"}}',
-        "algorithm.environments['A=B']",
-    ),
-    # Two problems in one resource: both are reported (the nested one is checked below).
-    "two-problems": (
-        'spec={"resource": {"node_count": 0, "flavor_id": "modelarts.vm.cpu.8u"}}, wait_for="sometime"',
-        "wait_for",
-    ),
-}
-
-# The same paths through the native provider, where they differ: the engine receives the schema's names
-# (camelCase; the Python SDK sends them too), and its check failures name what it received. A key the
-# schema does not know (flavour_id) is named as written.
-NATIVE_FIELDS: dict[str, str] = {
-    "half-a-pair": "algorithm.itemVersionId",
-    "engine-version-alone": "algorithm.engine.engineName",
-    "zero-nodes": "spec.resource.nodeCount",
-    "wrong-wait-for": "waitFor",
-    "wrong-wait-timeout": "waitTimeout",
-    "node-count-text": "spec.resource.nodeCount",
-    "replace-flag-text": "replaceWhenFailed",
-    "no-flavor": "spec.resource.flavorId",
-    "node-count-flag": "spec.resource.nodeCount",
-    "two-problems": "waitFor",
-}
-
-
-# The API pages' advice the service does not enforce (docs/input-rules.md): these used to fail preview; now
-# preview passes, with a warning naming the field.
-WARNED: dict[str, tuple[str, str]] = {
-    "two-algorithm-sources": (
-        'algorithm={"id": "3f5d6706-7b67-408d-8ba0-ec08048c45ed", "engine": {"image_url": "org/img:1"}, '
-        '"command": "python train.py"}',
-        "algorithm.",
-    ),
-    "half-a-pair": (
-        'algorithm={"subscription_id": "sub-1"}',
-        "algorithm.item_version_id",
-    ),
-    "engine-version-alone": (
-        'algorithm={"engine": {"engine_version": "2.1"}, "code_dir": "/b/c/", "boot_file": "/b/c/t.py"}',
-        "algorithm.engine.engine_name",
-    ),
-    "spec-and-tasks": ('tasks=[{"role": "worker"}]', "tasks"),
-    # A name a shell cannot refer to reaches the process all the same: the official SDK's advice only.
-    "env-name-odd": (
-        'algorithm={**ALGO, "environments": {"1BAD NAME": "1"}}',
-        "algorithm.environments['1BAD NAME']",
-    ),
-}
+FAILING = ("wrong-wait-for", "zero-nodes", "misspelled-nested-key", "env-name-equals", "node-count-flag",
+           "two-problems")  # fmt: skip
+PASSING = ("spec-and-tasks", "env-name-odd")
 
 
 def program() -> str:
-    """One program; the environment variable BAD_CASE picks which wrong resource it declares."""
-    lines = [
-        "import os",
-        "from pulumi_modelarts import TrainingJob",
-        f"ALGO = {BASE_ALGORITHM}",
-        f"SPEC = {BASE_SPEC}",
-        "case = os.environ['BAD_CASE']",
-    ]
-    for name, (kwargs, _field) in {**CASES, **WARNED}.items():
-        args = {"algorithm": "algorithm=ALGO", "spec": "spec=SPEC"}
-        for key in ("algorithm", "spec"):
-            if kwargs.startswith(f"{key}="):
-                args.pop(key)
+    lines = ["import os", "from pulumi_modelarts import TrainingJob", "case = os.environ['BAD_CASE']"]
+    for name in (*FAILING, *PASSING):
+        case = {**CASES, **WARNED}[name][0]
+        keywords = ", ".join(f"{key}={value!r}" for key, value in arguments(case).items())
         lines.append(f"if case == {name!r}:")
-        lines.append(f"    TrainingJob({name!r}, {kwargs}, {', '.join(args.values())})")
+        lines.append(f"    TrainingJob({name!r}, {keywords})")
     return "\n".join(lines) + "\n"
 
 
@@ -131,9 +45,7 @@ def program() -> str:
 def test_bad_inputs_fail_preview_by_field(
     tmp_path: Path, emulator: EmulatorProcess, front_end: FrontEnd
 ) -> None:
-    # The engine stops a preview at the first resource that fails check, so each case gets its own
-    # preview; previews take no lock on the file backend, so they run four at a time.
-    assert len(CASES) >= 12
+    assert set(FAILING) <= set(CASES) and set(PASSING) <= set(WARNED)
     stack = make_stack(tmp_path, emulator, program(), front_end=front_end)
     emulator.reset_stats()
 
@@ -141,31 +53,31 @@ def test_bad_inputs_fail_preview_by_field(
         result = stack.run("preview", check=False, BAD_CASE=name)
         return name, result.returncode, result.stdout + result.stderr
 
+    # Previews take no lock on the file backend: they run four at a time.
     with ThreadPoolExecutor(max_workers=4) as pool:
-        results = list(pool.map(preview, [*CASES, *WARNED]))
+        results = list(pool.map(preview, [*FAILING, *PASSING]))
 
     problems = []
     for name, returncode, output in results:
-        if name in WARNED:
-            field = NATIVE_FIELDS.get(name, WARNED[name][1]) if front_end.native else WARNED[name][1]
-            warned = [line for line in output.splitlines() if "warning" in line and field in line]
+        path = field(name, native=front_end.native)
+        if name in PASSING:
+            warned = [line for line in output.splitlines() if "warning" in line and path in line]
             if returncode != 0 or "Traceback" in output or not warned:
-                problems.append(f"--- {name}: expected a passing preview warning about {field}\n{output}")
+                problems.append(f"--- {name}: expected a passing preview warning about {path}\n{output}")
             continue
-        field = NATIVE_FIELDS.get(name, CASES[name][1]) if front_end.native else CASES[name][1]
         # A top-level input is named as the property; a nested path leads the reason of the resource's
         # failure (the engine would print a nested path's value as "{<nil>}").
         message = re.search(
             rf"resource '{re.escape(name)}': property (\S+) value .*? has a problem: (.+)", output
         ) or re.search(rf"resource '{re.escape(name)}' has a problem: (\S+): (.+)", output)
-        if returncode == 0 or "Traceback" in output or message is None or field not in message.group(1):
-            problems.append(f"--- {name}: expected a failure naming {field}\n{output}")
+        if returncode == 0 or "Traceback" in output or message is None or path not in message.group(1):
+            problems.append(f"--- {name}: expected a failure naming {path}\n{output}")
         elif message is not None:
             print(f"{name}: {message.group(1)}: {message.group(2)}")
     assert not problems, "\n".join(problems)
     [both] = [output for name, _, output in results if name == "two-problems"]
-    node_count = "spec.resource.nodeCount" if front_end.native else "spec.resource.node_count"
-    assert f"has a problem: {node_count}: must be at least 1" in both, both
+    nested = NATIVE_TWO_PROBLEMS_NESTED if front_end.native else TWO_PROBLEMS_NESTED[0]
+    assert f"has a problem: {nested}: {TWO_PROBLEMS_NESTED[1]}" in both, both
     nil = [name for name, _, output in results if "<nil>" in output]
     assert not nil, f"a failure printed a value as <nil>: {nil}"
     assert emulator.stats()["requests"] == 0, "checking inputs must not call the API"

@@ -38,7 +38,7 @@ import sys
 import tarfile
 import threading
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -106,11 +106,10 @@ def _run(*args: str | Path, timeout: float = 900, **kwargs: object) -> subproces
     return proc  # type: ignore[no-any-return]
 
 
-@pytest.fixture(scope="module")
-def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("release") / "dist"
-    _run("bash", REPO / "scripts" / "release", "--out", out)
-    return out
+@pytest.fixture(scope="session")
+def dist(built_once: BuiltOnce) -> Path:
+    """scripts/release's files, built once for the run (whichever worker asks first)."""
+    return built_once("release-dist", lambda out: _run("bash", REPO / "scripts" / "release", "--out", out))
 
 
 @dataclass(frozen=True)
@@ -134,6 +133,10 @@ class Venv:
                 self.python, "-c", f"import importlib.metadata as m; print(m.version({distribution!r}))"
             ).stdout.strip()
         )
+
+
+# The session's shared builds (tests/conftest.py).
+BuiltOnce = Callable[[str, Callable[[Path], object]], Path]
 
 
 def _venv(root: Path, *requirements: str | Path) -> Venv:
@@ -161,18 +164,18 @@ def newest_allowed_pulumi(wheel: Path) -> Version:
     return max(v for v in versions if requirement.specifier.contains(v))
 
 
-@pytest.fixture(scope="module")
-def dynamic_venv(dist: Path, tmp_path_factory: pytest.TempPathFactory) -> Venv:
+@pytest.fixture(scope="session")
+def dynamic_venv(dist: Path, built_once: BuiltOnce) -> Venv:
     wheel = dist / f"pulumi_modelarts-{VERSION}-py3-none-any.whl"
-    venv = _venv(tmp_path_factory.mktemp("venv") / "dynamic", wheel, "pulumi")
+    venv = Venv(built_once("release-venv-dynamic", lambda root: _venv(root, wheel, "pulumi")))
     assert venv.version_of("pulumi") == newest_allowed_pulumi(wheel)
     return venv
 
 
-@pytest.fixture(scope="module")
-def native_venv(dist: Path, tmp_path_factory: pytest.TempPathFactory) -> Venv:
+@pytest.fixture(scope="session")
+def native_venv(dist: Path, built_once: BuiltOnce) -> Venv:
     wheel = dist / f"pulumi_modelarts_native-{VERSION}-py3-none-any.whl"
-    venv = _venv(tmp_path_factory.mktemp("venv") / "native", wheel, "pulumi")
+    venv = Venv(built_once("release-venv-native", lambda root: _venv(root, wheel, "pulumi")))
     # A user's environment for a native program: the SDK, no provider package (and so no plugin on PATH).
     assert not (venv.bin / "pulumi-resource-modelarts").exists()
     return venv
