@@ -182,7 +182,13 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
         terminalreporter.write_sep("-", f"test time by folder: {total:.0f} s over all workers")
         for folder, seconds in _FOLDER_SECONDS.most_common():
             terminalreporter.write_line(f"{seconds:7.0f} s  {_FOLDER_CPU[folder]:7.0f} CPU-s  {folder}")
-        terminalreporter.write_sep("-", f"CPU: {sum(_FOLDER_CPU.values()):.0f} s in all; the most")
+        by_file: Counter[str] = Counter()
+        for test, seconds in _TEST_CPU.items():
+            by_file[test.split("::")[0]] += seconds
+        terminalreporter.write_sep("-", f"CPU: {sum(_FOLDER_CPU.values()):.0f} s in all; by file, the most")
+        for name, seconds in by_file.most_common(20):
+            terminalreporter.write_line(f"{seconds:7.0f} CPU-s  {name}")
+        terminalreporter.write_sep("-", "CPU: the tests using the most")
         for test, seconds in _TEST_CPU.most_common(25):
             terminalreporter.write_line(f"{seconds:7.1f} CPU-s  {test}")
     path = config.stash.get(_RUNS_FILE, None)

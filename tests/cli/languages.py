@@ -30,7 +30,6 @@ import os
 import re
 import shutil
 import subprocess
-import tempfile
 from collections.abc import Iterator, Mapping
 from functools import cache
 from pathlib import Path
@@ -164,15 +163,9 @@ def node_modules(cache_dir: Path) -> Path:
 
 
 def _build_node_modules(cache_dir: Path, target: Path) -> None:
-    # What scripts/sdk installs for its compile check (scripts/test runs it first), the same way; one process
-    # at a time (pytest-xdist workers share the checkout).
-    checkout = hashlib.sha256(bytes(NODE_TOOLCHAIN)).hexdigest()[:16]
-    lock_file = Path(tempfile.gettempdir()) / f"pulumi-modelarts-npm-ci-{checkout}.lock"
-    with open(lock_file, "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not (NODE_TOOLCHAIN / "node_modules" / "@pulumi" / "pulumi").is_dir():
-            npm_ci = ["npm", "ci", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"]
-            _run(npm_ci, NODE_TOOLCHAIN)
+    # What scripts/sdk and scripts/release compile with, installed by the script they share (one install at a
+    # time, whichever process asks first).
+    _run(["bash", str(REPO / "scripts" / "node-toolchain")], REPO)
     staging = cache_dir / "node_modules.partial"
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(parents=True)
@@ -193,11 +186,23 @@ def _build_node_modules(cache_dir: Path, target: Path) -> None:
     staging.rename(target)
 
 
+# The program runs as the JavaScript tsc made of it (once per session, type-checked against the SDK's types
+# with the project's tsconfig): `typescript: false` spares each pulumi command compiling it again.
+TS_RUNTIME = "runtime:\n  name: nodejs\n  options:\n    typescript: false\n"
+
+
 def write_typescript_project(workdir: Path, modules: Path) -> None:
     (workdir / "index.ts").write_text(TS_PROGRAM)
     (workdir / "tsconfig.json").write_text(json.dumps(TS_CONFIG, indent=4))
-    (workdir / "package.json").write_text(json.dumps({"name": workdir.name, "main": "index.ts"}))
+    (workdir / "package.json").write_text(json.dumps({"name": workdir.name, "main": "index.js"}))
     (workdir / "node_modules").symlink_to(modules)
+    cache_dir = session_cache()
+    compiled = cache_dir / "ts-program" / "index.js"
+    with _locked(cache_dir):
+        if not compiled.is_file():
+            tsc = NODE_TOOLCHAIN / "node_modules" / ".bin" / "tsc"
+            _run([str(tsc), "-p", ".", "--outDir", str(compiled.parent)], workdir)
+    shutil.copy(compiled, workdir / "index.js")
 
 
 # --- Go ---------------------------------------------------------------------------------------------------

@@ -148,7 +148,9 @@ def new_story(
         )
     else:
         workdir.mkdir(parents=True)
-        runtime = languages.GO_RUNTIME if front_end.language == "go" else f"runtime: {front_end.language}\n"
+        runtime = {"go": languages.GO_RUNTIME, "nodejs": languages.TS_RUNTIME}.get(
+            front_end.language, f"runtime: {front_end.language}\n"
+        )
         (workdir / "Pulumi.yaml").write_text(f"name: {name}\n{runtime}{front_end.project_yaml()}")
         if front_end.language == "nodejs":
             languages.write_typescript_project(workdir, languages.node_modules(languages.session_cache()))
