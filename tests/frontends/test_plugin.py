@@ -328,6 +328,59 @@ def test_create_read_invoke_and_delete_against_the_emulator(
     assert gone.resource_id == created.resource_id and gone.properties["phase"].value == "Terminated"
 
 
+def test_a_create_whose_job_may_still_run_is_answered_as_a_partial_create(
+    emulator: EmulatorProcess, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pulumi.runtime.proto import provider_pb2, status_pb2
+
+    from pulumi_modelarts.frontends.serving import servicer_class
+    from pulumi_modelarts.job.client import ModelArtsClient
+
+    for key, value in emulator.provider_env().items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.setenv(wait.POLL_SECONDS_ENV, "0.02")
+
+    def deep_answer(self: ModelArtsClient, job_id: str) -> Any:
+        raise RecursionError("maximum recursion depth exceeded while decoding a JSON array")
+
+    monkeypatch.setattr(ModelArtsClient, "terminate_job", deep_answer)
+    provider = plugin.ModelArtsProvider()
+    pending = inputs(metadata={"annotations": {"emulator/stay-pending": "true"}}, waitFor="running")
+    checked = run(provider.check(CheckRequest(URN, {}, property_map({**pending, "waitTimeout": 0.3}), b"")))
+    request = provider_pb2.CreateRequest(urn=URN, properties=PropertyValue.marshal_map(checked.inputs))
+
+    class Answered(Exception):
+        pass
+
+    class Context:
+        status: Any = None
+
+        async def abort_with_status(self, status: Any) -> None:
+            self.status = status
+            raise Answered
+
+        async def abort(self, _code: Any, details: str) -> None:
+            raise Answered(details)
+
+    servicer = servicer_class()([], "0.0.0", provider, engine_address=None)
+    context = Context()
+    with pytest.raises(Answered):
+        run(servicer.Create(request, context))
+    assert context.status is not None  # not a plain error: the engine must record the job
+    [(key, packed)] = context.status.trailing_metadata
+    assert key == "grpc-status-details-bin"
+    [detail] = status_pb2.Status.FromString(packed).details
+    failed = provider_pb2.ErrorResourceInitFailed()
+    assert detail.Unpack(failed)
+    [reason] = failed.reasons
+    assert "may still be running" in reason and f"(id {failed.id})" in reason, reason
+    assert "terminating it failed (RecursionError: maximum recursion depth exceeded" in reason, reason
+    outputs = PropertyValue.unmarshal_map(failed.properties)
+    assert to_plain(outputs["metadata"])["id"] == failed.id
+    assert outputs["declaredInputs"].is_secret  # the secret outputs stay secret in the state
+    assert outputs["phase"].value in ("Creating", "Pending")
+
+
 def test_warm_up_builds_the_validators_and_says_when_done() -> None:
     import threading
 

@@ -13,7 +13,9 @@ the provider class, which translates each request for ``core`` and its answer ba
 - progress lines go to the engine's log service with the resource's URN, so the CLI shows them under the job;
 - a request's timeout (``customTimeouts``) goes to core as it came, which bounds a create's wait, an update's
   retries and a delete's wait with it (``waiting.clamp``); the engine's cancel (Ctrl-C) ends the waits: the
-  job is then terminated while the engine still listens, as for any failed wait.
+  job is then terminated while the engine still listens, as for any failed wait;
+- a create whose job may still run (``JobMayStillRun``) is answered as a partial create (``partial``): the
+  engine records the job with its outputs and reports the creation as failed.
 
 Settings come from the provider configuration (``modelarts:*`` stack config or an explicit provider's
 arguments) and the environment, resolved afresh for every operation. What this front-end does exactly as the
@@ -63,6 +65,7 @@ from ..account.settings import CONFIG_NAMESPACE, SOURCES
 from ..generated import schema_names
 from ..job.job_state import declared_from_job
 from ..job.progress import EngineLog
+from ..job.reports import JobMayStillRun
 from .native_values import (
     answered,
     diff_key,
@@ -76,11 +79,13 @@ from .native_values import (
     with_secret_inputs,
     with_tags_found,
 )
+from .partial import PartialCreate
 from .renaming import schema_failure, to_schema
 from .serving import serve_engine
 from .shared import (
     ProviderConfig,
     engine_failure,
+    error_text,
     find_jobs,
     is_lookup,
     scope_of_urn,
@@ -250,7 +255,12 @@ class ModelArtsProvider(Provider):
             with core.open_client(self.config(), progress) as client:
                 return core.create(inputs, client, progress, limit=request.timeout, stop=self._stop)
 
-        created = await self._run(call)
+        try:
+            created = await self._run(call)
+        except JobMayStillRun as exc:
+            # The job may still run: the engine records it (its creation failed) rather than lose it.
+            kept = outputs_map(exc.outputs or {}, request.properties)
+            raise PartialCreate(error_text(exc), exc.job_id, PropertyValue.marshal_map(kept)) from None
         return CreateResponse(created.id, outputs_map(created.outputs, request.properties))
 
     async def read(self, request: ReadRequest) -> ReadResponse:

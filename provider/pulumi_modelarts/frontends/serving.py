@@ -17,6 +17,7 @@ from typing import Any
 from pulumi.provider.experimental.provider import Provider
 
 from ..job.progress import engine_address, wait_until_engine_gone
+from .partial import PartialCreate
 from .shared import error_text
 
 __all__ = ["GRPC_OPTIONS", "RPCS", "leave_when_engine_gone", "serve", "serve_engine", "servicer_class"]
@@ -42,7 +43,8 @@ def _version() -> str:
 
 def servicer_class() -> type:
     """Pulumi's servicer, with an operation's error answered as its own text: by default gRPC prefixes it with
-    "Unexpected <class ...>" and logs a traceback the engine then shows too."""
+    "Unexpected <class ...>" and logs a traceback the engine then shows too. A create that leaves a job that
+    may still run is answered as a partial create (``partial``)."""
     import grpc  # type: ignore[import-untyped]  # (no stubs; two calls used)
     from pulumi.provider.experimental.server import ProviderServicer
 
@@ -52,6 +54,8 @@ def servicer_class() -> type:
         async def rpc_method(self: Any, request: Any, context: Any) -> Any:
             try:
                 return await inherited(self, request, context)
+            except PartialCreate as exc:  # a job that may still run: recorded, its creation failed
+                await context.abort_with_status(exc.status())
             except Exception as exc:
                 await context.abort(grpc.StatusCode.UNKNOWN, error_text(exc))
 
