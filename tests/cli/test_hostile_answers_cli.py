@@ -23,7 +23,7 @@ from ..httpserver import Recorded, Reply, ScriptedServer, json_reply, self_signe
 from ..support import poll
 from .cli_helpers import all_jobs, jobs_program, live, make_stack, popen, state_job_ids
 from .front_ends import DYNAMIC, FRONT_ENDS, FrontEnd
-from .pulumi_cli import Stack
+from .pulumi_cli import SECRET_SIG, Stack
 
 pytestmark = pytest.mark.cli
 
@@ -232,6 +232,9 @@ def test_keys_turning_unusable_mid_wait_leave_the_job_in_the_state_saying_how_to
         # ... and it is: recorded with its id, no pending operation left for `pulumi refresh` to clear.
         assert state_job_ids(stack, front_end) == [job_id]
         assert not stack.export()["deployment"].get("pending_operations")
+        [kept] = stack.resources(front_end.type_token)
+        declared = kept["outputs"].get("declared_inputs", kept["outputs"].get("declaredInputs"))
+        assert isinstance(declared, dict) and SECRET_SIG in declared, kept["outputs"]  # secret, as any job's
 
         metadata.hostile.clear()  # the metadata service recovers: destroy stops the job the state kept
         stack.destroy()
