@@ -60,7 +60,7 @@ def engine_log(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str, bool]]:
     in place of sending them."""
     logged: list[tuple[str, str, bool]] = []
 
-    def log(self: EngineLog, urn: str, line: str, *, warning: bool = False) -> None:
+    def log(self: EngineLog, urn: str, line: str, *, warning: bool = False, **_how: Any) -> None:
         logged.append((urn, line, warning))
 
     monkeypatch.setattr(EngineLog, "log", log)

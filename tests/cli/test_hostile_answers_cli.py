@@ -1,23 +1,29 @@
 """Hostile answers and endpoints through the real CLI, as a user meets them: an answer nested too deeply to
-parse (a create's 201 and a refresh), a self-signed certificate, and a refusal that echoes the job's secret
-environment values. Each is one clear error (or, for the create, the job adopted), never a crash, a retry
-storm or a leaked value."""
+parse (a create's 201 and a refresh), a self-signed certificate, a refusal that echoes the job's secret
+environment values, and keys from instance metadata turning unusable while `up` waits for a job. Each is one
+clear error (or, for the create, the job adopted), never a crash, a retry storm, a leaked value or a job left
+running outside the state."""
 
 from __future__ import annotations
 
 import json
+import threading
 import time
 import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
+from modelarts_emulator.testing import EmulatorProcess
+
 from ..httpserver import Recorded, Reply, ScriptedServer, json_reply, self_signed_certificate
-from .cli_helpers import jobs_program, make_stack
+from ..support import poll
+from .cli_helpers import all_jobs, jobs_program, live, make_stack, popen, state_job_ids
 from .front_ends import DYNAMIC, FRONT_ENDS, FrontEnd
-from .pulumi_cli import Stack
+from .pulumi_cli import SECRET_SIG, Stack
 
 pytestmark = pytest.mark.cli
 
@@ -154,3 +160,83 @@ def test_a_refusal_echoing_the_request_hides_the_environment_values(
     assert_clean(output)
     assert ENV_SECRET not in output, output
     assert '"MYTOKEN": "***"' in output and "HTTP 400" in output
+
+
+class TurningMetadata:
+    """The instance metadata service, relayed from the emulator's until ``hostile`` is set: then each key it
+    hands out carries a security token no HTTP header can hold ("\u2603"), as a metadata service gone wrong
+    mid-wait would."""
+
+    def __init__(self, emu: EmulatorProcess) -> None:
+        self.emu = emu
+        self.hostile = threading.Event()
+        self.bad_keys = 0
+
+    def __call__(self, request: Recorded) -> Reply:
+        wanted = {k: v for k, v in request.headers.items() if k.startswith("x-metadata-token")}
+        answer = httpx.request(request.method, self.emu.url + request.path, headers=wanted, timeout=10)
+        if request.path.endswith("/securitykey") and answer.status_code == 200 and self.hostile.is_set():
+            key = answer.json()
+            key["credential"]["securitytoken"] = "\u2603" + key["credential"]["securitytoken"]
+            self.bad_keys += 1
+            return json_reply(key)
+        kind = answer.headers.get("content-type", "")
+        return Reply(answer.status_code, answer.content, {"Content-Type": kind})
+
+
+def running_now(jobs: list[dict[str, Any]]) -> bool:
+    return any(j["status"]["phase"] == "Running" for j in jobs)
+
+
+@pytest.mark.parametrize("front_end", FRONT_ENDS)
+def test_keys_turning_unusable_mid_wait_leave_the_job_in_the_state_saying_how_to_stop_it(
+    tmp_path: Path, emulator_factory: Callable[..., EmulatorProcess], front_end: FrontEnd
+) -> None:
+    # Keys from instance metadata that live 2 s, `up` waiting for its job to complete: once the job runs, the
+    # metadata service hands out keys that cannot be sent. Polls and the terminate both fail with them, so the
+    # job may still run: it must be in the state, under a message that says so, names it and how to stop it.
+    emu = emulator_factory(temporary_key_seconds=2.0)
+    metadata = TurningMetadata(emu)
+    running = "{'annotations': {'emulator/running-seconds': '600'}}"
+    program = jobs_program(1, wait_for="completed").replace(
+        'metadata={"description": f"reliability job {i}"}', f"metadata={running}"
+    )
+    with ScriptedServer() as server:
+        server.handler = metadata
+        stack = make_stack(tmp_path, emu, program, front_end=front_end)
+        for name in ("HW_ACCESS_KEY", "HW_SECRET_KEY"):
+            stack.env.pop(name)
+        stack.env.update({"HW_USE_INSTANCE_METADATA": "true", "HW_METADATA_ENDPOINT": server.url})
+        proc = popen(stack, "up", "--yes", "--skip-preview")
+        try:
+            poll(lambda: live(all_jobs(emu)), running_now, timeout=60, what="the job running")
+            metadata.hostile.set()
+            output, _ = proc.communicate(timeout=180)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.communicate()
+        assert proc.returncode != 0, output
+        assert metadata.bad_keys >= 1, output
+        [job] = all_jobs(emu)
+        job_id = job["metadata"]["id"]
+        text = " ".join(output.split())
+        assert job["status"]["phase"] == "Running", output  # it could not be stopped, and runs on
+        assert "Exception calling application" not in output and "Traceback" not in output, output
+        assert "nothing is left running" not in text and "was terminated" not in text, output
+        assert f"(id {job_id}) could not be watched any more (" in text, output
+        assert "may still be running: stop training job job-0-" in text, output
+        assert f"(id {job_id}) in the ModelArts console" in text, output
+        assert f"/training-jobs/{job_id}/actions" in text, output
+        assert "it is kept in the Pulumi state as a resource whose creation failed" in text, output
+        # ... and it is: recorded with its id, no pending operation left for `pulumi refresh` to clear.
+        assert state_job_ids(stack, front_end) == [job_id]
+        assert not stack.export()["deployment"].get("pending_operations")
+        [kept] = stack.resources(front_end.type_token)
+        declared = kept["outputs"].get("declared_inputs", kept["outputs"].get("declaredInputs"))
+        assert isinstance(declared, dict) and SECRET_SIG in declared, kept["outputs"]  # secret, as any job's
+
+        metadata.hostile.clear()  # the metadata service recovers: destroy stops the job the state kept
+        stack.destroy()
+    assert [j["status"]["phase"] for j in all_jobs(emu)] == ["Terminated"]
+    assert state_job_ids(stack, front_end) == []

@@ -242,6 +242,26 @@ def test_a_plugin_whose_engine_was_killed_leaves_and_its_waiting_job_keeps_runni
         time.sleep(0.1)
 
 
+def test_a_plugin_that_ends_during_an_up_tells_the_user_why_and_what_it_left(
+    tmp_path: Path, emulator: EmulatorProcess
+) -> None:
+    # The engine hides a plugin's stderr unless the plugin ends before it was shut down: then that is all
+    # the user sees besides "error reading from server: EOF". The plugin's last words must be there.
+    proc = up_in_its_wait(tmp_path, emulator)
+    try:
+        [plugin] = plugin_processes(tmp_path, b"pulumi-resource-modelarts")
+        os.kill(plugin, signal.SIGTERM)  # as anything but the engine might
+        out, _ = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    text = " ".join(out.split())
+    assert proc.returncode != 0, out
+    assert "the provider stops: it received SIGTERM; 1 operation still under way (create stuck)" in text, out
+    assert "a job a create started keeps running" in text and "modelarts-orphans" in text, out
+
+
 def test_preview_checks_the_settings_and_hints_at_near_miss_keys(
     tmp_path: Path, emulator: EmulatorProcess
 ) -> None:
@@ -256,6 +276,73 @@ def test_preview_checks_the_settings_and_hints_at_near_miss_keys(
     assert "did you mean modelarts:projectId?" in text, text
     assert emulator.project_id not in text  # names only, never a value
     assert emulator.stats()["by_operation"] == {}
+
+
+def ended(proc: subprocess.Popen[str], seconds: float) -> int:
+    """proc's exit code once it has ended; past seconds, a failure with what it wrote on stderr (its last
+    words, or what it was doing)."""
+    try:
+        return proc.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        pytest.fail(f"still running after {seconds} s; its stderr:\n{proc.communicate()[1]}")
+
+
+def test_a_plugin_started_through_a_launcher_that_exits_serves_on_while_its_engine_lives(
+    tmp_path: Path,
+) -> None:
+    # A launcher that does not exec (a wrapper script, a process manager) starts the plugin and exits: the
+    # plugin is re-parented while its engine goes on. Only the engine's address going away ends it, and it
+    # says why on stderr (which the engine shows when a plugin ends early).
+    binary = str(Path(sys.executable).parent / "pulumi-resource-modelarts")
+    port_file, err_file = tmp_path / "port", tmp_path / "stderr"
+    launcher = '"$0" "$1" >"$2" 2>"$3" & echo $!; while [ ! -s "$2" ]; do sleep 0.05; done'
+    with socket.socket() as engine:
+        engine.bind(("127.0.0.1", 0))
+        engine.listen()
+        address = f"127.0.0.1:{engine.getsockname()[1]}"
+        launched = subprocess.run(
+            ["sh", "-c", launcher, binary, address, str(port_file), str(err_file)],
+            capture_output=True, text=True, timeout=60, check=True,
+        )  # fmt: skip
+        plugin = int(launched.stdout.split()[0])
+        try:
+            assert port_file.read_text().strip().isdigit()  # serving, its launcher gone
+            time.sleep(3.0)  # the old watch left half a second after its parent changed
+            assert alive(plugin), err_file.read_text()
+        except BaseException:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(plugin, signal.SIGKILL)
+            raise
+    deadline = time.monotonic() + 15
+    while alive(plugin):  # the engine's address refuses now: the plugin leaves
+        if time.monotonic() > deadline:
+            os.kill(plugin, signal.SIGKILL)
+            pytest.fail(f"the plugin outlived its engine by 15 s; its stderr:\n{err_file.read_text()}")
+        time.sleep(0.1)
+    said = err_file.read_text()
+    assert f"modelarts: the provider stops: the Pulumi engine is gone (its address {address} refused " in said
+    assert "leaving its jobs as they are" in said
+
+
+def test_a_plugin_stopped_by_sigterm_says_so_on_stderr() -> None:
+    # A plugin ending for any other reason than its engine's leaving says why: the engine shows a plugin's
+    # stderr only when it ends early, and then that is all the user has.
+    binary = Path(sys.executable).parent / "pulumi-resource-modelarts"
+    proc = subprocess.Popen(
+        [str(binary), "127.0.0.1:1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        assert proc.stdout is not None and proc.stdout.readline().strip().isdigit()  # serving
+        proc.send_signal(signal.SIGTERM)
+        code = ended(proc, 30)
+        said = proc.communicate()[1]
+        assert code == 128 + signal.SIGTERM, said
+        assert "modelarts: the provider stops: it received SIGTERM" in said, said
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.communicate()
 
 
 def test_the_plugin_stops_on_the_engines_sigint_though_it_was_started_with_sigint_ignored() -> None:
@@ -298,7 +385,7 @@ def test_the_plugin_leaves_when_its_engines_address_refuses_and_one_started_by_h
         time.sleep(1.0)  # the watch has seen the engine answer
         engine.close()
         orphaned, by_hand = started
-        assert orphaned.wait(timeout=15) == 0
+        assert ended(orphaned, 15) == 0, orphaned.communicate()[1]
         assert by_hand.poll() is None, by_hand.communicate()[1]
         by_hand.send_signal(signal.SIGINT)
         assert by_hand.wait(timeout=30) == 0

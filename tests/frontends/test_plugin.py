@@ -3,8 +3,12 @@ configuration, the executor, and the provider against the emulator without the e
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
 import socket
+import subprocess
+import sys
 import threading
 from typing import Any
 
@@ -24,7 +28,7 @@ from pulumi.provider.experimental.provider import (
 from pulumi.runtime import rpc
 
 from modelarts_emulator.testing import EmulatorProcess
-from pulumi_modelarts.frontends import plugin, renaming
+from pulumi_modelarts.frontends import engine_watch, plugin, renaming
 from pulumi_modelarts.frontends.native_values import (
     outputs_map,
     plain_map,
@@ -35,7 +39,7 @@ from pulumi_modelarts.frontends.native_values import (
     wire_inputs,
     wire_state,
 )
-from pulumi_modelarts.job import job_state, progress
+from pulumi_modelarts.job import job_state
 from pulumi_modelarts.job import polling as wait
 
 from ..plugin_support import URN, declared_state, diff, diff_kinds, engine_log, run
@@ -328,6 +332,59 @@ def test_create_read_invoke_and_delete_against_the_emulator(
     assert gone.resource_id == created.resource_id and gone.properties["phase"].value == "Terminated"
 
 
+def test_a_create_whose_job_may_still_run_is_answered_as_a_partial_create(
+    emulator: EmulatorProcess, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pulumi.runtime.proto import provider_pb2, status_pb2
+
+    from pulumi_modelarts.frontends.serving import servicer_class
+    from pulumi_modelarts.job.client import ModelArtsClient
+
+    for key, value in emulator.provider_env().items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.setenv(wait.POLL_SECONDS_ENV, "0.02")
+
+    def deep_answer(self: ModelArtsClient, job_id: str) -> Any:
+        raise RecursionError("maximum recursion depth exceeded while decoding a JSON array")
+
+    monkeypatch.setattr(ModelArtsClient, "terminate_job", deep_answer)
+    provider = plugin.ModelArtsProvider()
+    pending = inputs(metadata={"annotations": {"emulator/stay-pending": "true"}}, waitFor="running")
+    checked = run(provider.check(CheckRequest(URN, {}, property_map({**pending, "waitTimeout": 0.3}), b"")))
+    request = provider_pb2.CreateRequest(urn=URN, properties=PropertyValue.marshal_map(checked.inputs))
+
+    class Answered(Exception):
+        pass
+
+    class Context:
+        status: Any = None
+
+        async def abort_with_status(self, status: Any) -> None:
+            self.status = status
+            raise Answered
+
+        async def abort(self, _code: Any, details: str) -> None:
+            raise Answered(details)
+
+    servicer = servicer_class()([], "0.0.0", provider, engine_address=None)
+    context = Context()
+    with pytest.raises(Answered):
+        run(servicer.Create(request, context))
+    assert context.status is not None  # not a plain error: the engine must record the job
+    [(key, packed)] = context.status.trailing_metadata
+    assert key == "grpc-status-details-bin"
+    [detail] = status_pb2.Status.FromString(packed).details
+    failed = provider_pb2.ErrorResourceInitFailed()
+    assert detail.Unpack(failed)
+    [reason] = failed.reasons
+    assert "may still be running" in reason and f"(id {failed.id})" in reason, reason
+    assert "terminating it failed (RecursionError: maximum recursion depth exceeded" in reason, reason
+    outputs = PropertyValue.unmarshal_map(failed.properties)
+    assert to_plain(outputs["metadata"])["id"] == failed.id
+    assert outputs["declaredInputs"].is_secret  # the secret outputs stay secret in the state
+    assert outputs["phase"].value in ("Creating", "Pending")
+
+
 def test_warm_up_builds_the_validators_and_says_when_done() -> None:
     import threading
 
@@ -425,49 +482,146 @@ def _listener() -> socket.socket:
 
 class _Watch:
     """wait_until_engine_gone on a thread, fast, with the parent pid read from the end of parents; it counts
-    its looks (one at the parent each round, at the engine's address every second round)."""
+    its rounds (a look at the parent each, at the engine's address every second one until a refusal, then
+    each). parent_is_engine: what the start finds of the parent (True: it holds the engine's address)."""
 
-    def __init__(self, address: str, parents: list[int]) -> None:
+    def __init__(self, address: str, parents: list[int], *, parent_is_engine: bool | None = None) -> None:
         self.looks = 0
+        self.why: list[str] = []
 
         def getppid() -> int:
             self.looks += 1
             return parents[-1]
 
-        self.thread = threading.Thread(
-            target=progress.wait_until_engine_gone,
-            args=(address, 100),
-            kwargs={"interval": 0.01, "address_every": 2, "getppid": getppid},
-            daemon=True,
-        )
+        def watch() -> None:
+            self.why.append(
+                engine_watch.wait_until_engine_gone(
+                    address,
+                    100,
+                    interval=0.01,
+                    address_every=2,
+                    getppid=getppid,
+                    parent_is_engine=lambda _pid, _address: parent_is_engine,
+                )
+            )
+
+        self.thread = threading.Thread(target=watch, daemon=True)
         self.thread.start()
 
     def rounds(self, count: int) -> None:
-        """Return once the watch has gone round count times (so it did not return in them)."""
-        poll(
-            lambda: self.looks, lambda looks: looks >= count, timeout=5, what=f"{count} rounds", interval=0.01
-        )
+        """Return once the watch has gone round count more times (so it did not return in them)."""
+        target = self.looks + count
+        poll(lambda: self.looks, lambda n: n >= target, timeout=5, what=f"{count} rounds", interval=0.01)
+
+    def ends(self, seconds: float) -> str:
+        self.thread.join(timeout=seconds)
+        assert not self.thread.is_alive()
+        return self.why[0]
 
 
 def test_the_engine_is_gone_once_the_plugins_parent_changes() -> None:
+    # The parent holds the engine's address: it is the engine, so the plugin re-parented means it died.
     with _listener() as engine:
         parents = [100]
-        watch = _Watch(f"127.0.0.1:{engine.getsockname()[1]}", parents)
+        watch = _Watch(f"127.0.0.1:{engine.getsockname()[1]}", parents, parent_is_engine=True)
         watch.rounds(20)
         assert watch.thread.is_alive()  # the engine runs: never returns
         parents.append(1)  # reparented: the engine died
         watch.thread.join(timeout=5)
         assert not watch.thread.is_alive()
+        assert watch.why == ["its parent, the engine (pid 100), ended"]
 
 
 def test_the_engine_is_gone_once_its_address_refuses_though_the_parent_lives_on() -> None:
     engine = _listener()
-    watch = _Watch(f"127.0.0.1:{engine.getsockname()[1]}", [100])
+    address = f"127.0.0.1:{engine.getsockname()[1]}"
+    watch = _Watch(address, [100])
     watch.rounds(20)
     assert watch.thread.is_alive()
     engine.close()
-    watch.thread.join(timeout=5)
+    watch.thread.join(timeout=10)
     assert not watch.thread.is_alive()
+    assert watch.why[0].startswith(f"its address {address} refused ")
+
+
+def test_a_refusal_while_the_engine_lives_does_not_end_the_watch() -> None:
+    # A look may meet the engine's port refusing for a moment (its listener re-bound, a machine under load):
+    # only refusals in a row over seconds say the engine is gone.
+    engine = _listener()
+    port = engine.getsockname()[1]
+    watch = _Watch(f"127.0.0.1:{port}", [100])
+    watch.rounds(20)
+    engine.close()
+    watch.rounds(10)  # several looks at the address meet a refusal
+    with socket.socket() as back:
+        back.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        back.bind(("127.0.0.1", port))
+        back.listen()
+        watch.rounds(20)
+        assert watch.thread.is_alive(), watch.why  # the engine answers again: the plugin stays
+    assert "refused" in watch.ends(10)  # and once it refuses for good, it leaves
+
+
+def test_a_launcher_that_exits_while_the_engine_lives_does_not_end_the_watch() -> None:
+    # Started through a launcher (a script that does not exec, a wrapper), the plugin's parent is not the
+    # engine: the launcher may exit, re-parenting the plugin, while the engine goes on.
+    engine = _listener()
+    parents = [100]
+    watch = _Watch(f"127.0.0.1:{engine.getsockname()[1]}", parents, parent_is_engine=False)
+    watch.rounds(20)
+    parents.append(1)  # the launcher is gone
+    watch.rounds(40)
+    assert watch.thread.is_alive(), watch.why  # the engine still answers
+    engine.close()
+    assert "refused" in watch.ends(10)
+
+
+def test_the_plugin_says_why_it_stops_and_which_operations_it_leaves(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Its last words reach the user: on stderr (which the engine shows when a plugin ends early) and, with
+    # operations under way, on the engine's log at once.
+    logged = engine_log(monkeypatch)
+    provider = plugin.ModelArtsProvider()
+    release = threading.Event()
+    loop = asyncio.new_event_loop()
+    waiting = threading.Thread(
+        target=lambda: loop.run_until_complete(provider._run(release.wait, "create job-0")), daemon=True
+    )
+    waiting.start()
+    try:
+        poll(provider.flights.names, bool, timeout=5, what="the create under way")
+        provider.last_words("it received SIGTERM")
+    finally:
+        release.set()
+        waiting.join(timeout=5)
+        loop.close()
+    said = capsys.readouterr().err
+    assert said.startswith(
+        "modelarts: the provider stops: it received SIGTERM; 1 operation still under way "
+    ), said
+    assert "(create job-0)" in said and "keeps running" in said and "modelarts-orphans" in said
+    assert logged == [("", said.removeprefix("modelarts: ").strip(), True)]
+    assert provider.flights.names() == []
+    provider.last_words("it received SIGINT (the engine stops its plugins so)")  # nothing under way
+    assert (
+        capsys.readouterr().err
+        == "modelarts: the provider stops: it received SIGINT (the engine stops its plugins so)\n"
+    )
+    assert len(logged) == 1  # the engine's log hears only of an early end
+
+
+def test_whether_the_parent_holds_the_engines_address() -> None:
+    with _listener() as engine:
+        address = f"127.0.0.1:{engine.getsockname()[1]}"
+        assert engine_watch.parent_holds_address(os.getpid(), address) is True
+        other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+        try:
+            assert engine_watch.parent_holds_address(other.pid, address) is False
+        finally:
+            other.kill()
+            other.wait()
+    assert engine_watch.parent_holds_address(os.getpid(), address) is None  # nothing listens there now
 
 
 def test_an_address_that_never_answered_proves_nothing() -> None:

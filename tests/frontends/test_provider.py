@@ -438,6 +438,69 @@ def test_whether_a_given_up_job_is_terminated_depends_on_the_engine_not_on_stder
     assert phase_of(wait_phase(lambda: live(emu, stopped), "Terminated", timeout=10.0)) == "Terminated"
 
 
+class _Answered(Exception):
+    """What a servicer context's abort raises (the call ends there)."""
+
+
+class _HostContext:
+    """The gRPC context of the dynamic provider host's servicer method: what the call was aborted with."""
+
+    def __init__(self) -> None:
+        self.status: Any = None
+        self.details: str | None = None
+
+    def abort(self, _code: Any, details: str) -> None:
+        self.details = details
+        raise _Answered(details)
+
+    def abort_with_status(self, status: Any) -> None:
+        self.status = status
+        raise _Answered(status.details)
+
+
+def _as_the_host_calls(method: str, provider: TrainingJobProvider, *args: Any) -> _HostContext:
+    """provider.<method>(*args) from a servicer method of the dynamic host (``pulumi.dynamic.__main__``), as
+    ``_reported`` finds it on the stack; the context it answered through."""
+    import importlib.machinery
+
+    namespace: dict[str, Any] = {"__spec__": importlib.machinery.ModuleSpec("pulumi.dynamic.__main__", None)}
+    exec(f"def {method.title()}(provider, args, context):\n    return provider.{method}(*args)\n", namespace)
+    context = _HostContext()
+    with pytest.raises(_Answered):
+        namespace[method.title()](provider, args, context)
+    return context
+
+
+def test_a_create_whose_job_may_still_run_is_answered_as_a_partial_create(
+    prov: TrainingJobProvider, emu: EmulatorProcess, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pulumi.runtime import rpc
+    from pulumi.runtime.proto import provider_pb2, status_pb2
+
+    from pulumi_modelarts.job.client import ModelArtsClient
+
+    def snowman_token(self: ModelArtsClient, job_id: str) -> Any:
+        "\u2603".encode("ascii")  # as httpx refusing a security token it cannot send
+
+    monkeypatch.setattr(ModelArtsClient, "terminate_job", snowman_token)
+    inputs = checked(prov, annotated({"emulator/stay-pending": "true"}, wait_for="running", wait_timeout=0.3))
+    context = _as_the_host_calls("create", prov, inputs)
+    assert context.status is not None, context.details  # not a plain error: the engine must record the job
+    [(key, packed)] = context.status.trailing_metadata
+    assert key == "grpc-status-details-bin"
+    [detail] = status_pb2.Status.FromString(packed).details
+    failed = provider_pb2.ErrorResourceInitFailed()
+    assert detail.Unpack(failed)
+    [reason] = failed.reasons
+    assert reason == context.status.details and "may still be running" in reason, reason
+    assert f"(id {failed.id})" in reason and "UnicodeEncodeError" in reason
+    assert "s3cr3t-env-value" not in reason
+    outputs = rpc.deserialize_properties(failed.properties)
+    assert outputs["__provider"] == "serialized-provider"  # the host's later calls run the same provider
+    assert outputs["metadata"]["id"] == failed.id and outputs["declared_inputs"]["wait_for"] == "running"
+    assert live(emu, failed.id)["status"]["phase"] == "Pending"  # running on, and in the state
+
+
 def test_check_passes_advised_inputs_and_prints_each_warning_naming_the_job(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

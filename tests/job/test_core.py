@@ -244,13 +244,23 @@ def test_a_wait_that_fails_unexpectedly_terminates_the_job_and_hides_credentials
 ) -> None:
     # Not a ModelArtsError (a bug, or a library error the client does not translate): the job already exists
     # and the engine will never learn its id, so it must be stopped before the error is reported.
+    terminated: list[str] = []
+    terminate, get_job = client.terminate_job, client.get_job
+
     def broken_get_job(job_id: str) -> Any:
         # An arbitrary exception's text could echo anything, a credential included: it must be scrubbed.
-        raise RuntimeError(f"unexpected failure while polling (key {emulator.secret_key})")
+        if not terminated:  # the polls fail; the reads that see the terminate through work
+            raise RuntimeError(f"unexpected failure while polling (key {emulator.secret_key})")
+        return get_job(job_id)
+
+    def recorded_terminate(job_id: str) -> Any:
+        terminated.append(job_id)
+        return terminate(job_id)
 
     pending = inputs({"emulator/stay-pending": "true"}, wait_for="running")
     with monkeypatch.context() as patched, pytest.raises(ProvisioningError) as info:
         patched.setattr(client, "get_job", broken_get_job)
+        patched.setattr(client, "terminate_job", recorded_terminate)
         core.create(pending, client, ProgressLines())
     text = str(info.value)
     assert "unexpected failure while polling" in text

@@ -18,7 +18,7 @@ from modelarts_emulator.testing import EmulatorProcess, start_emulator
 from pulumi_modelarts.job import core
 from pulumi_modelarts.job.client import ModelArtsClient
 from pulumi_modelarts.job.polling import Condition, until
-from pulumi_modelarts.job.shared_polls import PACED_POLL_SHARE, PollGroup, group_for
+from pulumi_modelarts.job.shared_polls import CLAIM_GRACE_SECONDS, PACED_POLL_SHARE, PollGroup, group_for
 from pulumi_modelarts.wire.api import MAX_IDS_PER_SEARCH
 from pulumi_modelarts.wire.errors import (
     MODELARTS_THROTTLED_MIN_PAUSE,
@@ -57,6 +57,7 @@ class Service:
         self.searches: list[list[str]] = []
         self.reads: list[str] = []
         self.refuse = False
+        self.broken: Exception | None = None  # what every search raises, when set
         self.lock = threading.Lock()
 
     def jobs_by_id(self, ids: Sequence[str]) -> dict[str, TrainingJob]:
@@ -64,6 +65,8 @@ class Service:
             self.searches.append(list(ids))
         if self.refuse:
             raise SearchRejectedError(400, "ModelArts.2789", "unsupported filter", operation="search")
+        if self.broken is not None:
+            raise self.broken
         return {i: job(i, self.phases[i]) for i in ids if i in self.phases and self.listed(i)}
 
     def get_job(self, job_id: str) -> TrainingJob:
@@ -195,6 +198,19 @@ def test_a_refused_search_is_not_tried_again_and_every_job_reads_itself() -> Non
         in_threads(*(lambda s=s: s(0.1, None, math.inf) for s in steps))  # type: ignore[misc]
     assert before == 1 and len(service.searches) == 1
     assert sorted(service.reads) == ["a", "a", "b", "b", "c", "c"]
+
+
+def test_a_search_failing_with_any_exception_costs_only_its_call_and_every_job_reads_itself() -> None:
+    # Not an error of this package (a parser's RecursionError, a credential source's own): the jobs it was
+    # for read themselves at once, where each meets the error itself if it lasts; none waits out a claim.
+    service, group = Service({"a": "Pending", "b": "Pending", "c": "Pending"}), PollGroup()
+    service.broken = RecursionError("maximum recursion depth exceeded while decoding a JSON array")
+    with contextlib_all(group, service, ["a", "b", "c"]) as steps:
+        started = time.monotonic()
+        found = in_threads(*(lambda s=s: s(0.1, None, math.inf) for s in steps))  # type: ignore[misc]
+    assert [j.phase for j in found] == ["Pending"] * 3
+    assert service.searches and sorted(service.reads) == ["a", "b", "c"]
+    assert time.monotonic() - started < CLAIM_GRACE_SECONDS / 2
 
 
 def test_a_stop_ends_a_shared_wait_without_a_poll() -> None:

@@ -129,6 +129,23 @@ def test_create_tags_the_job_and_records_them(client: ModelArtsClient, emulator:
     assert "training job tag-create (id " in said.lines[-1] and said.lines[-1].endswith("2 tags applied")
 
 
+def test_tagging_that_fails_with_any_exception_keeps_the_job_and_says_so(
+    client: ModelArtsClient, emulator: EmulatorProcess, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Not the service refusing: a credential source or a library failing under the call. The job exists, so
+    # it is kept (with its tags left for the next up), never left running outside the state.
+    def failing(job_id: str, tags: Mapping[str, str]) -> None:
+        raise UnicodeEncodeError("ascii", "\u2603", 0, 1, "ordinal not in range(128)")
+
+    monkeypatch.setattr(client, "add_tags", failing)
+    said = ProgressLines()
+    state = core.create(job_inputs("tag-broken", tags={"team": "ml"}), client, said)
+    assert client.get_job(state.id).phase in ("Creating", "Pending", "Running")
+    assert state.outputs["tags"] == {} and state.outputs["declared_inputs"]["tags"] == {}
+    [warning] = [line for line in said.lines if line.startswith("warning:")]
+    assert "its tags were not applied (UnicodeEncodeError: 'ascii' codec can't encode" in warning, warning
+
+
 def test_a_refused_tagging_keeps_the_job_and_the_next_update_applies_the_tags(
     client: ModelArtsClient, emulator: EmulatorProcess
 ) -> None:

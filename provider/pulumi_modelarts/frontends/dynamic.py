@@ -11,7 +11,7 @@ Progress goes to stderr, which the Pulumi CLI shows as diagnostics.
 What the engine prints is shaped as for the native plugin (``shared``: a nested check-failure path leads
 its reason, warnings name the job); this module's own part is that this package's errors reach the engine as
 the gRPC status details themselves, without the "Exception calling application:" grpc puts before an escaped
-exception (``_reported``).
+exception (``_reported``), and a create whose job may still run as a partial create (``partial``).
 
 The Pulumi program imports this module only to name the provider class; ``core`` (and through it pydantic,
 httpx and the wire models) loads on the first call, in the provider host.
@@ -38,6 +38,7 @@ from pulumi.dynamic import (
 
 from ..account.settings import near_miss_keys
 from ..job.progress import StderrProgress, engine_address
+from ..job.reports import JobMayStillRun
 from ..wire.errors import ModelArtsError, ProvisioningError
 from .shared import (
     CONFIG_KEYS,
@@ -55,6 +56,8 @@ _R = TypeVar("_R")
 # The dynamic provider host runs as `python -m pulumi.dynamic`; its servicer methods hold the gRPC context.
 _HOST_MODULE = "pulumi.dynamic.__main__"
 _HOST_METHODS = frozenset({"Check", "Diff", "Create", "Read", "Update", "Delete"})
+# Where the host keeps the serialised provider in a resource's properties (``pulumi.dynamic.__main__``).
+PROVIDER_KEY = "__provider"
 
 # The provider object holds nothing (it is pickled into the state): the configuration is the process's.
 CONFIG = ProviderConfig()
@@ -128,10 +131,31 @@ def _reported(method: Callable[..., _R]) -> Callable[..., _R]:
 
             # The operation's inputs and outputs: their secrets are hidden from the text too.
             data = [arg for arg in args if isinstance(arg, Mapping)]
-            context.abort(grpc.StatusCode.UNKNOWN, error_text(exc, *data))  # raises
+            text = error_text(exc, *data)
+            if isinstance(exc, JobMayStillRun) and data:
+                context.abort_with_status(_partial_create(exc, text, data[0]))  # raises
+            context.abort(grpc.StatusCode.UNKNOWN, text)  # raises
             raise
 
     return wrapper
+
+
+def _partial_create(exc: JobMayStillRun, text: str, props: Mapping[str, Any]) -> Any:
+    """A create's answer for a job that may still run (``partial``): recorded with its outputs and, as the
+    host records every dynamic resource's outputs, the serialised provider its later calls run."""
+    import asyncio
+
+    from pulumi.runtime import rpc
+
+    from .partial import init_failed_status
+
+    outputs = {**(exc.outputs or {}), PROVIDER_KEY: props.get(PROVIDER_KEY)}
+    loop = asyncio.new_event_loop()  # as the host serialises a create's outputs
+    try:
+        properties = loop.run_until_complete(rpc.serialize_properties(outputs, {}))
+    finally:
+        loop.close()
+    return init_failed_status(text, exc.job_id, properties)
 
 
 # Whether this pulumi SDK's dynamic ReadResult carries inputs (the inputs the engine then stores).

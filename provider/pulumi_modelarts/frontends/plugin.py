@@ -13,7 +13,9 @@ the provider class, which translates each request for ``core`` and its answer ba
 - progress lines go to the engine's log service with the resource's URN, so the CLI shows them under the job;
 - a request's timeout (``customTimeouts``) goes to core as it came, which bounds a create's wait, an update's
   retries and a delete's wait with it (``waiting.clamp``); the engine's cancel (Ctrl-C) ends the waits: the
-  job is then terminated while the engine still listens, as for any failed wait.
+  job is then terminated while the engine still listens, as for any failed wait;
+- a create whose job may still run (``JobMayStillRun``) is answered as a partial create (``partial``): the
+  engine records the job with its outputs and reports the creation as failed.
 
 Settings come from the provider configuration (``modelarts:*`` stack config or an explicit provider's
 arguments) and the environment, resolved afresh for every operation. What this front-end does exactly as the
@@ -63,6 +65,8 @@ from ..account.settings import CONFIG_NAMESPACE, SOURCES
 from ..generated import schema_names
 from ..job.job_state import declared_from_job
 from ..job.progress import EngineLog
+from ..job.reports import JobMayStillRun
+from .in_flight import InFlight
 from .native_values import (
     answered,
     diff_key,
@@ -76,11 +80,13 @@ from .native_values import (
     with_secret_inputs,
     with_tags_found,
 )
+from .partial import PartialCreate
 from .renaming import schema_failure, to_schema
 from .serving import serve_engine
 from .shared import (
     ProviderConfig,
     engine_failure,
+    error_text,
     find_jobs,
     is_lookup,
     scope_of_urn,
@@ -132,6 +138,11 @@ def config_secrets_warning(keys: Sequence[str]) -> str:
     )
 
 
+def _named(urn: str) -> str:
+    """A resource's name, from its URN (``urn:pulumi:<stack>::<project>::<type>::<name>``)."""
+    return urn.rpartition("::")[2] or urn
+
+
 def _is_default_provider(urn: str) -> bool:
     # The engine names the provider it makes from the stack config "default" or "default_<version>...".
     name = urn.rpartition("::")[2]
@@ -155,9 +166,15 @@ class ModelArtsProvider(Provider):
         self._stop = threading.Event()
         self._warned_config = False
         self.warm_up = WarmUp() if warm_up else None
+        self.flights = InFlight(self._log)
 
-    async def _run(self, call: Callable[[], T]) -> T:
-        return await asyncio.get_running_loop().run_in_executor(self._executor, call)
+    async def _run(self, call: Callable[[], T], what: str) -> T:
+        with self.flights.under_way(what):
+            return await asyncio.get_running_loop().run_in_executor(self._executor, call)
+
+    def last_words(self, why: str) -> None:
+        """Say why this plugin stops and which of its operations end with it (``in_flight``); never raises."""
+        self.flights.last_words(why)
 
     def config(self) -> dict[str, str]:
         """The provider configuration as ``configure`` last received it (``modelarts:<key>`` -> value)."""
@@ -250,7 +267,12 @@ class ModelArtsProvider(Provider):
             with core.open_client(self.config(), progress) as client:
                 return core.create(inputs, client, progress, limit=request.timeout, stop=self._stop)
 
-        created = await self._run(call)
+        try:
+            created = await self._run(call, f"create {_named(request.urn)}")
+        except JobMayStillRun as exc:
+            # The job may still run: the engine records it (its creation failed) rather than lose it.
+            kept = outputs_map(exc.outputs or {}, request.properties)
+            raise PartialCreate(error_text(exc), exc.job_id, PropertyValue.marshal_map(kept)) from None
         return CreateResponse(created.id, outputs_map(created.outputs, request.properties))
 
     async def read(self, request: ReadRequest) -> ReadResponse:
@@ -265,7 +287,7 @@ class ModelArtsProvider(Provider):
             with core.open_client(self.config(), progress) as client:
                 return core.read(request.resource_id, olds, client, progress, must_exist=lookup)
 
-        found = await self._run(call)
+        found = await self._run(call, f"read {_named(request.urn)}")
         if found is None:
             return ReadResponse(resource_id="", properties={}, inputs={})  # gone: refresh drops it
         inputs: Mapping[str, PropertyValue] = request.inputs
@@ -291,7 +313,7 @@ class ModelArtsProvider(Provider):
             with core.open_client(self.config(), progress) as client:
                 return core.update(request.resource_id, olds, news, client, progress, limit=request.timeout)
 
-        updated = await self._run(call)
+        updated = await self._run(call, f"update {_named(request.urn)}")
         return UpdateResponse(outputs_map(updated.outputs, request.news))
 
     async def delete(self, request: DeleteRequest) -> None:
@@ -304,7 +326,7 @@ class ModelArtsProvider(Provider):
             with core.open_client(self.config(), progress) as client:
                 core.delete(request.resource_id, client, progress, state, limit=request.timeout)
 
-        await self._run(call)
+        await self._run(call, f"delete {_named(request.urn)}")
 
     async def invoke(self, request: InvokeRequest) -> InvokeResponse:
         if request.tok != FUNCTION_TYPE:
@@ -330,7 +352,7 @@ class ModelArtsProvider(Provider):
                 order=str(args["order"]) if args.get("order") else None,
             )
 
-        jobs = await self._run(call)
+        jobs = await self._run(call, "getTrainingJobs")
         result = to_schema({"jobs": jobs}, schema_names.FUNCTION_RESULT)
         return InvokeResponse(return_value=property_map(result))
 

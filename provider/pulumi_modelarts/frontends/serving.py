@@ -1,12 +1,14 @@
 """The native plugin's server start: a gRPC server for a provider on a free loopback port, answering an
-operation's error as its own text, and the watch that ends the process once the engine that started it is
-gone. ``plugin.main`` starts it with the provider.
+operation's error as its own text, the watch that ends the process once the engine that started it is gone
+(``engine_watch``), and the last words of every way the process ends. ``plugin.main`` starts it with the
+provider.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import faulthandler
 import os
 import signal
 import sys
@@ -16,7 +18,9 @@ from typing import Any
 
 from pulumi.provider.experimental.provider import Provider
 
-from ..job.progress import engine_address, wait_until_engine_gone
+from ..job.progress import engine_address
+from .engine_watch import wait_until_engine_gone
+from .partial import PartialCreate
 from .shared import error_text
 
 __all__ = ["GRPC_OPTIONS", "RPCS", "leave_when_engine_gone", "serve", "serve_engine", "servicer_class"]
@@ -42,7 +46,8 @@ def _version() -> str:
 
 def servicer_class() -> type:
     """Pulumi's servicer, with an operation's error answered as its own text: by default gRPC prefixes it with
-    "Unexpected <class ...>" and logs a traceback the engine then shows too."""
+    "Unexpected <class ...>" and logs a traceback the engine then shows too. A create that leaves a job that
+    may still run is answered as a partial create (``partial``)."""
     import grpc  # type: ignore[import-untyped]  # (no stubs; two calls used)
     from pulumi.provider.experimental.server import ProviderServicer
 
@@ -52,6 +57,8 @@ def servicer_class() -> type:
         async def rpc_method(self: Any, request: Any, context: Any) -> Any:
             try:
                 return await inherited(self, request, context)
+            except PartialCreate as exc:  # a job that may still run: recorded, its creation failed
+                await context.abort_with_status(exc.status())
             except Exception as exc:
                 await context.abort(grpc.StatusCode.UNKNOWN, error_text(exc))
 
@@ -86,37 +93,60 @@ async def serve(args: list[str], provider: Provider, engine: str) -> None:
     await server.wait_for_termination()
 
 
-def leave_when_engine_gone(engine: str, parent: int) -> None:
+def leave_when_engine_gone(engine: str, parent: int, say: Callable[[str], None]) -> None:
     """End this process once the engine that started it is gone (e.g. `pulumi` killed with SIGKILL, which
-    never stops its plugins): nobody will ask anything of it again, and it would otherwise run for ever.
+    never stops its plugins): nobody will ask anything of it again, and it would otherwise run for ever. What
+    counts as gone, and why a launcher's exit does not, is ``engine_watch``'s.
 
     It ends at once, without cancelling anything: a wait in flight just stops, and its job keeps running,
     neither terminated nor recorded, for ``modelarts-orphans`` or the next ``pulumi up`` to adopt (a job is
-    only ever terminated while the engine listens). ``os._exit`` because the executor's threads, one per wait,
-    would hold an ordinary exit until their waits end.
+    only ever terminated while the engine listens). Why is said first (say). ``os._exit`` because the
+    executor's threads, one per wait, would hold an ordinary exit until their waits end.
     """
-    wait_until_engine_gone(engine, parent)
-    with contextlib.suppress(OSError, ValueError):  # nobody may read it any more
-        sys.stderr.write(
-            "modelarts: the Pulumi engine is gone; the provider exits, leaving its jobs as they are\n"
-        )
-        sys.stderr.flush()
+    why = wait_until_engine_gone(engine, parent)
+    say(f"the Pulumi engine is gone ({why}), leaving its jobs as they are")
     os._exit(0)
 
 
+def _on_stderr(line: str) -> None:
+    """Last words on stderr alone, for a provider that has none of its own."""
+    with contextlib.suppress(Exception):  # nobody may read it any more
+        sys.stderr.write(f"modelarts: the provider stops: {line}\n")
+        sys.stderr.flush()
+
+
 def serve_engine(provider_for: Callable[[str], Provider]) -> None:
-    """Serve the provider ``provider_for(engine address)`` to the engine that started this process."""
+    """Serve the provider ``provider_for(engine address)`` to the engine that started this process.
+
+    However the process ends, it says why first (the provider's ``last_words``, else a line on stderr): the
+    engine shows a plugin's stderr when the plugin ends before it was shut down, so an early end always
+    comes with its cause. A fatal error's traceback goes to stderr too (``faulthandler``).
+    """
     parent = os.getppid()  # first: the engine, unless it is already gone
     # The engine stops its plugins with SIGINT and kills one only after a grace of seconds. A plugin started
     # from a shell's background job inherits SIGINT ignored, which would add that grace to every command.
     signal.signal(signal.SIGINT, signal.default_int_handler)
+    faulthandler.enable()
     args = sys.argv[1:]
     engine = engine_address(args)
     if engine is None:
         sys.exit("pulumi-resource-modelarts is a Pulumi plugin: the Pulumi engine starts it")
     provider = provider_for(engine)
+    say: Callable[[str], None] = getattr(provider, "last_words", _on_stderr)
+
+    def stopped_by(signum: int, _frame: object) -> None:
+        say(f"it received {signal.Signals(signum).name}")
+        os._exit(128 + signum)
+
+    for stopping in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(stopping, stopped_by)
     threading.Thread(
-        target=leave_when_engine_gone, args=(engine, parent), name="modelarts-engine-watch", daemon=True
+        target=leave_when_engine_gone, args=(engine, parent, say), name="modelarts-engine-watch", daemon=True
     ).start()
-    with contextlib.suppress(KeyboardInterrupt):  # the engine stops its plugins; nothing to report
+    try:
         asyncio.run(serve(args, provider, engine))
+    except KeyboardInterrupt:
+        say("it received SIGINT (the engine stops its plugins so)")
+    except BaseException as exc:
+        say(f"{type(exc).__name__}: {exc}")
+        raise

@@ -40,7 +40,7 @@ from .held_names import post_create
 from .job_state import JobState, declared_from_job, declared_inputs, job_outputs, public_job, restrict
 from .normalising import normalise_inputs, secret_values
 from .progress import Progress
-from .reports import warn_unknown_phase
+from .reports import JobMayStillRun, give_up, lost_watch, warn_unknown_phase
 from .stopping import delete_bound, delete_record, stop_job
 from .tagging import TAGS_FIELD, change_tags, tag_map, tag_new_job, tags_of
 from .waiting import CUSTOM_TIMEOUTS, Bound, clamp, log_follower, retry_budget, wait_created, wait_settings
@@ -145,8 +145,9 @@ def create(
 
     limit (seconds) caps the wait below wait_timeout (a front-end's own timeout, e.g. Pulumi's
     customTimeouts); setting stop (a cancelled deployment) ends the wait as a failed one.
-    Raises InvalidInputsError before any call, ProvisioningError when the wait fails (its text says whether
-    anything is left running), or the client's errors when the create itself fails.
+    Raises InvalidInputsError before any call, ProvisioningError when the wait fails and the job was seen
+    stopped or gone, its subclass JobMayStillRun (with the job's outputs, for the state) when the job may
+    still run, or the client's errors when the create itself fails.
     """
     inputs = normalise_inputs(inputs)
     client.hide(secret_values(inputs))  # the service may echo the request in its error messages
@@ -154,16 +155,37 @@ def create(
     bound = clamp(limit, Bound(timeout, "wait_timeout"))
     job: TrainingJob = post_create(inputs, client, progress)
     job_id = job.job_id or ""
-    tags = tag_map(inputs.get(TAGS_FIELD))
-    if tags:
-        applied = tag_new_job(client, job, job_id, tags, progress)
-        if applied != tags:
-            # What the state records as declared is what the job carries: the next `up` sees the difference.
-            inputs = {**inputs, TAGS_FIELD: applied}
-    if wait_for != "none":
-        follow = log_follower(client, job, inputs, progress) if wait_for == "completed" else None
-        job = wait_created(client, job, job_id, wait_for, bound, progress, stop, follow)
-    return JobState(job_id, job_outputs(job, inputs, tags=tags_of(inputs)))
+    # From here the job exists and the engine learns its id only from what this returns or raises: whatever
+    # fails, the job is given up on (stopped, or kept in the state as JobMayStillRun says), never just left.
+    try:
+        tags = tag_map(inputs.get(TAGS_FIELD))
+        if tags:
+            applied = tag_new_job(client, job, job_id, tags, progress)
+            if applied != tags:
+                # What the state records as declared is what the job carries: the next `up` sees the change.
+                inputs = {**inputs, TAGS_FIELD: applied}
+        if wait_for != "none":
+            follow = log_follower(client, job, inputs, progress) if wait_for == "completed" else None
+            job = wait_created(client, job, job_id, wait_for, bound, progress, stop, follow)
+        return JobState(job_id, job_outputs(job, inputs, tags=tags_of(inputs)))
+    except JobMayStillRun as exc:
+        raise _kept(exc, inputs) from None
+    except ProvisioningError:
+        raise  # the job was seen stopped, or is gone
+    except Exception as exc:
+        failed = give_up(client, job, job_id, lost_watch(client, exc), wait_for, progress)
+        raise (_kept(failed, inputs) if isinstance(failed, JobMayStillRun) else failed) from None
+
+
+def _kept(error: JobMayStillRun, inputs: Mapping[str, Any]) -> JobMayStillRun:
+    """The error with the outputs the state records for its job (as last read, with the declared inputs):
+    the job's own, or, should they not build, the least a later refresh, update or destroy needs."""
+    try:
+        error.outputs = job_outputs(error.job, inputs, tags=tags_of(inputs))
+    except Exception:
+        job = {"metadata": {"id": error.job_id}, "phase": error.job.phase or ""}
+        error.outputs = {**job, "declared_inputs": dict(inputs)}
+    return error
 
 
 # ---------------------------------------------------------------------------------------------------------

@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING, Any
 
 from ..wire.errors import DuplicateNameError, InvalidInputsError, ProvisioningError, SearchRejectedError
 from . import matching, naming, ownership
+from .labels import job_label
 from .normalising import job_body
 from .progress import Progress
-from .reports import job_label
 from .stopping import delete_bound, delete_record
 
 if TYPE_CHECKING:

@@ -189,13 +189,18 @@ def describe_failure(
     terminated: bool | None,
     wait_for: WaitFor | None = None,
     notes: Sequence[str] = (),
+    terminating: bool = False,
+    recorded: bool = False,
 ) -> str:
     """One error text for a job that failed or timed out during create.
 
     reason says what went wrong ("ended Failed", "did not reach Running within 30m"); terminated tells the
-    reader whether this provider stopped the job (True), found it ended (False: a caller passes it only when
-    the service said so), or could not stop it (None: then how to stop it) — so they know whether anything is
-    still running and billing outside the state. notes (why it could not) come before that last line.
+    reader whether this provider stopped the job (True: its terminate was accepted and the job then read in
+    a final phase), found it ended (False: a caller passes it only when the service said so), or did not see
+    it stop (None: then how to stop it; terminating: its terminate was accepted, yet it was not seen
+    stopped) — so they know whether anything is still running and billing. notes (why not) come before that
+    line; recorded adds that the job is kept in the state (a front-end records it as a resource whose
+    creation failed).
     """
     status = status or {}
     phase = _text(status.get("phase")) or "unknown"
@@ -215,9 +220,19 @@ def describe_failure(
         lines.append("  the job was terminated, so nothing is left running outside the Pulumi state.")
     elif terminated is False:
         lines.append("  the job is no longer running, so nothing is left running outside the Pulumi state.")
+    elif terminating:
+        lines.append(
+            "  terminate accepted (Terminating), but the job was not seen stopped, so it may still be "
+            f"running: {how_to_stop(name, job_id)}."
+        )
     else:
         lines.append(
             f"  the job could NOT be terminated and may still be running: {how_to_stop(name, job_id)}."
+        )
+    if terminated is None and recorded:
+        lines.append(
+            "  it is kept in the Pulumi state as a resource whose creation failed: `pulumi destroy` stops "
+            "it, and the next `pulumi up` reads it again."
         )
     return "\n".join(lines)
 

@@ -11,18 +11,16 @@ engine listens; once the engine was killed the job belongs to the recovery proce
 The engine starts every plugin with the address of its own gRPC server as the last argument, and that server
 lives exactly as long as the engine: connecting to it is the question "is the engine still listening?". (The
 plugin's parent process is no answer for the dynamic provider host, which runs under a shell script that
-outlives a killed engine; the native plugin's parent is the engine itself, and ``wait_until_engine_gone``
-watches both, so that a plugin whose engine was killed leaves instead of running for ever.)
+outlives a killed engine; the native plugin watches both, as far as each can be trusted, to leave once its
+engine was killed: ``frontends.engine_watch``.)
 """
 
 from __future__ import annotations
 
-import os
 import socket
 import sys
 import threading
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 __all__ = [
@@ -33,16 +31,11 @@ __all__ = [
     "engine_address",
     "engine_answer",
     "engine_reachable",
-    "wait_until_engine_gone",
 ]
 
 # A live engine accepts at once; a killed one refuses at once. The timeout only bounds a wedged machine.
 CONNECT_TIMEOUT_SECONDS = 2.0
 CONNECT_ATTEMPTS = 3
-# How often a plugin looks whether its engine is still there: its parent every half second, the engine's
-# address every 4 s (a connection each time, so no more often).
-WATCH_SECONDS = 0.5
-WATCH_ADDRESS_EVERY = 8
 
 
 class Progress(Protocol):
@@ -94,37 +87,6 @@ def engine_answer(address: str, *, timeout: float = CONNECT_TIMEOUT_SECONDS) -> 
         return None
 
 
-def wait_until_engine_gone(
-    address: str,
-    parent: int,
-    *,
-    interval: float = WATCH_SECONDS,
-    address_every: int = WATCH_ADDRESS_EVERY,
-    getppid: Callable[[], int] = os.getppid,
-) -> None:
-    """Return once the engine that started this plugin is gone; never returns while it runs.
-
-    The engine starts the plugin itself (the release's launcher execs Python), so the plugin is reparented
-    the moment the engine dies: a changed parent pid is the quick, free answer. Started some other way (a
-    wrapper that does not exec), the parent may outlive the engine: then the engine's address refusing
-    connections, once it accepted one, is the answer (an address that never answered, as in a test starting
-    the plugin by hand, proves nothing). Checked every ``address_every`` intervals, to keep connections rare.
-    """
-    seen = engine_answer(address) is True
-    ticks = 0
-    while True:
-        time.sleep(interval)
-        if getppid() != parent:
-            return
-        ticks += 1
-        if ticks % address_every:
-            continue
-        answer = engine_answer(address)
-        if answer is False and seen:
-            return
-        seen = seen or answer is True
-
-
 class StderrProgress:
     """Lines on stderr (the Pulumi CLI shows a plugin's stderr as diagnostics).
 
@@ -173,9 +135,11 @@ class EngineLog:
                 self._stub = engine_pb2_grpc.EngineStub(self._channel)
             return self._stub
 
-    def log(self, urn: str, line: str, *, warning: bool = False, ephemeral: bool = False) -> None:
-        """A line under the resource; an ephemeral one is only its row's status (the next replaces it) and
-        stays out of the diagnostics at the end."""
+    def log(
+        self, urn: str, line: str, *, warning: bool = False, ephemeral: bool = False, timeout: float = 10.0
+    ) -> None:
+        """A line under the resource (none: the stack's); an ephemeral one is only its row's status (the next
+        replaces it) and stays out of the diagnostics at the end."""
         from pulumi.runtime.proto import engine_pb2
 
         try:
@@ -185,7 +149,7 @@ class EngineLog:
                 return
             severity = engine_pb2.WARNING if warning else engine_pb2.INFO
             request = engine_pb2.LogRequest(severity=severity, message=line, urn=urn, ephemeral=ephemeral)
-            engine.Log(request, timeout=10)
+            engine.Log(request, timeout=timeout)
         except Exception:  # progress is informative only: a lost line must never fail an operation
             pass
 

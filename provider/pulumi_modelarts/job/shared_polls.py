@@ -15,8 +15,9 @@ further apart.
 What a wait needs beyond the phase is read by id, once: a job whose search item ends its wait is read again
 with ``GET`` (the outputs are the job's full document, and a failure report starts from it), and a job the
 search does not return is read by id too, so a vanished job is told by ``ModelArts.2775`` exactly as before.
-A search that fails costs nothing but its call: each job it was for reads itself by id; a search the service
-refuses (or answers with something unusable) is not tried again in this process.
+A search that fails, whatever the error, costs nothing but its call: each job it was for reads itself by id
+(and meets the error there if it lasts); a search the service refuses (or answers with something unusable) is
+not tried again in this process.
 
 Only clients on real time share (one whose clock or sleep a test injected polls alone), and only jobs of the
 same endpoint and project: the search is sent with the credentials of the job whose poll was due, and a job it
@@ -31,7 +32,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
-from ..wire.errors import InvalidResponseError, ModelArtsError, SearchRejectedError
+from ..wire.errors import InvalidResponseError, SearchRejectedError
 from ..wire.throttling import ThrottleGate, shared_gate
 
 if TYPE_CHECKING:
@@ -157,8 +158,11 @@ class PollGroup:
                 found, searched = watch.client.jobs_by_id([w.job_id for w in batch]), True
             except (SearchRejectedError, InvalidResponseError):
                 self.searchable = False  # this service cannot answer it: every job reads itself by id
-            except ModelArtsError:
-                pass  # throttled, unreachable, refused: each job reads itself, within its own budget
+            except Exception:
+                # Throttled, unreachable, refused, or anything else (a credential source, a parser): each job
+                # reads itself, within its own budget, and meets the error there if it lasts. Raised here, it
+                # would hold the others' claims until their grace is over.
+                pass
         with self._cond:
             self.searches += searched
             for w in batch:

@@ -1,6 +1,6 @@
 """Stopping a job: terminate it if it may still run and wait until it has stopped (delete), and delete a
 stopped job's record and wait until the service no longer knows it (``keep_record: false``, or freeing a held
-name). The wait for a stop shares its polls with the process's other waits (``shared_polls``).
+name). What counts as stopped, and the wait for it, are ``stopped``'s.
 """
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ from ..wire.errors import (
 )
 from ..wire.phases import Phase, is_known, is_terminable, may_still_run
 from . import lifecycle as lc
-from .polling import Condition, until
+from .labels import brief, job_label
+from .polling import until
 from .progress import Progress
-from .reports import brief, job_label
-from .shared_polls import shared_step
+from .stopped import until_stopped
 from .waiting import CUSTOM_TIMEOUTS, Bound, clamp, named
 
 if TYPE_CHECKING:
@@ -108,29 +108,15 @@ def _refused(label: str, job: TrainingJob, job_id: str, exc: BadRequestError) ->
 def _wait_stopped(
     client: ModelArtsClient, job: TrainingJob, job_id: str, label: str, bound: Bound
 ) -> TrainingJob | None:
-    """Wait until the job has stopped (neither terminable nor Terminating): the job then, or None once gone.
+    """Wait until the job has stopped (``stopped.has_stopped``): the job then, or None once gone.
 
     Raises ProvisioningError when it is still stopping after bound.
     """
     try:
         # A destroy of many jobs waits for them all at once: their polls are shared (shared_polls).
-        with shared_step(client, job_id, _stopped) as step:
-            return until(
-                job,
-                lambda: client.get_job(job_id),
-                done=[Condition("stopped", _stopped)],
-                timeout=bound.seconds,
-                step=step,
-            )
-    except JobVanished:
-        return None
+        return until_stopped(client, job, job_id, bound.seconds)
     except WaitTimedOut as exc:
         raise _still_stopping(label, exc, bound) from None
-
-
-def _stopped(job: TrainingJob) -> bool:
-    # A phase this code does not know is not stopped: only a known final phase (or gone) ends the wait.
-    return not (may_still_run(job.phase, job.secondary_phase) or job.phase == Phase.TERMINATING)
 
 
 def _still_stopping(label: str, exc: WaitTimedOut, bound: Bound) -> ProvisioningError:

@@ -7,9 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..wire.errors import ModelArtsError
+from .labels import described, job_label
 from .progress import Progress
-from .reports import brief, job_label
 
 if TYPE_CHECKING:
     from ..wire.models import TrainingJob
@@ -38,16 +37,17 @@ def tag_new_job(
     """Tag a job just created (the client retries throttling, 5xx and lost connections: the call is
     idempotent). The tags applied: all of them, or none when the service refused them.
 
-    A refusal does not undo the create: the job runs on untagged, lands in the state with no tags recorded
-    as declared, and the next `pulumi up` shows and applies the difference. Stopping a job over its
-    labels would cost the user the job; leaving it out of the state would orphan it.
+    A refusal, or any other failure of the call (a credential source, the connection, a bug), does not undo
+    the create: the job runs on untagged, lands in the state with no tags recorded as declared, and the next
+    `pulumi up` shows and applies the difference. Stopping a job over its labels would cost the user the
+    job; leaving it out of the state would orphan it.
     """
     try:
         client.add_tags(job_id, tags)
-    except ModelArtsError as exc:
+    except Exception as exc:
         progress.say(
-            f"warning: {job_label(job, job_id)} was created but its tags were not applied ({brief(exc)}); "
-            "the job is kept, and the next `pulumi up` applies them"
+            f"warning: {job_label(job, job_id)} was created but its tags were not applied "
+            f"({described(exc, client.scrub)}); the job is kept, and the next `pulumi up` applies them"
         )
         return {}
     progress.say(f"{job_label(job, job_id)}: {len(tags)} tag{'s' if len(tags) != 1 else ''} applied")

@@ -10,19 +10,12 @@ import threading
 from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..wire.errors import (
-    JobVanished,
-    ModelArtsError,
-    ProvisioningError,
-    WaitCancelled,
-    WaitFailed,
-    WaitTimedOut,
-)
+from ..wire.errors import JobVanished, ProvisioningError, WaitCancelled, WaitFailed, WaitTimedOut
 from ..wire.phases import SecondaryPhase, is_stopped
 from . import lifecycle as lc
 from .polling import Condition, until
 from .progress import Progress
-from .reports import give_up
+from .reports import give_up, lost_watch
 from .secret_paths import ENVIRONMENTS, found
 from .shared_polls import shared_step
 
@@ -136,17 +129,11 @@ def wait_created(
             f"{lc.describe_job(name, job_id)} disappeared while waiting for it to reach "
             f"{wait_for}; nothing is left running."
         ) from None
-    except ModelArtsError as exc:
-        raise give_up(
-            client, last, job_id, f"could not be watched any more ({exc})", wait_for, progress
-        ) from None
     except Exception as exc:
-        # Anything else (a bug, an untranslated library error) would leave a job Pulumi never learns about
-        # running and billing: stop it first, as for every other failed wait. Its text is not ours: scrub any
-        # credential it might echo.
-        detail = client.scrub(f"{type(exc).__name__}: {exc}")
-        reason = f"could not be watched any more ({detail})"
-        raise give_up(client, last, job_id, reason, wait_for, progress) from None
+        # Anything else (the service, a credential source, a parser, a bug) would leave a job Pulumi never
+        # learns about running and billing: it is given up on as every other failed wait is (stopped while the
+        # engine listens, else kept in the state). Its text is not ours: it is scrubbed.
+        raise give_up(client, last, job_id, lost_watch(client, exc), wait_for, progress) from None
     finally:
         if follow is not None:
             follow.close()  # a read still in flight shows nothing more

@@ -1,0 +1,49 @@
+"""How progress lines and errors name things: a job ("training job NAME (id ID)"), one of this package's
+errors in one line, and an exception of any kind in words fit for a message (scrubbed, bounded).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from ..wire.errors import APIError, ModelArtsError, shorten
+from . import lifecycle as lc
+
+if TYPE_CHECKING:
+    from ..wire.models import TrainingJob
+
+__all__ = ["brief", "described", "job_label"]
+
+# An exception's text in a message: enough for a reader, never a page of nested JSON.
+DESCRIBED_CHARS = 300
+
+
+def job_label(job: TrainingJob, fallback_id: str | None = None) -> str:
+    """How progress lines and errors name a job: "training job NAME (id ID)" (``lifecycle.describe_job``)."""
+    return lc.describe_job(job.name, job.job_id or fallback_id)
+
+
+def brief(exc: BaseException) -> str:
+    """An error in one line: the service's code and message for an API error, else its text."""
+    if isinstance(exc, APIError) and exc.error_code:
+        return f"{exc.error_code}: {exc.error_msg or exc.describe_kind()}"
+    try:
+        return str(exc) or type(exc).__name__
+    except Exception:  # an exception whose text cannot even be built: its type is all there is
+        return type(exc).__name__
+
+
+def described(exc: BaseException, scrub: Callable[[str], str]) -> str:
+    """Any exception in one line for a message: this package's errors as written, anything else (ours, httpx,
+    a credential source, a parser) as "Type: text"; scrub hides the credentials and values the client knows.
+
+    Never raises: a text that cannot be built or scrubbed (a credential source failing again under scrub) is
+    left out, and only the exception's type is named.
+    """
+    kind = type(exc).__name__
+    try:
+        text = str(exc) if isinstance(exc, ModelArtsError) else f"{kind}: {exc}"
+        return shorten(scrub(text), DESCRIBED_CHARS)
+    except Exception:
+        return f"{kind} (its text is left out: it could not be checked for credentials)"
