@@ -129,6 +129,46 @@ def test_credentials_come_whole_from_the_first_complete_source(home: Path) -> No
     )
 
 
+def test_a_split_pair_takes_a_token_only_from_where_its_keys_are() -> None:
+    """The access key in the stack config, the secret key in $HW_SECRET_KEY: a token of a third place
+    ($HUAWEICLOUD_SDK_SECURITY_TOKEN) belongs to other keys, and is not taken."""
+    config = {**REGION, "accessKey": "CONFIGAK"}
+    third = {"HW_SECRET_KEY": "HWSK", "HUAWEICLOUD_SDK_SECURITY_TOKEN": "SDKSTS"}
+    got = resolve_settings(config, third)
+    assert (got.access_key, got.secret_key, got.security_token) == ("CONFIGAK", "HWSK", None)
+    assert got.auth_kind == "aksk"
+    # A token beside either half of the pair is that pair's.
+    assert resolve_settings({**config, "securityToken": "CONFIGSTS"}, third).security_token == "CONFIGSTS"
+    assert resolve_settings(config, {**third, "HW_SECURITY_TOKEN": "HWSTS"}).security_token == "HWSTS"
+
+
+@pytest.mark.parametrize(
+    ("given", "named"),
+    [
+        ({"securityToken": "tok☃en"}, "the security token from stack config"),
+        ({"securityToken": "tok\r\nX-Evil: 1"}, "the security token from stack config"),
+        ({"accessKey": "AK WITH SPACE"}, "the access key from stack config"),
+        ({"accessKey": None, "secretKey": None, "authToken": "iam\ntoken"}, "the IAM token from stack"),
+    ],
+)
+def test_keys_and_tokens_a_header_cannot_carry_are_refused_naming_their_source(
+    given: dict[str, str | None], named: str
+) -> None:
+    config = {k: v for k, v in {**REGION, "accessKey": AK, "secretKey": SK, **given}.items() if v is not None}
+    message = refused(config, {})
+    assert named in message and "cannot be used" in message
+    assert "☃" not in message and "X-Evil" not in message and "SPACE" not in message
+
+
+@pytest.mark.parametrize("project", ["..", "abc\r\nX-Evil: 1", "a/b", "x" * 65])
+def test_a_project_id_that_cannot_be_sent_is_refused_naming_where_it_was_given(project: str) -> None:
+    message = refused({"projectId": project, "accessKey": AK, "secretKey": SK, **REGION}, {})
+    assert "the project id (config modelarts:projectId) cannot be used" in message
+    assert "X-Evil" not in message
+    fine = {"projectId": "0123456789abcdef0123456789abcdef", **REGION}
+    assert resolve_settings(fine, {"HW_AUTH_TOKEN": "t"}).project_id == fine["projectId"]
+
+
 def test_the_documented_order_is_the_one_applied() -> None:
     assert CREDENTIAL_ORDER[0] == "stack config" and CREDENTIAL_ORDER[-1] == "instance metadata"
     assert CREDENTIAL_ORDER.index("OIDC token file") == len(CREDENTIAL_ORDER) - 2
@@ -306,6 +346,30 @@ def test_a_malformed_hcloud_file_is_named(home: Path, text: str, where: str) -> 
     path.write_text(text, encoding="utf-8")
     message = refused(REGION, {})
     assert "~/.hcloud/config.json" in message and where in message
+
+
+def test_a_credentials_file_too_large_to_be_one_is_refused_unread(home: Path) -> None:
+    # A valid file padded with comments to 2 MB: refused without being read whole (at most 1 MB is read).
+    padding = ("# " + "x" * 1022 + "\n") * 2048
+    sdk_file(home, f"[basic]\nak = {AK}\nsk = {SK}\n{padding}")
+    message = refused(REGION, {})
+    where = "~/.huaweicloud/credentials ($HUAWEICLOUD_SDK_CREDENTIALS_FILE)"
+    assert f"{where} is larger than 1048576 bytes" in message
+
+
+def test_an_hcloud_file_nested_too_deeply_is_named_not_a_recursion_error(home: Path) -> None:
+    path = home / ".hcloud" / "config.json"
+    path.parent.mkdir()
+    path.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    message = refused(REGION, {})
+    assert "hcloud config ~/.hcloud/config.json: nested too deeply to read (more than 32 levels)" in message
+
+
+def test_a_credentials_file_of_many_bad_lines_names_a_few_and_counts_the_rest(home: Path) -> None:
+    sdk_file(home, "[basic]\n" + f"{SK}\n" * 10_000)
+    message = refused(REGION, {})
+    assert "line 2, 3, 4" in message and "more is neither `key = value`" in message
+    assert len(message) < 2000
 
 
 def test_an_unreadable_file_is_named(home: Path) -> None:

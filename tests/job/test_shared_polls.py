@@ -305,8 +305,9 @@ def test_sustained_refusals_pause_every_call_and_pace_them() -> None:
     assert gate.refused(modelarts_refusal(), delay=2.0) is None
     assert gate.refused(modelarts_refusal(), delay=2.0) == pytest.approx(12.0)  # three of four: sustained
     assert gate.rate() == pytest.approx(1.0)  # what the account allowed: one answer in the last second
-    assert gate.wait(budget=0.5) == 0.5  # a call whose budget is shorter waits only that long
-    assert gate.wait(budget=60) == pytest.approx(1.5)
+    # A call whose time ends before the pause does not wait for it, and is not sent (None).
+    assert gate.wait(budget=0.5) is None and t.sleeps == []
+    assert gate.wait(budget=60) == pytest.approx(2.0)
 
 
 def test_a_named_pause_holds_every_call_then_the_account_allowed_rate_paces_them() -> None:
@@ -359,7 +360,10 @@ def test_the_pace_never_outlasts_a_calls_budget() -> None:
     gate = ThrottleGate(t.clock, t.sleep)
     gate.refused(gateway_refusal(1.0), delay=1.0)  # nothing answered: the slowest pace
     t.now += 1.0
-    assert [gate.wait(budget=0.25) for _ in range(3)] == [0.0, 0.0, 0.25]
+    # The third call's turn comes after its time: it neither waits nor takes the turn, which the next has.
+    assert [gate.wait(budget=0.25) for _ in range(3)] == [0.0, 0.0, None]
+    turn = gate.wait(budget=5)
+    assert turn is not None and 0.25 < turn <= 1.0  # the turn at about one call a second
 
 
 def test_a_client_paces_its_calls_after_the_gateway_names_a_pause() -> None:
@@ -428,7 +432,12 @@ def test_one_clients_throttled_answer_slows_another_clients_next_call() -> None:
 
 
 def test_the_back_off_never_outlasts_a_calls_retry_budget() -> None:
+    """A call whose retry budget ends before the account's pause is refused at once, unsent: it neither
+    sleeps its whole budget nor goes out during the pause after it."""
+    sent: list[httpx.Request] = []
+
     def handler(request: httpx.Request) -> httpx.Response:
+        sent.append(request)
         return httpx.Response(200, json={"metadata": {"id": "j-3"}, "status": {"phase": "Pending"}})
 
     with ModelArtsClient(
@@ -437,8 +446,9 @@ def test_the_back_off_never_outlasts_a_calls_retry_budget() -> None:
     ) as client:  # fmt: skip
         client.throttle_gate.refused(gateway_refusal(30.0), delay=30.0)
         started = time.monotonic()
-        client.get_job("j-3")
-    assert 0.15 <= time.monotonic() - started < 5
+        with pytest.raises(ThrottledError, match=r"paused for 30s more.*it was not sent"):
+            client.get_job("j-3")
+    assert time.monotonic() - started < 0.15 and sent == []
 
 
 # ---------------------------------------------------------------------------------------------- the emulator

@@ -8,19 +8,21 @@
   only mode ``AKSK`` holds keys (``accessKeyId``, ``secretAccessKey``, ``securityToken``, ``region``,
   ``projectId``, ``agencyName``, ``agencyDomainName``).
 
-A file that does not exist at its default place is simply not there; one named explicitly must exist. Errors
-name the file and the line, section or field at fault, never a value: these files hold secret keys.
+A file that does not exist at its default place is simply not there; one named explicitly must exist. Each is
+read by the one careful reader (``wire.reading``): at most ``MAX_FILE_BYTES`` of it (a larger file is refused
+without being read whole), UTF-8, JSON nested at most ``MAX_JSON_DEPTH`` levels. Errors name the file and the
+line, section or field at fault, never a value: these files hold secret keys.
 """
 
 from __future__ import annotations
 
 import configparser
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..wire.errors import SettingsError
+from ..wire.errors import SettingsError, listing
+from ..wire.reading import Unreadable, read_file, strict_json
 
 SDK_CREDENTIALS_ENV = "HUAWEICLOUD_SDK_CREDENTIALS_FILE"
 SDK_CREDENTIALS_DEFAULT = "~/.huaweicloud/credentials"
@@ -81,10 +83,11 @@ def _readable(path: Path, setting: str, explicit: bool) -> str | None:
             raise SettingsError(f"{setting} names {shown(path)}, which is not a file")
         return None
     try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = "is not UTF-8 text" if isinstance(exc, UnicodeDecodeError) else "cannot be read"
-        raise SettingsError(f"{shown(path)} ({setting}) {reason}") from None
+        return read_file(path)
+    except Unreadable as exc:
+        raise SettingsError(f"{shown(path)} ({setting}) is {exc.problem}") from None
+    except OSError:
+        raise SettingsError(f"{shown(path)} ({setting}) cannot be read") from None
 
 
 def read_sdk_credentials(environ: Mapping[str, str]) -> FileValues | None:
@@ -112,7 +115,7 @@ def _ini_problem(exc: configparser.Error) -> str:
     if isinstance(exc, configparser.MissingSectionHeaderError):
         return f"line {exc.lineno} comes before any [section] header"
     if isinstance(exc, configparser.ParsingError):
-        lines = ", ".join(str(lineno) for lineno, _line in exc.errors)
+        lines = listing(str(lineno) for lineno, _line in exc.errors)
         return f"line {lines} is neither `key = value` nor a [section] header"
     if isinstance(exc, configparser.DuplicateSectionError):
         return f"line {exc.lineno}: section [{exc.section}] appears twice"
@@ -135,9 +138,10 @@ def read_hcloud_profile(
         return None
     where = f"hcloud config {shown(path)}"
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise SettingsError(f"{where}: not JSON (line {exc.lineno}, column {exc.colno})") from None
+        data = strict_json(text)
+    except Unreadable as exc:
+        at = f" (line {exc.line}, column {exc.column})" if exc.line is not None else ""
+        raise SettingsError(f"{where}: {exc.problem}{at}") from None
     profiles = data.get("profiles") if isinstance(data, dict) else None
     if not isinstance(profiles, list):
         raise SettingsError(f"{where}: no list of profiles (field 'profiles')")

@@ -25,6 +25,7 @@ from typing import Any
 import httpx
 
 from ..wire.errors import certificate_problem, redact, shorten
+from ..wire.reading import Received, TooLarge, Unreadable, read_file, receive
 from ..wire.transport import USER_AGENT, verifying_ssl_context
 from .keys import AccountError, TemporaryKeys, keys_from_answer
 from .settings import AssumeRole
@@ -39,10 +40,11 @@ IAM_SETTINGS = "modelarts:iamEndpoint or HW_AUTH_URL"
 # IAM is retried a little (a 5xx, 429 or lost connection): each call here is safe to repeat.
 IAM_ATTEMPTS = 3
 _REMEMBERED = 8
+UNSENDABLE = "a key or token of the credentials holds characters a request header cannot carry"
 
 
-def request_id(response: httpx.Response) -> str | None:
-    return response.headers.get("X-IAM-Trace-Id") or response.headers.get("X-Request-Id") or None
+def request_id(answer: Received) -> str | None:
+    return answer.headers.get("X-IAM-Trace-Id") or answer.headers.get("X-Request-Id") or None
 
 
 def _no_answer_reason(exc: httpx.HTTPError) -> str:
@@ -84,7 +86,7 @@ class Iam:
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         self.base = base.rstrip("/")
-        self._ca_cert_file = ca_cert_file
+        self.ca_cert_file = ca_cert_file
         self._timeout = timeout
         self._transport = transport
         self._secrets = secrets
@@ -103,10 +105,11 @@ class Iam:
         params: Mapping[str, str] | None = None,
         body: Any = None,
         headers: Mapping[str, str] | None = None,
-    ) -> httpx.Response:
-        """The answer (any status; read), retried on 5xx, 429 and lost connections; AccountError when IAM
-        gave no answer at all."""
-        verify = verifying_ssl_context(self._ca_cert_file) if self._transport is None else True
+    ) -> Received:
+        """The answer (any status; read by the one careful reader, ``wire.reading``), retried on 5xx, 429 and
+        lost connections; AccountError when IAM gave no answer at all or one too large to read, or when the
+        request could not be built (nothing was sent: not retried)."""
+        verify = verifying_ssl_context(self.ca_cert_file) if self._transport is None else True
         content = None if body is None else json.dumps(body).encode("utf-8")
         sent = {"User-Agent": USER_AGENT, "Accept": "application/json", **(headers or {})}
         if content is not None:
@@ -116,52 +119,55 @@ class Iam:
         ) as http:
             for attempt in range(1, IAM_ATTEMPTS + 1):
                 try:
-                    response = http.request(
+                    request = http.build_request(
                         method, self.base + path, params=params, content=content, headers=sent
                     )
+                    answer = receive(http, request)
+                except (httpx.LocalProtocolError, UnicodeEncodeError):
+                    raise AccountError(f"{operation} failed before anything was sent: {UNSENDABLE}") from None
+                except TooLarge as exc:
+                    raise AccountError(f"{operation} failed: IAM's answer is {exc.problem}") from None
                 except httpx.HTTPError as exc:
                     problem = _certificate(exc, httpx.URL(self.base).host)
                     if problem is not None or attempt == IAM_ATTEMPTS:
-                        reason = problem or _no_answer_reason(exc)
                         raise AccountError(
-                            f"{operation} failed: no answer from IAM at {self.base} ({reason}); check "
-                            f"{IAM_SETTINGS}"
+                            f"{operation} failed: no answer from IAM at {self.base} "
+                            f"({problem or _no_answer_reason(exc)}); check {IAM_SETTINGS}"
                         ) from None
                 else:
-                    retryable = response.status_code == 429 or response.status_code >= 500
+                    retryable = answer.status_code == 429 or answer.status_code >= 500
                     if not retryable or attempt == IAM_ATTEMPTS:
-                        return response
+                        return answer
                 self._sleep(float(attempt))
         raise AssertionError("unreachable")
 
-    def refusal(self, response: httpx.Response, operation: str, advice: str = "") -> AccountError:
+    def refusal(self, answer: Received, operation: str, advice: str = "") -> AccountError:
         """The error for an answer that is not what the call needed: status, IAM's words, request id."""
-        return AccountError(self.said(response, f"{operation} failed: IAM answered", advice))
+        return AccountError(self.said(answer, f"{operation} failed: IAM answered", advice))
 
-    def said(self, response: httpx.Response, lead: str, advice: str = "") -> str:
-        message, code = "", ""
-        try:
-            payload = response.json()
-        except ValueError:
-            message = response.text
-        else:
-            message, code = _message_of(payload)
-        text = f"{lead} HTTP {response.status_code}{f' ({code})' if code else ''}"
+    def unreadable(self, answer: Received, operation: str, advice: str = "") -> AccountError:
+        """The error for an answer whose body cannot be read (``answer.problem``): never quoted."""
+        rid = request_id(answer)
+        text = f"{operation} failed: IAM answered HTTP {answer.status_code}, a body that is {answer.problem}"
+        text += f" [request id {rid}]" if rid else ""
+        return AccountError(f"{text}. {advice}" if advice else text)
+
+    def said(self, answer: Received, lead: str, advice: str = "") -> str:
+        message, code = _message_of(answer.payload) if answer.problem is None else (answer.text, "")
+        text = f"{lead} HTTP {answer.status_code}{f' ({code})' if code else ''}"
         if message:
             text += f": {shorten(redact(message.strip(), self._secrets()))}"
-        rid = request_id(response)
+        rid = request_id(answer)
         text += f" [request id {rid}]" if rid else ""
         return f"{text}. {advice}" if advice else text
 
-    def keys(self, response: httpx.Response, operation: str) -> TemporaryKeys:
+    def keys(self, answer: Received, operation: str) -> TemporaryKeys:
         """The keys of a securitytokens answer (201), or the error saying what IAM answered instead."""
-        if response.status_code not in (200, 201):
-            raise self.refusal(response, operation)
-        try:
-            payload = response.json()
-        except ValueError:
-            payload = None
-        return keys_from_answer(payload, f"IAM ({operation})")
+        if answer.status_code not in (200, 201):
+            raise self.refusal(answer, operation)
+        if answer.problem is not None:
+            raise self.unreadable(answer, operation)
+        return keys_from_answer(answer.payload, f"IAM ({operation})")
 
 
 def _message_of(payload: Any) -> tuple[str, str]:
@@ -228,8 +234,10 @@ class OidcKeys:
         text."""
         where = f"the id token file {self._file} (idTokenFile / HUAWEICLOUD_SDK_ID_TOKEN_FILE)"
         try:
-            content = Path(self._file).read_text(encoding="utf-8").strip()
-        except (OSError, UnicodeDecodeError) as exc:
+            content = read_file(Path(self._file)).strip()  # the one careful reader: at most 1 MiB, UTF-8
+        except Unreadable as exc:
+            raise AccountError(f"{where} is {exc.problem}") from None
+        except OSError as exc:
             raise AccountError(f"cannot read {where}: {type(exc).__name__}") from None
         if not content:
             raise AccountError(f"{where} is empty")

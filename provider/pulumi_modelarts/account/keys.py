@@ -12,6 +12,12 @@ fetched again for 23 h 50 min; the official SDK's 40 minutes would renew a 15-mi
 shortest) at every call. The fraction keeps a short-lived key (an emulator's few seconds) in use for two
 thirds of its life. A key that still runs when a renewal fails is kept, and the renewal tried again shortly: a
 metadata service that hiccups must not fail a deployment whose keys still work.
+
+Keys handed out already expired, or with less than ``MIN_KEY_SECONDS`` left (a source's clock, or this
+machine's, far off), are asked for once more, then refused with an error naming the source: used, each call
+would fetch again. Whatever a source raises, an unreadable answer or a library's error, becomes an
+``AccountError`` naming the source, and so do keys a header cannot carry: never a bare exception, never a
+value.
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ import httpx
 
 from ..wire.auth import AkSkAuth
 from ..wire.errors import ModelArtsError
+from ..wire.sendable import header_value_problem
 
 __all__ = [
     "RENEW_AHEAD_FRACTION",
@@ -45,11 +52,14 @@ __all__ = [
 
 RENEW_AHEAD_SECONDS = 600.0
 RENEW_AHEAD_FRACTION = 1 / 3
-# After a failed renewal (keys still valid), or keys handed out again already due: ask again after this long
-# at most, so a flaky source is neither hammered at every call nor left until the keys are gone.
+# After a failed renewal (keys still valid): ask again after this long at most, so a flaky source is neither
+# hammered at every call nor left until the keys are gone.
 RETRY_RENEWAL_SECONDS = 30.0
 # Secrets of earlier keys stay scrubbed for a while: an error may quote a key that was just replaced.
 REMEMBERED_SECRETS = 48
+# Keys with less than this left when handed out cannot sign a call and its answer; an emulator's shortest keys
+# last a second or two.
+MIN_KEY_SECONDS = 1.0
 
 _LOG = logging.getLogger(__name__)
 _EXPIRES_FORMATS = ("%Y-%m-%dT%H:%M:%S.%fZ", "%Y-%m-%dT%H:%M:%SZ")
@@ -106,6 +116,12 @@ def keys_from_answer(payload: Any, what: str) -> TemporaryKeys:
         missing.append("expires_at")
     if missing:
         raise AccountError(f"{what} answered a credential without a usable {', '.join(missing)}")
+    unsendable = [name for name in ("access", "securitytoken") if header_value_problem(given[name])]
+    if unsendable:
+        raise AccountError(
+            f"{what} answered a credential whose {' and '.join(unsendable)} cannot be sent in a request "
+            "header (only visible ASCII, no spaces)"
+        )
     return TemporaryKeys(given["access"], given["secret"], given["securitytoken"], expires_at)
 
 
@@ -141,6 +157,7 @@ class RenewingKeys:
         self._renew_at = math.inf
         self._seen: collections.deque[str] = collections.deque(maxlen=REMEMBERED_SECRETS)
         self.fetches = 0
+        self._failed: tuple[float, str] | None = None  # when the last fetch failed, and why, until one works
 
     def __repr__(self) -> str:
         return f"RenewingKeys({self.source.name}, fetches={self.fetches})"
@@ -172,28 +189,62 @@ class RenewingKeys:
     def _renew(self, *, proactive: bool) -> TemporaryKeys:
         now = self._clock()
         old = self._keys
+        usable = proactive and old is not None and old.expires_at is not None and old.expires_at > now
+        if not usable and self._failed is not None and now - self._failed[0] < RETRY_RENEWAL_SECONDS:
+            # The threads that waited on the lock through a failed fetch get its answer, not one fetch each.
+            raise AccountError(self._failed[1])
         try:
-            keys = self.source.fetch()
-        except ModelArtsError:
-            if not proactive or old is None or old.expires_at is None or old.expires_at <= now:
+            keys = self._fetch_usable()
+        except AccountError as exc:
+            self._failed = (self._clock(), str(exc))
+            if not usable:
                 raise
+            assert old is not None and old.expires_at is not None
             # Still valid: keep them, and try again soon.
             self._renew_at = now + min(RETRY_RENEWAL_SECONDS, (old.expires_at - now) / 4)
             _LOG.debug("renewing keys from %s failed; the current ones run for %.0f s more",
                        self.source.name, old.expires_at - now)  # fmt: skip
             return old
-        self.fetches += 1
-        self._keys = keys
+        now = self._clock()
+        self.fetches, self._keys, self._failed = self.fetches + 1, keys, None
         with self._seen_lock:
             self._seen.extend(v for v in keys.values() if v not in self._seen)
         if keys.expires_at is None:
             self._renew_at = math.inf
         else:
             self._renew_at = renewal_time(now, keys.expires_at)
-            if self._renew_at <= now:  # handed out again already due (or a clock apart): not at every call
-                self._renew_at = now + min(RETRY_RENEWAL_SECONDS, max(0.0, keys.expires_at - now) / 2)
             _LOG.debug("keys from %s, good for %.0f s", self.source.name, keys.expires_at - now)
         return keys
+
+    def _fetch_usable(self) -> TemporaryKeys:
+        """Keys from the source with at least MIN_KEY_SECONDS left, asked for a second time when the first
+        have not; AccountError naming the source for anything else."""
+        for attempt in (1, 2):
+            keys = self._fetch()
+            left = math.inf if keys.expires_at is None else keys.expires_at - self._clock()
+            if left >= MIN_KEY_SECONDS:
+                return keys
+            if attempt == 1:
+                _LOG.debug("keys from %s expire in %.0f s; asking once more", self.source.name, left)
+        state = "had already expired" if left <= 0 else f"expire within {MIN_KEY_SECONDS:g} s"
+        raise AccountError(
+            f"{self.source.name} handed out temporary keys that {state}, twice in a row: check this "
+            "machine's clock (the keys' expiry is compared with it), and the source's"
+        )
+
+    def _fetch(self) -> TemporaryKeys:
+        """source.fetch(), whatever it raises made an error of this package naming the source (a library's
+        own text may quote what it was handling: only its kind is named)."""
+        try:
+            return self.source.fetch()
+        except ModelArtsError as exc:
+            if isinstance(exc, AccountError):
+                raise
+            raise AccountError(f"fetching temporary keys from {self.source.name} failed: {exc}") from None
+        except Exception as exc:
+            raise AccountError(
+                f"fetching temporary keys from {self.source.name} failed ({type(exc).__name__})"
+            ) from None
 
 
 class RenewingAuth(httpx.Auth):

@@ -8,7 +8,8 @@ without one), then ``GET {metadata}/openstack/latest/securitykey`` with ``X-Meta
 
 Only used when asked for (``useInstanceMetadata``), so a laptop never waits on a link-local address; the
 endpoint is never reached through a proxy (it is the instance's own). Never sent anywhere but the configured
-endpoint.
+endpoint. Its answers are read by the one careful reader (``wire.reading``: bounded, strict UTF-8, JSON of
+bounded depth); what cannot be read or sent is an error naming the service and the call, never a value.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from collections.abc import Callable
 import httpx
 
 from ..wire.errors import redact, shorten
+from ..wire.reading import Received, TooLarge, receive
+from ..wire.sendable import header_value_problem
 from ..wire.transport import USER_AGENT
 from .iam import request_id
 from .keys import AccountError, TemporaryKeys, keys_from_answer
@@ -91,15 +94,18 @@ class MetadataKeys:
                 )
             if answer.status_code != 200:
                 raise self._refusal(answer, "fetching the instance's temporary keys")
-            try:
-                payload = answer.json()
-            except ValueError:
-                payload = None
-            return keys_from_answer(payload, self.name)
+            if answer.problem is not None:
+                raise AccountError(
+                    f"fetching the instance's temporary keys failed: {self.name} answered HTTP 200, a body "
+                    f"that is {answer.problem}"
+                )
+            return keys_from_answer(answer.payload, self.name)
 
-    def _send(self, http: httpx.Client, method: str, path: str, headers: dict[str, str]) -> httpx.Response:
+    def _send(self, http: httpx.Client, method: str, path: str, headers: dict[str, str]) -> Received:
         try:
-            return http.request(method, path, headers=headers)
+            return receive(http, http.build_request(method, path, headers=headers))
+        except TooLarge as exc:
+            raise AccountError(f"{method} {path} failed: {self.name} answered a body {exc.problem}") from None
         except httpx.HTTPError as exc:
             timed_out = isinstance(exc, httpx.TimeoutException)
             what = "timed out" if timed_out else f"failed ({type(exc).__name__})"
@@ -112,6 +118,11 @@ class MetadataKeys:
         now = self._clock()
         answer = self._send(http, "PUT", TOKEN_PATH, {"X-Metadata-Token-Ttl-Seconds": str(TOKEN_TTL_SECONDS)})
         if answer.status_code == 200 and answer.text.strip():
+            if header_value_problem(answer.text.strip()) is not None:
+                raise AccountError(
+                    f"asking for a metadata token failed: {self.name} answered a token that cannot be sent "
+                    "back in a header (only visible ASCII, no spaces)"
+                )
             self._token = answer.text.strip()
             self._handled.append(self._token)
             # Renewed a minute early: never sent just as it expires.
@@ -123,11 +134,11 @@ class MetadataKeys:
         else:
             raise self._refusal(answer, "asking for a metadata token")
 
-    def _security_key(self, http: httpx.Client) -> httpx.Response:
+    def _security_key(self, http: httpx.Client) -> Received:
         headers = {"X-Metadata-Token": self._token} if self._token else {}
         return self._send(http, "GET", SECURITY_KEY_PATH, headers)
 
-    def _refusal(self, answer: httpx.Response, what: str) -> AccountError:
+    def _refusal(self, answer: Received, what: str) -> AccountError:
         said = shorten(redact(answer.text.strip(), self.secrets()))
         rid = request_id(answer)
         return AccountError(

@@ -4,24 +4,29 @@
 temporary ones; no ``X-Project-Id``), as the official SDK and Huawei's Terraform provider do. Listing projects
 needs a permission some IAM users lack: on 403, ``GET {iam}/v3/auth/projects`` (the projects the caller may
 use, no permission needed) filtered by name. Exactly one match is the answer; none or several is an error that
-says what IAM answered, its request id and the two settings that fix it.
+says what IAM answered, its request id and the two settings that fix it. The id IAM answers must be one the
+client can send (``wire.sendable``, the rule a configured id meets): anything else is refused at once, naming
+IAM's answer, never quoting it. A list quoted in an error is cut short, saying how many were left out.
 
 Looked up once per process per identity (a fingerprint of the credential, never the credential) and name, at
-the first call that needs it.
+the first call that needs it, for every job that needs it meanwhile (``shared_lookups``: a failure is their
+common answer for a while; each waits within its own deadline, and Ctrl-C ends the wait).
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
-import threading
 from collections.abc import Mapping
 from typing import Any
 
 import httpx
 
+from ..wire.errors import listing
+from ..wire.sendable import project_id_problem
 from .iam import Iam, request_id
 from .keys import AccountError
+from .shared_lookups import SharedLookups
 
 __all__ = ["FIX", "clear_cache", "find_project", "fingerprint"]
 
@@ -32,8 +37,7 @@ FIX = (
 REFUSED = "IAM refused the credentials: check the keys (or token) in use, and the IAM endpoint they are for."
 
 _LOG = logging.getLogger(__name__)
-_LOCK = threading.Lock()
-_FOUND: dict[tuple[str, str, str], str] = {}
+_FOUND: SharedLookups[str] = SharedLookups()
 
 
 def fingerprint(*parts: str | None) -> str:
@@ -43,21 +47,36 @@ def fingerprint(*parts: str | None) -> str:
 
 
 def clear_cache() -> None:
-    """Forget every project found (tests)."""
-    with _LOCK:
-        _FOUND.clear()
+    """Forget every project found, and every failure (tests)."""
+    _FOUND.clear()
 
 
-def find_project(iam: Iam, auth: httpx.Auth, name: str, *, identity: str, region: str | None = None) -> str:
+def find_project(
+    iam: Iam,
+    auth: httpx.Auth,
+    name: str,
+    *,
+    identity: str,
+    region: str | None = None,
+    within: float | None = None,
+) -> str:
     """The id of the project named ``name`` that this identity sees; cached per process. ``region``: the
-    region, named in the error when ``name`` is its project."""
-    key = (identity, iam.base, name)
-    with _LOCK:  # held through the lookup: jobs starting together make one call, not one each
-        found = _FOUND.get(key)
-        if found is None:
-            found = _FOUND[key] = _look_up(iam, auth, name, region)
-            _LOG.debug("project %r is %s (IAM at %s)", name, found, iam.base)
+    region, named in the error when ``name`` is its project. within: the seconds the operation asking may
+    wait for it (None: as long as IAM's attempts take)."""
+
+    def look_up() -> str:
+        found = _look_up(iam, auth, name, region)
+        _LOG.debug("project %r is %s (IAM at %s)", name, found, iam.base)
         return found
+
+    what = f"looking up the {_whose(name, region)} {name!r} in IAM"
+    # Whatever could change IAM's answer is in the key: a failure is no answer for other settings.
+    key = (identity, iam.base, iam.ca_cert_file, name)
+    return _FOUND.get(key, look_up, what=what, within=within)
+
+
+def _whose(name: str, region: str | None) -> str:
+    return f"region {region}'s project" if name == region else "project"
 
 
 def _projects(payload: Any) -> list[Mapping[str, Any]]:
@@ -68,7 +87,7 @@ def _projects(payload: Any) -> list[Mapping[str, Any]]:
 
 
 def _look_up(iam: Iam, auth: httpx.Auth, name: str, region: str | None) -> str:
-    whose = f"region {region}'s project" if name == region else "project"
+    whose = _whose(name, region)
     operation = f"looking up the {whose} {name!r} in IAM"
     where = f"GET {iam.base}/v3/projects?name={name}"
     answer = iam.send("GET", "/v3/projects", operation=operation, auth=auth, params={"name": name})
@@ -80,23 +99,29 @@ def _look_up(iam: Iam, auth: httpx.Auth, name: str, region: str | None) -> str:
         raise iam.refusal(answer, operation, REFUSED)
     if answer.status_code != 200:
         raise iam.refusal(answer, operation, FIX)
-    try:
-        payload = answer.json()
-    except ValueError:
-        payload = None
+    if answer.problem is not None:
+        raise iam.unreadable(answer, operation, FIX)
+    payload = answer.payload
     if not isinstance(payload, Mapping) or not isinstance(payload.get("projects"), list):
         raise iam.refusal(answer, operation, f"It is not a project list. {FIX}")
     matches = [p for p in _projects(payload) if p.get("name") == name]
-    if len(matches) == 1:
-        return str(matches[0]["id"])
     rid = request_id(answer)
     said = f" [request id {rid}]" if rid else ""
+    if len(matches) == 1:
+        found = str(matches[0]["id"])
+        problem = project_id_problem(found)
+        if problem is not None:
+            raise AccountError(
+                f"{operation} failed: {where} answered a project id that cannot be used ({problem}){said}. "
+                f"{FIX}"
+            )
+        return found
     if not matches:
         listed = sorted(str(p.get("name")) for p in _projects(payload))
-        seen = f"; the projects it listed: {', '.join(listed)}" if listed else ""
+        seen = f"; the projects it listed: {listing(listed)}" if listed else ""
         raise AccountError(
             f"no {whose} named {name!r} in the account these credentials reach: {where} answered none"
             f"{seen}{said}. {FIX}"
         )
-    ids = ", ".join(str(p["id"]) for p in matches)
+    ids = listing(str(p["id"]) for p in matches)
     raise AccountError(f"several projects are named {name!r}: {where} answered {ids}{said}. {FIX}")

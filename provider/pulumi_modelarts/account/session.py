@@ -12,9 +12,10 @@ With ``assume_role``, those are the base credentials that ask IAM for the agency
 ModelArts call, and the project lookup, uses the agency's keys: the project is the other account's.
 
 Without a project id, the project named ``project_name``, else the region, is found in IAM
-(``projects.find_project``), at the first call that needs it: a session is opened only when a ModelArts call
-is about to be made. Temporary keys are shared by every call of the process (one ``RenewingKeys`` per
-identity), and so is each project found.
+(``projects.find_project``), at the first call that needs it, for every job that needs it meanwhile, each
+within its own time (``within``): a session is opened only when a ModelArts call is about to be made.
+Temporary keys are shared by every call of the process (one ``RenewingKeys`` per identity), and so is each
+project found.
 """
 
 from __future__ import annotations
@@ -143,8 +144,9 @@ def _base_signer(settings: Settings, iam: Callable[[], Iam]) -> _Signer:
     )
 
 
-def open_session(settings: Settings) -> Session:
-    """The project id (found in IAM when not given), the signer and the secrets of these settings."""
+def open_session(settings: Settings, *, within: float | None = None) -> Session:
+    """The project id (found in IAM when not given), the signer and the secrets of these settings. within:
+    the seconds the operation opening it may wait for the project's lookup (None: as long as IAM takes)."""
     made: list[Iam] = []
 
     def secrets() -> tuple[str, ...]:
@@ -179,6 +181,8 @@ def open_session(settings: Settings) -> Session:
                 "HW_PROJECT_NAME)"
             )
         auth = signer.make(None)
-        project_id = find_project(iam(), auth, name, identity=signer.identity, region=settings.region)
+        project_id = find_project(
+            iam(), auth, name, identity=signer.identity, region=settings.region, within=within
+        )
     _LOG.debug("credentials from %s; project %s", signer.source, project_id)
     return Session(project_id, signer.make(project_id), settings.ca_cert_file, signer.source, secrets)

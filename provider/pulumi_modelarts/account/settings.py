@@ -32,6 +32,7 @@ from ..wire.endpoints import (
     normalize_metadata_endpoint,
 )
 from ..wire.errors import SettingsError
+from ..wire.sendable import project_id_problem
 from .agency import AssumeRole, assume_role_of
 from .sources import (
     CONFIG_NAMESPACE,
@@ -217,12 +218,14 @@ def resolve_settings(
             return None
 
     endpoint_given, _ = lookup.first("endpoint")
-    project_id, _ = lookup.first("project_id")
+    project_id, project_from = lookup.first("project_id")
     region_needed = endpoint_given is None or project_id is None
     region, region_from = lookup.first("region", files=region_needed)
     if project_id is None:
-        project_id, _ = lookup.first("project_id", files=True)
+        project_id, project_from = lookup.first("project_id", files=True)
     project_name, _ = lookup.first("project_name")
+    if project_id is not None and (problem := project_id_problem(project_id)) is not None:
+        unusable.append(f"the project id ({project_from}) cannot be used: {problem}")
 
     if project_id is None and not (project_name or region):
         looked = lookup.places("project_id") + lookup.places("region") + lookup.places("project_name")

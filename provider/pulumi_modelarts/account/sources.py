@@ -8,7 +8,9 @@ The credentials come whole from one source, the first complete one in this order
 stack config; environment ``HW_*``; environment ``HUAWEICLOUD_SDK_*``; the SDK's credentials file; hcloud's
 profile; OIDC (an identity provider id with a token file); instance metadata, only when asked for. An access
 key and secret key beat an IAM token given in the stack config or environment, as they always have, and a pair
-split between the stack config and the environment still counts.
+split between the stack config and the environment still counts. A security token goes only with the keys of
+its own source: for a split pair, from the access key's place or else the secret key's, never a third.
+Keys and tokens must be text a request header can carry (``wire.sendable``): refused naming their source.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..wire.errors import SettingsError
+from ..wire.sendable import header_value_problem
 from .files import (
     HCLOUD_CONFIG_DEFAULT,
     SDK_CREDENTIALS_DEFAULT,
@@ -173,10 +176,15 @@ def static_credentials(lookup: Lookup) -> tuple[Credentials | None, str | None]:
     for source, (ak, sk, token) in layers:
         if ak and sk:
             return Credentials(source, ak, sk, token), None
-    # A pair split between places (access key in stack config, secret key in the environment) still counts.
-    ak, sk, token = (lookup.given(k)[0] for k in _KEYS)
-    if ak and sk:
+    # A pair split between places (access key in stack config, secret key in the environment) still counts;
+    # its token is the access key's place's, else the secret key's: a token of a third place is another key's.
+    ak_at = next((i for i, (_s, values) in enumerate(layers) if values[0]), None)
+    sk_at = next((i for i, (_s, values) in enumerate(layers) if values[1]), None)
+    if ak_at is not None and sk_at is not None:
+        ak, sk = layers[ak_at][1][0], layers[sk_at][1][1]
+        token = layers[ak_at][1][2] or layers[sk_at][1][2]
         return Credentials("stack config and environment", ak, sk, token), None
+    ak, sk = (lookup.given(k)[0] for k in _KEYS[:2])
     if ak or sk:
         have, missing = ("access key", "secret_key") if ak else ("secret key", "access_key")
         looked = ", ".join(lookup.places(missing))
@@ -217,7 +225,7 @@ def choose_credentials(lookup: Lookup, problems: list[str]) -> Credentials | Non
         return None
     found = found or file_credentials(lookup)
     if found is not None:
-        return found
+        return sendable(found)
     idp_id, idp_from = lookup.first("idp_id", files=True)
     token_file, token_from = lookup.first("id_token_file", files=True)
     if idp_id and token_file:
@@ -243,6 +251,18 @@ def choose_credentials(lookup: Lookup, problems: list[str]) -> Credentials | Non
         f"instance metadata is read only when {metadata} is true{notes})"
     )
     return None
+
+
+def sendable(found: Credentials) -> Credentials:
+    """found, once each key and token it holds can be sent in a request header; SettingsError naming the
+    source otherwise (never the value)."""
+    named = {"access key": found.access_key, "security token": found.security_token}
+    named["IAM token"] = found.auth_token
+    for what, value in named.items():
+        problem = None if value is None else header_value_problem(value)
+        if problem is not None:
+            raise SettingsError(f"the {what} from {found.source} cannot be used: {problem}")
+    return found
 
 
 def flag(lookup: Lookup, setting: str) -> bool:

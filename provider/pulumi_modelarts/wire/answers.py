@@ -1,14 +1,17 @@
 """An HTTP answer of the ModelArts API, read: its JSON value, what a 2xx must carry, the typed error of
 anything else, and validation into a response model.
 
-An answer the client cannot use (not UTF-8, not JSON, nested too deeply, the wrong shape) is an
-InvalidResponseError naming the operation and the HTTP status, whatever the status. Every text taken from
-the answer goes through ``scrub`` (the transport's: credentials and hidden values become "***").
+An answer the client cannot use (not UTF-8, not JSON, nested too deeply: ``reading``, the one reader of
+every answer and file; the wrong shape) is an InvalidResponseError naming the operation and the HTTP status,
+whatever the status. Every text taken from the answer goes through ``scrub`` (the transport's: credentials
+and hidden values become "***"), and is cut short with a count of what was left out. A pause the service
+names (``Retry-After``) is honoured up to ``MAX_SERVICE_PAUSE``.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -17,21 +20,28 @@ import httpx
 import pydantic
 
 from .errors import (
+    MAX_SERVICE_PAUSE,
     MODELARTS_THROTTLED_CODE,
     MODELARTS_THROTTLED_MIN_PAUSE,
     InvalidResponseError,
     ThrottledError,
     api_error_class,
+    listing,
     shorten,
 )
+from .reading import MAX_JSON_DEPTH, read_json
 
-__all__ = ["EXCERPT_CHARS", "MAX_JSON_DEPTH", "Answer", "excerpt", "interpret", "parse"]
+__all__ = [
+    "EXCERPT_CHARS",
+    "MAX_JSON_DEPTH",
+    "Answer",
+    "excerpt",
+    "interpret",
+    "parse",
+    "retry_after_seconds",
+]
 
 EXCERPT_CHARS = 200
-# Deepest nesting of arrays and objects accepted in an answer: a job is under 10 levels deep. Deeper values
-# would break later, outside this client (recursive validation and serialisation, the engine's protobuf
-# messages), where the failure could name neither the call nor the job.
-MAX_JSON_DEPTH = 32
 
 _M = TypeVar("_M", bound=pydantic.BaseModel)
 
@@ -61,50 +71,13 @@ class _Received:
 
     @classmethod
     def of(cls, response: httpx.Response, raw: bytes) -> _Received:
-        text, payload, unreadable = _read_json(raw)
+        text, payload, unreadable = read_json(raw)
         parsed = unreadable is None
         request_id = response.headers.get("X-Request-Id") or None
         if request_id is None and parsed and isinstance(payload, dict):
             body_id = payload.get("request_id")
             request_id = body_id if isinstance(body_id, str) and body_id else None
         return cls(response.status_code, text, payload, parsed, request_id, unreadable or "")
-
-
-def _read_json(raw: bytes) -> tuple[str, Any, str | None]:
-    """The body as text, its JSON value, and why it is unusable (None: it is usable, or empty)."""
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        # JSON is UTF-8 (RFC 8259): a replacement character would pass for the service's text.
-        return raw.decode("utf-8", errors="replace"), None, "not valid UTF-8"
-    if not text.strip():
-        return text, None, None
-    try:
-        payload = json.loads(text)
-    except ValueError:
-        return text, None, "not JSON"
-    except RecursionError:
-        # The parser recurses once per level: a hostile "[[[[…" must not escape as a crash.
-        return text, None, f"nested too deeply to read (more than {MAX_JSON_DEPTH} levels)"
-    if _deeper_than(payload, MAX_JSON_DEPTH):
-        return text, None, f"nested too deeply to read (more than {MAX_JSON_DEPTH} levels)"
-    return text, payload, None
-
-
-def _deeper_than(value: Any, limit: int) -> bool:
-    """Whether a JSON value nests more than limit arrays and objects, level by level (no recursion)."""
-    level = [value] if type(value) is dict or type(value) is list else []
-    depth = 0
-    while level:
-        depth += 1
-        if depth > limit:
-            return True
-        below: list[Any] = []
-        for item in level:
-            children = item.values() if type(item) is dict else item
-            below.extend(c for c in children if type(c) is dict or type(c) is list)
-        level = below
-    return False
 
 
 def excerpt(text: str, scrub: Scrub) -> str:
@@ -185,7 +158,7 @@ def _error(got: _Received, retry_after_header: str | None, *, operation: str, sc
         got.request_id,
     )
     if issubclass(cls, ThrottledError):
-        retry_after = _retry_after_seconds(retry_after_header)
+        retry_after = retry_after_seconds(retry_after_header)
         if error_code == MODELARTS_THROTTLED_CODE:
             # ModelArts' own throttling: Huawei advises waiting 2-5 s, whatever the backoff would say.
             retry_after = max(retry_after or 0.0, MODELARTS_THROTTLED_MIN_PAUSE)
@@ -198,14 +171,18 @@ def _text_field(fields: dict[str, Any], name: str) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
-def _retry_after_seconds(value: str | None) -> float | None:
+def retry_after_seconds(value: str | None) -> float | None:
+    """The pause a ``Retry-After`` header names, at most ``MAX_SERVICE_PAUSE`` (an hour or "inf" too); None
+    (the client's own backoff) for none, or one that names no pause ("nan", a negative number)."""
     if not value:
         return None
     try:
         seconds = float(value.strip())
     except ValueError:
         return None  # HTTP-date form: not used by this API; fall back to our own backoff.
-    return seconds if seconds >= 0 else None
+    if math.isnan(seconds) or seconds < 0:
+        return None
+    return min(seconds, MAX_SERVICE_PAUSE)
 
 
 def parse(model: type[_M], answer: Answer, operation: str, scrub: Scrub) -> _M:
@@ -213,8 +190,10 @@ def parse(model: type[_M], answer: Answer, operation: str, scrub: Scrub) -> _M:
     try:
         return model.model_validate(answer.payload)
     except pydantic.ValidationError as exc:
-        where = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc']) or '(top)'}: {err['msg']}" for err in exc.errors()[:3]
+        where = listing(
+            (f"{'.'.join(str(p) for p in err['loc']) or '(top)'}: {err['msg']}" for err in exc.errors()),
+            limit=EXCERPT_CHARS,
+            separator="; ",
         )
         raise InvalidResponseError(
             operation,

@@ -30,7 +30,8 @@ from .models import (
     tags_body,
     to_wire,
 )
-from .transport import Transport, path_segment
+from .sendable import path_segment
+from .transport import Transport
 
 __all__ = ["MAX_IDS_PER_SEARCH", "MAX_PAGES", "MAX_PAGE_SIZE", "CreateRecovery", "ModelArtsAPI"]
 

@@ -14,6 +14,7 @@ __all__ = [
     "AUTH_ERROR_CODES",
     "DUPLICATE_NAME_CODE",
     "JOB_NOT_FOUND_CODE",
+    "MAX_SERVICE_PAUSE",
     "MODELARTS_THROTTLED_CODE",
     "MODELARTS_THROTTLED_MIN_PAUSE",
     "NOT_TERMINABLE_CODE",
@@ -43,6 +44,10 @@ THROTTLED_ERROR_CODE = "APIG.0308"
 # ModelArts' own throttling (HTTP 429); Huawei advises waiting 2-5 s before the next attempt.
 MODELARTS_THROTTLED_CODE = "ModelArts.2799"
 MODELARTS_THROTTLED_MIN_PAUSE = 2.0
+# The longest pause a service may name (Retry-After) that this client honours: longer ones (an hour, a date
+# years ahead, "inf") are cut to it. A minute covers any gateway's refill and is half a call's default retry
+# budget; a wait, a create or a delete must end on time whatever an answer says.
+MAX_SERVICE_PAUSE = 60.0
 # A create whose metadata.name a kept job (stopped ones included) already holds.
 DUPLICATE_NAME_CODE = "ModelArts.2751"
 # Terminate of a job that is no longer Creating, Pending or Running.

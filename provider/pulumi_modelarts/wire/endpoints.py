@@ -1,5 +1,6 @@
 """Endpoint URLs: the ModelArts and IAM endpoints of a region on a cloud domain, and the one check every
-endpoint passes (https, or plain http to a loopback host only; no user information, query or fragment).
+endpoint passes (https, or plain http to a loopback host only: a literal loopback address or ``localhost``
+itself; no user information, query or fragment).
 """
 
 from __future__ import annotations
@@ -85,8 +86,10 @@ def normalize_iam_endpoint(url: str, setting: str = "iamEndpoint") -> str:
 
 
 def is_loopback_host(host: str) -> bool:
+    """Whether a URL's host is this machine for certain: a literal loopback address, or ``localhost``
+    itself. Any other name is whatever a resolver (or /etc/hosts) makes of it: ``evil.localhost`` too."""
     host = host.strip("[]").lower()
-    if host == "localhost" or host.endswith(".localhost"):
+    if host == "localhost":
         return True
     try:
         return ipaddress.ip_address(host).is_loopback
@@ -116,7 +119,7 @@ def normalize_endpoint(url: str, setting: str = "endpoint") -> str:
     if parts.scheme == "http" and not is_loopback_host(host):
         raise SettingsError(
             f"{setting} {text!r} uses plain http; only https is allowed except for loopback hosts "
-            "(127.0.0.0/8, ::1, localhost)"
+            "(127.0.0.0/8, ::1, localhost itself)"
         )
     if ".." in host or host.startswith(".") or "//" in parts.path:
         raise SettingsError(f"{setting} {_safe_url(text)!r} has an empty host label or an empty path segment")

@@ -20,6 +20,7 @@ from .api_errors import API_NOT_FOUND_CODE as API_NOT_FOUND_CODE
 from .api_errors import AUTH_ERROR_CODES as AUTH_ERROR_CODES
 from .api_errors import DUPLICATE_NAME_CODE as DUPLICATE_NAME_CODE
 from .api_errors import JOB_NOT_FOUND_CODE as JOB_NOT_FOUND_CODE
+from .api_errors import MAX_SERVICE_PAUSE as MAX_SERVICE_PAUSE
 from .api_errors import MODELARTS_THROTTLED_CODE as MODELARTS_THROTTLED_CODE
 from .api_errors import MODELARTS_THROTTLED_MIN_PAUSE as MODELARTS_THROTTLED_MIN_PAUSE
 from .api_errors import NOT_TERMINABLE_CODE as NOT_TERMINABLE_CODE
@@ -39,7 +40,9 @@ from .api_errors import ServerError as ServerError
 from .api_errors import StatusChangedError as StatusChangedError
 from .api_errors import ThrottledError as ThrottledError
 from .api_errors import api_error_class as api_error_class
+from .error_base import QUOTED_CHARS as QUOTED_CHARS
 from .error_base import ModelArtsError as ModelArtsError
+from .error_base import listing as listing
 from .error_base import redact as redact
 from .error_base import shorten as shorten
 from .transport_errors import CertificateError as CertificateError

@@ -20,8 +20,14 @@ held before the burst, and a pace at the very limit is refused for every jitter 
 pause for every call (a gateway whose pause outlasts its bucket's refill loses the difference). A later such
 refusal lowers the pace (at most once a window, by at least ``SLOWDOWN``, never below half); without one, the
 pace grows slowly (``GROWTH_PER_SECOND``) and is forgotten after ``FORGET_SECONDS``. Any other refusal costs
-only its own call's back-off. Each call waits only within its own retry budget
-(``Transport.max_retry_seconds``, which a front-end's timeout shortens).
+only its own call's back-off.
+
+Every pause is bounded. A pause the service names counts up to ``MAX_SERVICE_PAUSE`` (answers.py cuts
+``Retry-After`` to it, and so does ``refused``). Each call waits only within the time it has left (its retry
+budget, ``Transport.max_retry_seconds``, which a front-end's timeout shortens, and its deadline,
+``Transport.within``): a call whose time ends before the account's pause, or before its turn at the pace,
+does not wait at all, and is not sent (``wait`` answers None): sent after its time, it would only spend a
+turn the account's bucket does not have.
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from .errors import (
+    MAX_SERVICE_PAUSE,
     MODELARTS_THROTTLED_CODE,
     MODELARTS_THROTTLED_MIN_PAUSE,
     ModelArtsError,
@@ -65,11 +72,13 @@ def account_throttled(exc: BaseException) -> bool:
 
 
 def service_pause(exc: ThrottledError) -> float | None:
-    """The pause the service named (``Retry-After``), if it named one."""
+    """The pause the service named (``Retry-After``), if it named one, at most ``MAX_SERVICE_PAUSE``."""
     pause = exc.retry_after
-    if exc.error_code == MODELARTS_THROTTLED_CODE and (pause or 0.0) <= MODELARTS_THROTTLED_MIN_PAUSE:
+    if pause is None or not pause >= 0.0:  # also NaN
+        return None
+    if exc.error_code == MODELARTS_THROTTLED_CODE and pause <= MODELARTS_THROTTLED_MIN_PAUSE:
         return None  # the client's own floor on ModelArts' throttling (answers.py), not the service's word
-    return pause
+    return min(pause, MAX_SERVICE_PAUSE)
 
 
 class ThrottleGate:
@@ -122,36 +131,44 @@ class ThrottleGate:
             if named is None and not self._sustained():
                 return None  # one call's bad luck: its own back-off is enough
             self._learn(now)
-            pause = min(delay, named) if named is not None else delay
+            pause = min(delay, named) if named is not None else min(delay, MAX_SERVICE_PAUSE)
             self._resume_at = max(self._resume_at, now + pause)
             # The account's bucket refills during the pause: that much may go at once after it.
             self._next_at = max(self._next_at, now + pause + BURST_SECONDS - min(pause, BURST_SECONDS))
             return now + pause
+
+    def paused_for(self) -> float:
+        """Seconds until the account's pause ends (0: none)."""
+        with self._lock:
+            return max(0.0, self._resume_at - self._clock())
 
     def rate(self) -> float | None:
         """The pace's calls per second now (None: calls are not paced)."""
         with self._lock:
             return self._rate_at(self._clock())
 
-    def wait(self, budget: float, served: float | None = None) -> float:
-        """Sleep until the account's pause is over and then until this call's turn at its rate, at most
-        budget seconds in all; the seconds slept. served: the end of the pause a call's own refusal set
+    def wait(self, budget: float, served: float | None = None) -> float | None:
+        """Sleep until the account's pause is over and then until this call's turn at its rate; the seconds
+        slept, or None when either comes later than budget seconds allow (no such pause is slept, no such
+        turn taken): the call must not be sent. served: the end of the pause a call's own refusal set
         (``refused``), which it slept out already."""
         slept = 0.0
         while True:
+            left = budget - slept
             with self._lock:
                 now = self._clock()
                 resume_at = self._resume_at
                 paused = resume_at > now and resume_at != served
-                start = None if paused else self._turn(now)
+                start = None if paused else self._turn(now, now + left)
             if paused:
                 # Again after it only when another refusal pushed the pause on meanwhile.
                 pause, served = resume_at - now, resume_at
             else:
                 pause = 0.0 if start is None else start - now
-            pause = min(pause, budget - slept)
             if pause <= 0:
                 return slept
+            if pause > left:
+                return None
             self._sleep(pause)
             slept += pause
             if not paused:
@@ -159,13 +176,15 @@ class ThrottleGate:
 
     # ------------------------------------------------------------------------ with the lock held
 
-    def _turn(self, now: float) -> float | None:
-        """When this call may go at the account's rate (its turn taken), None when calls are not paced."""
+    def _turn(self, now: float, latest: float) -> float | None:
+        """When this call may go at the account's rate, None when calls are not paced. The turn is taken
+        only when it comes by latest (a later one is answered, and left to the calls that can wait)."""
         rate = self._rate_at(now)
         if rate is None:
             return None
         start = max(now, self._next_at - BURST_SECONDS)
-        self._next_at = max(self._next_at, start) + 1.0 / rate
+        if start <= latest:
+            self._next_at = max(self._next_at, start) + 1.0 / rate
         return start
 
     def _rate_at(self, now: float) -> float | None:

@@ -2,9 +2,12 @@
 
 One `httpx.Client` (one connection pool) per client; every call has a timeout and a bounded retry budget.
 What is retried: throttling (HTTP 429 / APIG.0308), server errors (5xx), connection failures and timeouts,
-with exponential backoff and full jitter, honouring ``Retry-After``; the account's throttling, once it shows
-a rate, paces the process's calls to it, each within its budget (``throttling``). Authentication failures are
-never retried: five in a row lock the access key. The one exception: temporary keys refused as expired
+with exponential backoff and full jitter, honouring ``Retry-After`` (up to ``MAX_SERVICE_PAUSE``); the
+account's throttling, once it shows a rate, paces the process's calls to it, each within its budget
+(``throttling``). Every pause ends within what the call has left: its retry budget (``max_retry_seconds``)
+and its deadline (``within``), which also bounds each attempt's timeout; a call whose time ends before the
+account's pause is refused without being sent. Authentication failures are never retried: five in a row lock
+the access key. The one exception: temporary keys refused as expired
 (APIG.0307) by a signer that can renew them (``RenewableAuth``) get fresh keys and the call is sent again, a
 create only after its job was looked for.
 
@@ -16,41 +19,54 @@ timeout after sending) or a 5xx came back (a gateway can time out after the back
 connection or a host name that does not resolve is retried only once, after a short pause: it means nothing
 listens at the endpoint (a wrong port or host, a stopped emulator), which ten attempts with growing pauses
 would not change. A certificate that fails verification is not retried at all (CertificateError says why and
-what to do). Every transport error names the endpoint. Answers are read by ``answers``.
+what to do). A request that cannot be built (a header value no header can carry) was never sent: refused
+at once, never retried. Every transport error names the endpoint. Answers are read by ``answers``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
-from urllib.parse import quote
 
 import httpx
 
 from .answers import Answer, interpret
-from .attempts import AttemptFailure, NoAnswer, connect_failure, may_have_been_applied
+from .attempts import (
+    OUT_OF_TIME,
+    AttemptFailure,
+    KeysRenewed,
+    NoAnswer,
+    connect_failure,
+    failure_of,
+    may_have_been_applied,
+    not_sent,
+)
 from .endpoints import normalize_endpoint
 from .errors import (
     AuthenticationError,
     InvalidResponseError,
     ServerError,
-    StatusChangedError,
+    SettingsError,
     ThrottledError,
     TransportError,
     redact,
 )
+from .reading import MAX_ANSWER_BYTES, TooLarge, read_body
 from .renewal import KEY_EXPIRED_CODE, RenewableAuth
+from .sendable import path_segment, project_id_problem
 from .throttling import ThrottleGate, gate_for
 from .tls import verifying_ssl_context
 
 __all__ = ["MAX_BODY_BYTES", "Transport", "path_segment", "verifying_ssl_context"]
 
-# Largest answer body read; a training job is a few kB and a page of 50 is well under a megabyte.
-MAX_BODY_BYTES = 16 * 1024 * 1024
+MAX_BODY_BYTES = MAX_ANSWER_BYTES  # the one reader's bound (``reading``)
 # Attempts for a refused connection or an unresolvable host name: one quick retry covers a gateway restarting,
 # more would only make a wrong endpoint slow to report.
 UNREACHABLE_ATTEMPTS = 2
+# An attempt needs at least this long before its deadline to be worth sending.
+MIN_ATTEMPT_SECONDS = 0.01
 JSON_CONTENT_TYPE = "application/json;charset=UTF-8"
 USER_AGENT = "pulumi-modelarts/0.1"
 
@@ -58,16 +74,6 @@ _T = TypeVar("_T")
 _S = TypeVar("_S", bound="Transport")
 
 _CLOSED_STREAM = httpx.ByteStream(b"")
-
-def path_segment(value: str, what: str) -> str:
-    """value as one segment of a URL path; ValueError for one that is empty or would change the path."""
-    if not value or not value.strip():
-        raise ValueError(f"{what} must not be empty")
-    if value in (".", ".."):
-        # URL libraries collapse dot-segments, which would silently change the path.
-        raise ValueError(f"{what} {value!r} is not a valid id")
-    # Nothing in an id is allowed to change the path ("/", "..", "?" are all encoded).
-    return quote(value, safe="")
 
 
 def _json_content(body: Any) -> bytes:
@@ -104,6 +110,9 @@ class Transport:
         if max_attempts < 1:
             raise ValueError("max_attempts must be at least 1")
         self.endpoint = normalize_endpoint(endpoint)
+        problem = project_id_problem(project_id)
+        if problem is not None:
+            raise ValueError(f"project_id is not usable: {problem}")
         self.project_id = project_id
         project_segment = path_segment(project_id, "project_id")
         self.timeout = timeout
@@ -115,6 +124,7 @@ class Transport:
         self._sleep = sleep
         self._clock = clock
         self._rng = rng
+        self._deadline: float | None = None  # on clock: set by ``within``
         self._secrets = tuple(s for s in secrets if isinstance(s, str) and s)
         self._auth = auth
         self._http = httpx.Client(
@@ -152,6 +162,21 @@ class Transport:
         (``normalising.secret_values``), which the service may echo in an error message."""
         added = [v for v in values if isinstance(v, str) and v and v not in self._secrets]
         self._secrets = (*self._secrets, *added)
+
+    @contextlib.contextmanager
+    def within(self, seconds: float | None) -> Iterator[None]:
+        """Every call made in the block ends within seconds from now (None: no bound beyond the retry budget):
+        its attempts' timeouts, its retries and the account's pauses. A call that cannot be sent in time is
+        refused unsent (``ThrottledError`` while the account is paused). A block inside another keeps the
+        sooner end."""
+        before = self._deadline
+        if seconds is not None:
+            end = self._clock() + max(0.0, seconds)
+            self._deadline = end if before is None else min(before, end)
+        try:
+            yield
+        finally:
+            self._deadline = before
 
     def scrub(self, text: str) -> str:
         """text with every credential of this client, and every value it was told to hide, replaced by "***"
@@ -209,10 +234,10 @@ class Transport:
                 return self._once(method, path, content, operation=operation, body_required=True)
             except Exception as exc:
                 lost = may_have_been_applied(exc)
-                if not self._fresh_keys(exc):
+                if not (isinstance(exc, AuthenticationError) and self._fresh_keys(exc)):
                     raise
-            lost = True  # fresh keys: sent again only after find() looked, as after an ambiguous failure
-            raise NoAnswer("the temporary keys had expired; fresh ones were fetched", ambiguous=False)
+                lost = True  # fresh keys: sent again only after find() looked, as after an ambiguous failure
+                raise KeysRenewed(exc) from None
 
         try:
             return self._call(attempt, operation=operation)
@@ -221,7 +246,7 @@ class Transport:
                 raise
             # Out of attempts: one last look, after the pause another attempt would have waited.
             self.say(f"{operation}: checking whether the job was created before giving up")
-            self._sleep(self._retry_delay(attempts))
+            self._sleep(max(0.0, min(self._retry_delay(attempts), self._deadline_left())))
             found = find()
             if found is None:
                 raise
@@ -240,13 +265,17 @@ class Transport:
         started = self._clock()
         count = 0
         served: float | None = None  # the back-off this call's own throttled answer set, slept out below
+        failure: AttemptFailure | None = None
         while True:
             count += 1
-            self._gate.wait(self.max_retry_seconds - (self._clock() - started), served)
+            if self._gate.wait(self._time_left(started), served) is None:
+                raise not_sent(operation, self._gate.paused_for(), max(0.0, self._time_left(started)))
+            if self._deadline_left() < MIN_ATTEMPT_SECONDS:
+                raise self._out_of_time(operation, failure)
             try:
                 return self._gate.answering(attempt)
-            except (NoAnswer, ThrottledError, ServerError) as exc:
-                failure = self._failure(exc, operation, count)
+            except (NoAnswer, ThrottledError, ServerError, KeysRenewed) as exc:
+                failure = failure_of(exc, operation, count, self.endpoint)
             delay = self._retry_delay(count, failure.retry_after)
             allowed = self._attempts_allowed(failure, attempts)
             served = self._gate.refused(failure.error, delay)  # told even when this call gives up
@@ -260,24 +289,27 @@ class Transport:
             )
             self._sleep(delay)
 
-    def _failure(self, exc: Exception, operation: str, attempt: int) -> AttemptFailure:
-        """What a retryable failure of one attempt is called, raises and allows."""
-        if isinstance(exc, NoAnswer):
-            error = TransportError(operation, exc.reason, attempts=attempt, endpoint=self.endpoint)
-            return AttemptFailure(error, exc.reason, unreachable=exc.unreachable)
-        if isinstance(exc, ThrottledError):  # also StatusChangedError (409 ModelArts.2878, "try again later")
-            reason = "the job's status was changing" if isinstance(exc, StatusChangedError) else "throttled"
-            return AttemptFailure(exc, reason, retry_after=exc.retry_after)
-        assert isinstance(exc, ServerError)
-        return AttemptFailure(exc, f"HTTP {exc.status_code}")
-
     def _attempts_allowed(self, failure: AttemptFailure, attempts: int | None) -> int:
         allowed = max(1, min(self.max_attempts, attempts or self.max_attempts))
         return min(allowed, UNREACHABLE_ATTEMPTS) if failure.unreachable else allowed
 
     def _should_retry(self, attempt: int, allowed: int, started: float, delay: float) -> bool:
-        """Another attempt is allowed, and waiting for it stays within max_retry_seconds."""
-        return attempt < allowed and self._clock() - started + delay <= self.max_retry_seconds
+        """Another attempt is allowed, and waiting for it stays within the time the call has left."""
+        return attempt < allowed and delay <= self._time_left(started)
+
+    def _time_left(self, started: float) -> float:
+        """What the call begun at started may still spend: its retry budget, or its deadline when sooner."""
+        return min(self.max_retry_seconds - (self._clock() - started), self._deadline_left())
+
+    def _deadline_left(self) -> float:
+        return float("inf") if self._deadline is None else self._deadline - self._clock()
+
+    def _out_of_time(self, operation: str, failure: AttemptFailure | None) -> Exception:
+        """The error of a call whose deadline (``within``) passed before another attempt: its last failure's,
+        else one saying it was not sent."""
+        if failure is not None:
+            return failure.error
+        return TransportError(operation, OUT_OF_TIME, endpoint=self.endpoint)
 
     def _retry_delay(self, attempt: int, retry_after: float | None = None) -> float:
         """Exponential backoff with full jitter after the given attempt, never shorter than Retry-After."""
@@ -291,10 +323,15 @@ class Transport:
         self, method: str, path: str, content: bytes | None, *, operation: str, body_required: bool
     ) -> Answer:
         headers = {"Content-Type": JSON_CONTENT_TYPE} if content is not None else None
-        deadline = self._clock() + self.timeout
+        timeout = min(self.timeout, self._deadline_left())
+        deadline = self._clock() + timeout
         # An absolute URL parses once; a relative one is parsed and then re-parsed onto base_url by httpx.
         request = self._http.build_request(
-            method, httpx.URL(self._url_prefix + path), content=content, headers=headers
+            method,
+            httpx.URL(self._url_prefix + path),
+            content=content,
+            headers=headers,
+            timeout=httpx.Timeout(timeout) if timeout < self.timeout else httpx.USE_CLIENT_DEFAULT,
         )
         try:
             response = self._http.send(request, stream=True)
@@ -316,6 +353,13 @@ class Transport:
                 # counting free each call's request and response at once instead of leaving about 40 objects
                 # per call for the cyclic garbage collector.
                 response.stream = _CLOSED_STREAM
+        except (httpx.LocalProtocolError, UnicodeEncodeError):
+            # The request could not be built (h11 refuses a header with a line break, httpx one that is not
+            # ASCII): nothing was sent, and no retry would send it.
+            raise SettingsError(
+                f"{operation} failed before anything was sent: the project id, an access key or a token "
+                "holds characters a request header cannot carry (only visible ASCII, no spaces)"
+            ) from None
         except httpx.ConnectError as exc:
             raise connect_failure(exc, operation, self.endpoint) from None
         except (httpx.ConnectTimeout, httpx.PoolTimeout) as exc:
@@ -334,18 +378,11 @@ class Transport:
         return expired and isinstance(self._auth, RenewableAuth) and self._auth.renew()
 
     def _read_capped(self, response: httpx.Response, deadline: float, operation: str) -> bytes:
-        chunks: list[bytes] = []
-        size = 0
-        for chunk in response.iter_bytes():
-            size += len(chunk)
-            if size > MAX_BODY_BYTES:
-                raise InvalidResponseError(
-                    operation,
-                    f"the answer is larger than {MAX_BODY_BYTES} bytes",
-                    status_code=response.status_code,
-                )
-            chunks.append(chunk)
-            if self._clock() > deadline:
-                # Each read has its own timeout; this bounds a server that trickles bytes forever.
-                raise httpx.ReadTimeout("the answer took longer than the timeout to arrive")
-        return b"".join(chunks)
+        try:
+            return read_body(response.iter_bytes(), past_deadline=lambda: self._clock() > deadline)
+        except TooLarge as exc:
+            raise InvalidResponseError(
+                operation, f"the answer is {exc.problem}", status_code=response.status_code
+            ) from None
+        except TimeoutError as exc:
+            raise httpx.ReadTimeout(str(exc)) from None
