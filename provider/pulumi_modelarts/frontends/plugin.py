@@ -264,7 +264,7 @@ class ModelArtsProvider(Provider):
         def call() -> core.JobState:
             if self.warm_up is not None:
                 self.warm_up.wait()
-            with core.open_client(self.config(), progress) as client:
+            with core.open_client(self.config(), progress, limit=request.timeout) as client:
                 return core.create(inputs, client, progress, limit=request.timeout, stop=self._stop)
 
         try:
@@ -310,7 +310,7 @@ class ModelArtsProvider(Provider):
         progress = self._log.progress(request.urn)
 
         def call() -> core.JobState:
-            with core.open_client(self.config(), progress) as client:
+            with core.open_client(self.config(), progress, limit=request.timeout) as client:
                 return core.update(request.resource_id, olds, news, client, progress, limit=request.timeout)
 
         updated = await self._run(call, f"update {_named(request.urn)}")
@@ -323,7 +323,7 @@ class ModelArtsProvider(Provider):
         progress = self._log.progress(request.urn)
 
         def call() -> None:
-            with core.open_client(self.config(), progress) as client:
+            with core.open_client(self.config(), progress, limit=request.timeout) as client:
                 core.delete(request.resource_id, client, progress, state, limit=request.timeout)
 
         await self._run(call, f"delete {_named(request.urn)}")

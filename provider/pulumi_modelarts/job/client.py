@@ -85,13 +85,16 @@ class ModelArtsClient(ModelArtsAPI):
         self._wall_clock = wall_clock
 
     @classmethod
-    def from_settings(cls, settings: Settings, **kwargs: Any) -> ModelArtsClient:
+    def from_settings(
+        cls, settings: Settings, *, within: float | None = None, **kwargs: Any
+    ) -> ModelArtsClient:
         """A client for resolved settings; keyword arguments go to the constructor (timeout, log, ...).
 
         Opening it finds the project in IAM when no id is given (once per process) and fetches temporary keys
-        when they are what signs (``account.session``): a client is opened only for calls about to be made.
+        when they are what signs (``account.session``): a client is opened only for calls about to be made,
+        and waits for that set-up at most within seconds (None: the set-up's own bounds).
         """
-        session = open_session(settings)
+        session = open_session(settings, within=within)
         return cls(
             endpoint=settings.endpoint,
             project_id=session.project_id,

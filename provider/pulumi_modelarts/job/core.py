@@ -73,16 +73,25 @@ CLIENT_MAX_ATTEMPTS = 10
 
 
 def open_client(
-    config: Mapping[str, str], progress: Progress, environ: Mapping[str, str] | None = None
+    config: Mapping[str, str],
+    progress: Progress,
+    environ: Mapping[str, str] | None = None,
+    *,
+    limit: float | None = None,
 ) -> ModelArtsClient:
     """A client for one operation, from the stack config and the environment (resolved afresh, never kept).
 
     Retries are announced through progress, so users see why a step is slow and when a lost create was found.
+    limit: the operation's own time (Pulumi's customTimeouts; None or 0: none), which bounds the account's
+    set-up too (a project lookup in IAM, temporary keys).
     """
     from .client import ModelArtsClient
 
     settings = resolve_settings(config, os.environ if environ is None else environ)
-    return ModelArtsClient.from_settings(settings, max_attempts=CLIENT_MAX_ATTEMPTS, log=progress.say)
+    within = limit if limit else None
+    return ModelArtsClient.from_settings(
+        settings, within=within, max_attempts=CLIENT_MAX_ATTEMPTS, log=progress.say
+    )
 
 
 # ---------------------------------------------------------------------------------------------------------

@@ -46,6 +46,10 @@ class Bound(NamedTuple):
 CUSTOM_TIMEOUTS = "customTimeouts"
 
 
+# How long past a wait's end its last read may take (one attempt's time, about).
+LAST_READ_SECONDS = 10.0
+
+
 def named(bound: Bound) -> str:
     return f" ({bound.source})" if bound.source else ""
 
@@ -161,7 +165,8 @@ def _watch(
     def over(j: TrainingJob) -> bool:
         return lc.classify(j.phase, wait_for, j.secondary_phase) is not lc.Verdict.WAIT
 
-    with shared_step(client, job_id, over) as shared:
+    # Every call of the wait ends with it (a pause the service names included), give or take the last read.
+    with client.within(bound.seconds + LAST_READ_SECONDS), shared_step(client, job_id, over) as shared:
 
         def step(pause: float, stop: threading.Event | None, latest: float) -> TrainingJob | None:
             found = None if shared is None else shared(pause, stop, latest)
