@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 __all__ = [
     "REPORT_LINE_CHARS",
     "STOP_CONFIRM_SECONDS",
+    "TERMINATE_SECONDS",
     "JobMayStillRun",
     "give_up",
     "lost_watch",
@@ -46,6 +47,10 @@ REPORT_ATTEMPTS = 2
 # time, whatever the poll knob says). The service stops a job in seconds; a job still Terminating after this
 # is recorded in the state, where `pulumi destroy` waits for it.
 STOP_CONFIRM_SECONDS = 60.0
+# How long the terminate of a create that gave up, and the one read that tells whether it stopped, may each
+# take (one attempt's time, about): a pause the account is in (the service's Retry-After) is not slept out
+# for them, the job is kept in the state as one that may still run instead.
+TERMINATE_SECONDS = 10.0
 
 
 class JobMayStillRun(ProvisioningError):
@@ -179,7 +184,8 @@ def _terminate(
     progress.say(f"{label} {reason}; terminating it")
     accepted = False
     try:
-        answer = client.terminate_job(job_id)
+        with client.within(TERMINATE_SECONDS):
+            answer = client.terminate_job(job_id)
         accepted = True
         progress.say(f"{label}: terminate accepted ({answer.phase or 'phase not given'})")
     except NotFoundError:
@@ -205,10 +211,12 @@ def _seen_through(
     it is stopping, waited for until it is read in a final phase (``STOP_CONFIRM_SECONDS`` at most)."""
     unseen = _Fate.TERMINATING if accepted else _Fate.MAY_RUN
     try:
-        job = client.get_job(job_id)
+        with client.within(TERMINATE_SECONDS):
+            job = client.get_job(job_id)
         if may_still_run(job.phase, job.secondary_phase) and not accepted:
             return _Fate.MAY_RUN, job  # not terminated, and it runs on
-        stopped = until_stopped(client, job, job_id, STOP_CONFIRM_SECONDS)
+        with client.within(STOP_CONFIRM_SECONDS + TERMINATE_SECONDS):  # its last read included
+            stopped = until_stopped(client, job, job_id, STOP_CONFIRM_SECONDS)
     except NotFoundError:
         return _Fate.ENDED, job
     except WaitTimedOut as exc:

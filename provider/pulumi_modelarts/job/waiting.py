@@ -7,11 +7,21 @@ from __future__ import annotations
 
 import contextlib
 import threading
+import time
 from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..wire.errors import JobVanished, ProvisioningError, WaitCancelled, WaitFailed, WaitTimedOut
+from ..wire.errors import (
+    MAX_SERVICE_PAUSE,
+    JobVanished,
+    ProvisioningError,
+    ThrottledError,
+    WaitCancelled,
+    WaitFailed,
+    WaitTimedOut,
+)
 from ..wire.phases import SecondaryPhase, is_stopped
+from ..wire.throttling import account_throttled
 from . import lifecycle as lc
 from .polling import Condition, until
 from .progress import Progress
@@ -105,6 +115,7 @@ def wait_created(
     def changed(j: TrainingJob, elapsed: float) -> None:
         progress.say(f"{name} (id {job_id}) {j.phase or 'unknown'} after {lc.format_elapsed(elapsed)}")
 
+    ends = time.monotonic() + bound.seconds + LAST_READ_SECONDS  # the end of every call of the wait
     try:
         return _watch(client, job, job_id, wait_for, bound, stop, seen, changed)
     except WaitFailed as exc:
@@ -133,6 +144,16 @@ def wait_created(
             f"{lc.describe_job(name, job_id)} disappeared while waiting for it to reach "
             f"{wait_for}; nothing is left running."
         ) from None
+    except ThrottledError as exc:
+        if not _paused_past(exc, ends):
+            raise give_up(client, last, job_id, lost_watch(client, exc), wait_for, progress) from None
+        # The account's pause outlasts the wait: it ends now, as a wait that timed out, saying why.
+        reason = (
+            f"did not reach {wait_for} within {lc.format_elapsed(bound.seconds)}{named(bound)}: "
+            f"{_asked_pause(exc)}, past the wait's end, so it could not be read again; it was still "
+            f"{last.phase or 'unknown'} when last read"
+        )
+        raise give_up(client, last, job_id, reason, wait_for, progress) from None
     except Exception as exc:
         # Anything else (the service, a credential source, a parser, a bug) would leave a job Pulumi never
         # learns about running and billing: it is given up on as every other failed wait is (stopped while the
@@ -141,6 +162,21 @@ def wait_created(
     finally:
         if follow is not None:
             follow.close()  # a read still in flight shows nothing more
+
+
+def _paused_past(exc: ThrottledError, ends: float) -> bool:
+    """exc is the account's throttling, its pause reaching past ends (a time.monotonic()): a call of the wait
+    refused by the service, or not sent, because its deadline (``within``) comes before the pause's end."""
+    pause = exc.retry_after
+    return account_throttled(exc) and pause is not None and time.monotonic() + pause >= ends
+
+
+def _asked_pause(exc: ThrottledError) -> str:
+    """'the service asked to pause the account's calls for 60s or more (APIG.0308)'."""
+    pause = exc.retry_after or 0.0
+    length = lc.format_elapsed(pause) + (" or more" if pause >= MAX_SERVICE_PAUSE else "")
+    code = f" ({exc.error_code})" if exc.error_code else ""
+    return f"the service asked to pause the account's calls for {length}{code}"
 
 
 def _watch(
