@@ -57,14 +57,28 @@ def servicer_class() -> type:
         async def rpc_method(self: Any, request: Any, context: Any) -> Any:
             try:
                 return await inherited(self, request, context)
-            except PartialCreate as exc:  # a job that may still run: recorded, its creation failed
-                await context.abort_with_status(exc.status())
             except Exception as exc:
+                partial = _partial_create(exc)
+                if partial is not None:  # a job that may still run: recorded, its creation failed
+                    await context.abort_with_status(partial.status())
                 await context.abort(grpc.StatusCode.UNKNOWN, error_text(exc))
 
         return rpc_method
 
     return type("ModelArtsServicer", (ProviderServicer,), {name: answering(name) for name in RPCS})
+
+
+def _partial_create(exc: BaseException) -> PartialCreate | None:
+    """The PartialCreate behind exc: newer Pulumi SDKs' servicers raise every error of a call again as a plain
+    Exception (with its traceback in the text), the original kept as its context."""
+    seen: BaseException | None = exc
+    for _ in range(8):  # a short chain: the servicer's one wrapping, and what raised it
+        if seen is None:
+            return None
+        if isinstance(seen, PartialCreate):
+            return seen
+        seen = seen.__cause__ or seen.__context__
+    return None
 
 
 async def serve(args: list[str], provider: Provider, engine: str) -> None:
