@@ -16,6 +16,7 @@ from pulumi.provider.experimental.provider import CheckRequest
 from pulumi_modelarts.frontends import plugin
 from pulumi_modelarts.frontends.dynamic import TrainingJobProvider
 from pulumi_modelarts.frontends.native_values import property_map
+from pulumi_modelarts.generated import schema_names
 
 from ..bad_inputs import (
     CASES,
@@ -27,12 +28,9 @@ from ..bad_inputs import (
 )
 from ..plugin_support import engine_log, run
 
-# The Python SDK of the native provider sends its keyword arguments in the schema's names.
-SCHEMA_ARGUMENT = {
-    "wait_for": "waitFor",
-    "wait_timeout": "waitTimeout",
-    "replace_when_failed": "replaceWhenFailed",
-}
+# The Python SDK of the native provider sends its keyword arguments in the schema's names (the generated
+# table: wire name -> (schema name, type)).
+SCHEMA_ARGUMENT = {wire: schema for wire, (schema, _type) in schema_names.TYPES[schema_names.INPUTS].items()}
 
 
 def _dynamic(name: str, case: dict[str, Any]) -> list[tuple[str, str]]:
