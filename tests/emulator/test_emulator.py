@@ -591,6 +591,8 @@ def test_secrets_never_reach_the_log(emulator_factory: Factory) -> None:
     emu = emulator_factory(log_level="DEBUG", secret_key="very-private-sk-123")
     with httpx.Client(auth=emu.auth(), timeout=10) as http:
         create(http, emu, job_body("quiet"))
+    # The access line is written after the answer is sent: wait for it rather than read the log too early.
+    poll(emu.output, lambda text: "POST /v2/" in text, timeout=10, what="the access line of the create")
     lines = emu.output().splitlines()
     log = "\n".join(line for line in lines if "very-private" not in line or "secret key:" in line)
     assert "Authorization" not in emu.output() and "SDK-HMAC-SHA256" not in emu.output()
