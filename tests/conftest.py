@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import resource
 import shutil
@@ -137,6 +138,8 @@ def pytest_configure(config: pytest.Config) -> None:
         config.stash[_RUNS_FILE] = Path(path)
 
 
+# A file to write every test's CPU seconds and pulumi runs to (JSON), when set.
+REPORT_FILE_ENV = "PULUMI_MODELARTS_TEST_REPORT"
 _FOLDER_SECONDS: Counter[str] = Counter()
 _FOLDER_CPU: Counter[str] = Counter()
 _TEST_CPU: Counter[str] = Counter()
@@ -196,6 +199,14 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
         return
     lines = [line.split("\t") for line in path.read_text(encoding="utf-8").splitlines() if "\t" in line]
     path.unlink()
+    report = os.environ.get(REPORT_FILE_ENV)
+    if report:
+        # Every test's CPU and pulumi runs: where the suite's time goes (the summary shows only the most).
+        runs = Counter(test for test, _ in lines)
+        table = {
+            test: {"cpu_seconds": round(cpu, 2), "pulumi_runs": runs[test]} for test, cpu in _TEST_CPU.items()
+        }
+        Path(report).write_text(json.dumps(table, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     by_file = Counter(test.split("::")[0] for test, _ in lines)
     by_command = Counter(command for _, command in lines)
     terminalreporter.write_sep("-", f"pulumi CLI runs: {len(lines)}")
