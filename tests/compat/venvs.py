@@ -78,8 +78,21 @@ def venv_dir(pulumi_version: str) -> Path:
 
 
 def _pip(python: Path, *args: str) -> None:
+    # This environment's pip installs into the other (--python) and compiles nothing: ensurepip and the
+    # bytecode of whole distributions were most of a build's CPU; the tests compile what they import, once.
     subprocess.run(
-        [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *args],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            str(python),
+            "install",
+            "--quiet",
+            "--no-compile",
+            "--disable-pip-version-check",
+            *args,
+        ],
         cwd=REPO,
         check=True,
         env={k: v for k, v in os.environ.items() if k not in ("PIP_CONSTRAINT", "VIRTUAL_ENV")},
@@ -114,8 +127,9 @@ def ensure_venv(pulumi_version: str, floors: Mapping[str, str] | None = None) ->
     if python.exists() and stamp.exists() and stamp.read_text().strip() == stamp_value:
         return python
 
-    subprocess.run([sys.executable, "-m", "venv", "--clear", str(target)], check=True)
-    _pip(python, f"pulumi=={pulumi_version}")
+    subprocess.run([sys.executable, "-m", "venv", "--clear", "--without-pip", str(target)], check=True)
+    # pip too, within pulumi's range of it: the Python language host lists the environment's packages with it.
+    _pip(python, f"pulumi=={pulumi_version}", "pip")
     from_pulumi = _installed(python)
     released = from_pulumi | set(floors) | {dep for name in floors for dep in COUPLED.get(name, ())}
     kept = [
@@ -128,7 +142,9 @@ def ensure_venv(pulumi_version: str, floors: Mapping[str, str] | None = None) ->
     exact = [f"{name}=={version}" for name, version in sorted(floors.items())]
     native_sdk = ["-e", "./sdk/python"] if (REPO / "sdk" / "python" / "pyproject.toml").exists() else []
     editables = ["-e", ".", "-e", "./emulator[testing]", *native_sdk]
-    _pip(python, "-c", str(constraints), *exact, *editables, *TEST_TOOLS)
+    # The editables are built with the environment's own setuptools (a build environment each took longer).
+    _pip(python, "-c", str(constraints), "setuptools")
+    _pip(python, "-c", str(constraints), "--no-build-isolation", *exact, *editables, *TEST_TOOLS)
     # Step 2 must not have moved pulumi (it would, for a version below pyproject.toml's floor).
     got = installed_version(python, "pulumi")
     if got != pulumi_version:
