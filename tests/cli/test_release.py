@@ -142,7 +142,8 @@ BuiltOnce = Callable[[str, Callable[[Path], object]], Path]
 def _venv(root: Path, *requirements: str | Path) -> Venv:
     _run(sys.executable, "-m", "venv", root)
     venv = Venv(root)
-    venv.pip("install", "--quiet", "--upgrade", *requirements)
+    # No bytecode compiled at install (most of an install's CPU): the processes compile what they import.
+    venv.pip("install", "--quiet", "--no-compile", "--upgrade", *requirements)
     return venv
 
 

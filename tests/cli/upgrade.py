@@ -24,6 +24,8 @@ FIXTURE = REPO / "tests" / "fixtures" / "upgrade" / f"pulumi_modelarts-{RELEASE}
 CONSTRAINTS = REPO / "constraints.txt"
 PIP_OPTIONS = ("--quiet", "--disable-pip-version-check")
 PIP = (sys.executable, "-m", "pip", *PIP_OPTIONS)
+# No bytecode compiled at install (most of an install's CPU); the processes compile what they import, once.
+INSTALL_OPTIONS = (*PIP_OPTIONS, "--no-compile")
 
 
 def _pip_env() -> dict[str, str]:
@@ -74,7 +76,7 @@ def venv_with_release(target: Path, wheel: Path) -> Path:
 
 def pip_install(python: Path, *args: str) -> None:
     subprocess.run(
-        [str(python), "-m", "pip", "install", *PIP_OPTIONS, "-c", str(CONSTRAINTS), *args],
+        [str(python), "-m", "pip", "install", *INSTALL_OPTIONS, "-c", str(CONSTRAINTS), *args],
         check=True,
         env=_pip_env(),
     )
