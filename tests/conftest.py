@@ -18,7 +18,7 @@ from hypothesis import settings
 
 from modelarts_emulator.testing import EmulatorProcess, start_emulator
 
-from .cli.pulumi_cli import RUNS_FILE_ENV
+from .cli.pulumi_cli import RUNS_FILE_ENV, TEMPLATES_ENV
 from .httpserver import ScriptedServer
 from .loopback import keep_to_loopback
 from .support import default_sigint
@@ -96,6 +96,14 @@ def built_once(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str, Calla
         return target
 
     return once
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _shared_stack_templates(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """New stacks are copied from templates the run's processes share (tests/cli/pulumi_cli.py)."""
+    root = tmp_path_factory.getbasetemp()
+    shared = root.parent if os.environ.get("PYTEST_XDIST_WORKER") else root
+    os.environ.setdefault(TEMPLATES_ENV, str(shared / "stack-templates"))
 
 
 @pytest.fixture

@@ -103,17 +103,27 @@ def shown(value: Any) -> Any:
 _TEMPLATES: Path | None = None
 
 
+# A directory the run's processes share for the templates (tests/conftest.py sets it): one `pulumi stack init`
+# per project and stack name in a run, not one in each worker. Without it, a directory of this process's own.
+TEMPLATES_ENV = "PULUMI_MODELARTS_TEST_STACK_TEMPLATES"
+
+
 def _templates() -> Path:
     global _TEMPLATES
     if _TEMPLATES is None:
-        _TEMPLATES = Path(tempfile.mkdtemp(prefix="pulumi-stack-templates-"))
-        atexit.register(shutil.rmtree, _TEMPLATES, True)
+        shared = os.environ.get(TEMPLATES_ENV)
+        if shared:
+            _TEMPLATES = Path(shared)
+            _TEMPLATES.mkdir(parents=True, exist_ok=True)
+        else:
+            _TEMPLATES = Path(tempfile.mkdtemp(prefix="pulumi-stack-templates-"))
+            atexit.register(shutil.rmtree, _TEMPLATES, True)
     return _TEMPLATES
 
 
 def _stack_template(project: str, stack: str, env: Mapping[str, str]) -> Path:
     """A backend and stack settings file holding a new stack of this project and name, as `pulumi stack init`
-    made them (once per process, for each project, stack name and passphrase)."""
+    made them (once per run or process, for each project, stack name and passphrase)."""
     key = hashlib.sha256(f"{project}\0{stack}\0{env.get('PULUMI_CONFIG_PASSPHRASE')}".encode()).hexdigest()
     template = _templates() / key[:16]
     if (template / "done").exists():
