@@ -1,12 +1,15 @@
 """Hostile answers and endpoints through the real CLI, as a user meets them: an answer nested too deeply to
 parse (a create's 201 and a refresh), a self-signed certificate, a refusal that echoes the job's secret
-environment values, and keys from instance metadata turning unusable while `up` waits for a job. Each is one
-clear error (or, for the create, the job adopted), never a crash, a retry storm, a leaked value or a job left
-running outside the state."""
+environment values, and keys from instance metadata turning unusable while `up` waits for a job; on the
+account's side, an endpoint only named like loopback, a profile file nested too deeply, IAM answering a
+project id no request can carry or ten thousand projects, a security token from a third place, and a service
+pausing the account for an hour. Each is one clear error (or, for the create, the job adopted), never a
+crash, a retry storm, a pause without end, a leaked value or a job left running outside the state."""
 
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 import uuid
@@ -240,3 +243,121 @@ def test_keys_turning_unusable_mid_wait_leave_the_job_in_the_state_saying_how_to
         stack.destroy()
     assert [j["status"]["phase"] for j in all_jobs(emu)] == ["Terminated"]
     assert state_job_ids(stack, front_end) == []
+
+
+# -- the account's side, as a user meets it at preview and up ---------------------------------------------
+
+REGION = "cn-north-4"
+WAITING_JOB = """\
+import pulumi
+from pulumi_modelarts import TrainingJob
+
+TrainingJob(
+    "job-0",
+    algorithm={"engine": {"image_url": "org/trainer:1.0"}, "command": "python train.py"},
+    spec={"resource": {"flavor_id": "modelarts.vm.cpu.2u", "node_count": 1}},
+    wait_for="running",
+    wait_timeout="3s",
+)
+"""
+THROTTLED = {"error_code": "APIG.0308", "error_msg": "The request is throttled."}
+
+
+def failed(run: Any) -> str:
+    output: str = run.stdout + run.stderr
+    assert run.returncode != 0, output
+    assert_clean(output)
+    return output
+
+
+@pytest.mark.parametrize("front_end", FRONT_ENDS)
+def test_hostile_settings_and_iam_answers_are_refused_at_once_naming_what(
+    tmp_path: Path, front_end: FrontEnd
+) -> None:
+    """An endpoint only named like loopback, a profile file nested too deeply, an IAM project id no request
+    can carry, and ten thousand projects none matching: each one clear error, before any job is created."""
+    modelarts, iam = ScriptedServer(), ScriptedServer()
+    with modelarts, iam:
+        modelarts.handler = Service()
+        stack = stack_at(tmp_path, modelarts.url, front_end, WAITING_JOB)
+        del stack.env["HW_PROJECT_ID"]  # the project is IAM's answer for the region
+        stack.env.update({"HW_REGION_NAME": REGION, "HW_AUTH_URL": iam.url})
+
+        # A name under .localhost resolves however the resolver likes: plain http to it is refused.
+        evil = stack.run("preview", check=False, HW_MODELARTS_ENDPOINT="http://evil.localhost:8080")
+        assert "uses plain http; only https is allowed except for loopback hosts" in failed(evil)
+
+        # An hcloud profile file nested too deeply: named, never a RecursionError.
+        profiles = tmp_path / "hcloud-config.json"
+        profiles.write_text('{"profiles": ' + DEEP + "}")
+        deep = stack.run("preview", check=False, HW_SHARED_CONFIG_FILE=str(profiles), HW_PROFILE="ci")
+        assert str(profiles) in failed(deep) and "nested too deeply" in deep.stdout + deep.stderr
+
+        # IAM answers a project id with a header line break in it: refused at once, nothing sent to ModelArts.
+        iam.handler = lambda _r: json_reply({"projects": [{"id": "abc\r\nX-Evil: 1", "name": REGION}]})
+        started = time.monotonic()
+        bad_id = failed(stack.up(check=False))
+        assert time.monotonic() - started < 30  # 83-93 s of retries before
+        assert "answered a project id that cannot be used" in bad_id and "X-Evil" not in bad_id, bad_id
+        assert modelarts.requests == []
+
+        # Ten thousand projects, none of the region's name: a few named, the rest counted.
+        listed = [{"id": f"{i:032x}", "name": f"{REGION}_p{i}"} for i in range(10_000)]
+        iam.handler = lambda _r: json_reply({"projects": listed})
+        many = failed(stack.up(check=False))
+        counted = re.search(r"the projects it listed: (?:cn-north-4_p\d+, )+and (\d+) more", many)
+        assert counted and int(counted[1]) > 9_900, many
+        assert max(len(line) for line in many.splitlines()) < 2_000, many  # one line of 109 kB before
+        assert modelarts.requests == []
+    assert job_ids(stack, front_end) == []
+
+
+@pytest.mark.parametrize("front_end", FRONT_ENDS)
+def test_a_security_token_goes_only_with_the_keys_of_its_own_source(
+    tmp_path: Path, front_end: FrontEnd
+) -> None:
+    """The access key in the stack config, the secret key in the environment, a token in a third place
+    ($HUAWEICLOUD_SDK_SECURITY_TOKEN): the token belongs to other keys, and no request carries it."""
+    with ScriptedServer() as modelarts:
+        modelarts.handler = Service()
+        stack = stack_at(tmp_path, modelarts.url, front_end)
+        del stack.env["HW_ACCESS_KEY"]
+        stack.env["HUAWEICLOUD_SDK_SECURITY_TOKEN"] = "third-place-token"
+        stack.config_all({"modelarts:accessKey": "CONFIGAK"})
+        up = stack.up()
+        assert_clean(up.stdout + up.stderr)
+        created = [r for r in modelarts.requests if r.method == "POST" and r.path.endswith("/training-jobs")]
+        assert len(created) == 1, modelarts.requests
+        for request in modelarts.requests:
+            assert "x-security-token" not in request.headers, request
+            assert "Access=CONFIGAK" in request.headers["authorization"], request
+    assert len(job_ids(stack, front_end)) == 1
+
+
+@pytest.mark.parametrize("front_end", FRONT_ENDS)
+def test_a_service_pausing_the_account_for_an_hour_ends_the_wait_on_time(
+    tmp_path: Path, front_end: FrontEnd
+) -> None:
+    """The create answered, then every call refused 429 with Retry-After: 3600: `up` ends about when the job's
+    wait_timeout says, naming the pause, and keeps the job that may still run in the state."""
+    service = Service()
+    service.create_answer = lambda job: json_reply({**job, "status": {"phase": "Creating"}}, 201)
+
+    def paused(request: Recorded) -> Reply:
+        if service.creates == 0 and request.method == "POST":
+            return service(request)  # the name search before the create, and the create
+        return json_reply(THROTTLED, 429, **{"Retry-After": "3600"})
+
+    with ScriptedServer() as modelarts:
+        modelarts.handler = paused
+        stack = stack_at(tmp_path, modelarts.url, front_end, WAITING_JOB)
+        started = time.monotonic()
+        up = stack.up(check=False)
+        took = time.monotonic() - started
+    output = failed(up)
+    text = " ".join(output.split())
+    assert took < 45, (took, output)  # 2 min 7 s before
+    assert "did not reach running within 3.0s" in text and "the service asked to pause" in text, output
+    assert "may still be running" in text and "nothing is left running" not in text, output
+    assert "it is kept in the Pulumi state" in text, output
+    assert job_ids(stack, front_end) == list(service.jobs)
