@@ -10,6 +10,7 @@ after two minutes. Against tests/httpserver.py on a fake clock (the pauses are t
 from __future__ import annotations
 
 import time
+from datetime import datetime, timezone
 from typing import Any
 
 import pytest
@@ -55,10 +56,18 @@ def test_a_pause_the_service_names_counts_up_to_the_most_honoured(
     assert len(server.requests) == 2
 
 
-@pytest.mark.parametrize("named", ["nan", "-5", "Fri, 31 Dec 9999 23:59:59 GMT", "soon"])
+@pytest.mark.parametrize("named", ["nan", "-5", "Fri, 32 Dec 9999 25:59:59 GMT", "soon"])
 def test_a_pause_no_one_could_mean_is_the_clients_own_back_off(named: str) -> None:
     assert retry_after_seconds(named) is None
     assert retry_after_seconds("7") == 7.0 and retry_after_seconds("7200") == MAX_SERVICE_PAUSE
+
+
+def test_a_pause_named_as_a_date_counts_from_now_up_to_the_most_honoured() -> None:
+    now = datetime(2026, 11, 28, 12, 0, 0, tzinfo=timezone.utc).timestamp()
+    clock = lambda: now  # noqa: E731
+    assert retry_after_seconds("Sat, 28 Nov 2026 12:00:09 GMT", clock) == 9.0
+    assert retry_after_seconds("Fri, 31 Dec 9999 23:59:59 GMT", clock) == MAX_SERVICE_PAUSE
+    assert retry_after_seconds("Sat, 28 Nov 2026 11:00:00 GMT", clock) == 0.0  # passed: no pause left
 
 
 def test_the_gate_cuts_a_named_pause_it_is_told_of() -> None:

@@ -10,8 +10,11 @@ names (``Retry-After``) is honoured up to ``MAX_SERVICE_PAUSE``.
 
 from __future__ import annotations
 
+import datetime
+import email.utils
 import json
 import math
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -171,15 +174,22 @@ def _text_field(fields: dict[str, Any], name: str) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
-def retry_after_seconds(value: str | None) -> float | None:
-    """The pause a ``Retry-After`` header names, at most ``MAX_SERVICE_PAUSE`` (an hour or "inf" too); None
-    (the client's own backoff) for none, or one that names no pause ("nan", a negative number)."""
+def retry_after_seconds(value: str | None, now: Callable[[], float] = time.time) -> float | None:
+    """The pause a ``Retry-After`` header names, in seconds or as an HTTP date, at most ``MAX_SERVICE_PAUSE``
+    (an hour, "inf" or a date years ahead too; a date passed is no pause); None (the client's own backoff)
+    for none, or one that names no pause ("nan", a negative number, a date that is not one)."""
     if not value:
         return None
     try:
         seconds = float(value.strip())
     except ValueError:
-        return None  # HTTP-date form: not used by this API; fall back to our own backoff.
+        try:
+            when = email.utils.parsedate_to_datetime(value.strip())
+        except (TypeError, ValueError, IndexError, OverflowError):
+            return None
+        if when.tzinfo is None:  # RFC 9110 dates are GMT; a bare one is read so rather than as local time
+            when = when.replace(tzinfo=datetime.timezone.utc)
+        seconds = max(0.0, when.timestamp() - now())
     if math.isnan(seconds) or seconds < 0:
         return None
     return min(seconds, MAX_SERVICE_PAUSE)
