@@ -107,6 +107,7 @@ export class TrainingJob extends pulumi.CustomResource {
             resourceInputs["kind"] = args?.kind;
             resourceInputs["metadata"] = args?.metadata;
             resourceInputs["namePrefix"] = args?.namePrefix;
+            resourceInputs["onDestroy"] = args?.onDestroy;
             resourceInputs["replaceWhenFailed"] = args?.replaceWhenFailed;
             resourceInputs["showLogs"] = args?.showLogs;
             resourceInputs["spec"] = args?.spec;
@@ -161,7 +162,9 @@ export interface TrainingJobArgs {
      */
     ftjobConfig?: pulumi.Input<inputs.TrainingJobFtJobConfigArgs | undefined>;
     /**
-     * What destroy (or the delete half of a replacement) does with the stopped job's record: keep it (`true`: logs stay readable, the name stays taken) or delete it (`false`: the name is free again). Defaults to `true`.
+     * The older spelling of `on_destroy`: `false` is `on_destroy: delete`. Both may be set only when they agree. Defaults to `true`.
+     *
+     * @deprecated Use on_destroy: `keep_record: false` is `on_destroy: delete`.
      */
     keepRecord?: pulumi.Input<boolean | undefined>;
     /**
@@ -176,6 +179,10 @@ export interface TrainingJobArgs {
      * Prefix of the generated job name; the resource name when left out. Ignored once the job has a name.
      */
     namePrefix?: pulumi.Input<string | undefined>;
+    /**
+     * What destroy (and the delete half of a replacement) does with the job: `terminate` stops it and keeps its record (logs stay readable, the name stays taken); `delete` stops it, waits for a final phase, then deletes the record (the name is free again). A job already gone counts as done. A change is an update of the state only, with no call to ModelArts. To leave a job running on destroy, use Pulumi's `retainOnDelete` option. One of `terminate` or `delete`. Defaults to `terminate`.
+     */
+    onDestroy?: pulumi.Input<string | undefined>;
     /**
      * When the phase last stored (after create or refresh) is Failed, Abnormal or CreateFailed, the next `up` replaces the job. Defaults to `false`.
      */

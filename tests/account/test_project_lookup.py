@@ -128,8 +128,8 @@ HOST = textwrap.dedent(
     for _ in range(4):
         pool.submit(projects.find_project, iam, httpx.Auth(), "r", identity="i")
     asked.wait()
-    print("asking", flush=True)
-    try:
+    try:  # "asking" inside: a SIGINT sent as soon as it is read must find the handler in place
+        print("asking", flush=True)
         threading.Event().wait()
     except KeyboardInterrupt:
         print("interrupted", flush=True)

@@ -165,7 +165,7 @@ def test_check_failures_name_the_paths_the_user_wrote() -> None:
     assert failures[("", "algorithm.engine.imageUrll")].endswith("unknown field; did you mean 'imageUrl'?")
     assert ("waitTimeout", "'abc' is not a duration") in failures
     [unknown] = [f.reason for f in answer.failures if f.property == "waitFr"]
-    assert "waitFor, waitTimeout, triggers, replaceWhenFailed, namePrefix, keepRecord" in unknown
+    assert "waitFor, waitTimeout, triggers, replaceWhenFailed, namePrefix, onDestroy, keepRecord" in unknown
     assert "_" not in unknown
 
 

@@ -48,6 +48,19 @@ def test_check_gives_plain_failures_with_paths() -> None:
     assert core.check({}, inputs()).inputs["spec"]["resource"]["node_count"] == 1  # the engine's 1.0
 
 
+def test_on_destroy_takes_its_two_choices_in_any_case_and_agrees_with_keep_record() -> None:
+    for chosen in ("terminate", "delete", "DELETE", " Terminate "):
+        assert core.check({}, inputs(on_destroy=chosen)).failures == []
+    found = dict(core.check({}, inputs(on_destroy="remove")).failures)
+    assert found["on_destroy"] == "must be one of 'terminate', 'delete', got 'remove'"
+    # The older spelling alone, or agreeing, is fine; disagreeing, it is refused naming both.
+    assert core.check({}, inputs(keep_record=False)).failures == []
+    assert core.check({}, inputs(keep_record=False, on_destroy="delete")).failures == []
+    [(path, why)] = core.check({}, inputs(keep_record=True, on_destroy="delete")).failures
+    assert "on_destroy 'delete' and keep_record true disagree" in why and "set on_destroy alone" in why, path
+    assert core.check({}, inputs(keep_record="no")).failures == [("keep_record", "must be true or false")]
+
+
 def test_check_names_each_problem_at_its_path() -> None:
     news = inputs(
         spec={"resource": {"flavor_id": "f", "node_count": 0.0}},

@@ -106,13 +106,17 @@ def test_removing_description_is_an_update() -> None:
     assert decision.description_changed and not decision.replaces
 
 
-@pytest.mark.parametrize("setting", ["wait_for", "wait_timeout", "replace_when_failed", "name_prefix"])
+@pytest.mark.parametrize(
+    "setting", ["wait_for", "wait_timeout", "replace_when_failed", "name_prefix", "on_destroy", "keep_record"]
+)
 def test_provider_settings_update_without_replace(setting: str) -> None:
     value = {
         "wait_for": "running",
         "wait_timeout": "5m",
         "replace_when_failed": True,
         "name_prefix": "other",
+        "on_destroy": "delete",
+        "keep_record": False,
     }[setting]
     decision = d.decide(declared(), declared(**{setting: value}))
     assert decision.changes

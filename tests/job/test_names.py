@@ -50,6 +50,7 @@ def test_auto_name_is_deterministic_and_depends_on_stack_prefix_job_and_triggers
     # What does not make another job: the description (changed in place) and the settings.
     assert naming.auto_name(declared(metadata={"description": "other"})) == name
     assert naming.auto_name(declared(wait_for="running", keep_record=False)) == name
+    assert naming.auto_name(declared(on_destroy="delete")) == name
     others = [
         declared(name_scope="proj/prod"),
         declared(name_scope="other/dev"),
@@ -269,6 +270,18 @@ def test_delete_without_keep_record_frees_the_name(unique: EmulatorProcess, clie
     second = core.create(inputs, client, said)
     assert second.outputs["name"] == "pinned"
     assert not any("deleting" in line for line in said.lines)
+
+
+@pytest.mark.parametrize("chosen", ["delete", "Delete"])
+def test_delete_with_on_destroy_delete_frees_the_name(
+    unique: EmulatorProcess, client: Any, chosen: str
+) -> None:
+    inputs = declared(metadata={"name": "pinned"}, on_destroy=chosen)
+    first = core.create(inputs, client, ProgressLines())
+    core.delete(first.id, client, ProgressLines(), first.outputs)
+    assert jobs(unique) == []
+    second = core.create(inputs, client, ProgressLines())
+    assert second.outputs["name"] == "pinned"
 
 
 def test_delete_keeps_the_record_by_default(unique: EmulatorProcess, client: Any) -> None:

@@ -163,6 +163,7 @@ class TrainingJob(pulumi.dynamic.Resource, module="modelarts", name="TrainingJob
         triggers: Optional[pulumi.Input[Any]] = None,
         replace_when_failed: Optional[pulumi.Input[bool]] = None,
         name_prefix: Optional[pulumi.Input[str]] = None,
+        on_destroy: Optional[pulumi.Input[str]] = None,
         keep_record: Optional[pulumi.Input[bool]] = None,
         tags: Optional[pulumi.Input[Mapping[str, pulumi.Input[str]]]] = None,
         show_logs: Optional[pulumi.Input[bool]] = None,
@@ -196,9 +197,14 @@ class TrainingJob(pulumi.dynamic.Resource, module="modelarts", name="TrainingJob
             or CreateFailed, the next `up` replaces the job. Defaults to `false`.
         :param name_prefix: Prefix of the generated job name; the resource name when left out. Ignored once
             the job has a name.
-        :param keep_record: What destroy (or the delete half of a replacement) does with the stopped job's
-            record: keep it (`true`: logs stay readable, the name stays taken) or delete it (`false`: the name
-            is free again). Defaults to `true`.
+        :param on_destroy: What destroy (and the delete half of a replacement) does with the job: `terminate`
+            stops it and keeps its record (logs stay readable, the name stays taken); `delete` stops it, waits
+            for a final phase, then deletes the record (the name is free again). A job already gone counts as
+            done. A change is an update of the state only, with no call to ModelArts. To leave a job running
+            on destroy, use Pulumi's `retainOnDelete` option. One of `terminate` or `delete`. Defaults to
+            `terminate`.
+        :param keep_record: The older spelling of `on_destroy`: `false` is `on_destroy: delete`. Both may be
+            set only when they agree. Defaults to `true`.
         :param tags: Tags of the job (key to value), for cost allocation and ownership on a shared account.
             They change in place (only the keys added, changed or removed are sent) and are read back on
             refresh and import. Left out, the job's tags are not managed (neither set nor read). The service's
@@ -224,6 +230,7 @@ class TrainingJob(pulumi.dynamic.Resource, module="modelarts", name="TrainingJob
             "triggers": triggers,
             "replace_when_failed": replace_when_failed,
             "name_prefix": name_prefix,
+            "on_destroy": on_destroy,
             "keep_record": keep_record,
             "tags": tags,
             "show_logs": show_logs,

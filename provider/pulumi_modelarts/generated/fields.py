@@ -26,6 +26,7 @@ SETTINGS_FIELDS: Final = (
     "wait_timeout",
     "replace_when_failed",
     "name_prefix",
+    "on_destroy",
     "keep_record",
     "tags",
     "show_logs",
@@ -51,6 +52,7 @@ INPUT_FIELDS: Final = (
     "triggers",
     "replace_when_failed",
     "name_prefix",
+    "on_destroy",
     "keep_record",
     "tags",
     "show_logs",
@@ -82,12 +84,14 @@ SETTING_DEFAULTS: Final[dict[str, Any]] = {
     "wait_for": "pending",
     "wait_timeout": "30m",
     "replace_when_failed": False,
+    "on_destroy": "terminate",
     "keep_record": True,
     "show_logs": True,
 }
 #: The values a setting limited to some (a Literal in its model) accepts.
 SETTING_CHOICES: Final[dict[str, tuple[str, ...]]] = {
     "wait_for": ("none", "pending", "running", "completed"),
+    "on_destroy": ("terminate", "delete"),
 }
 #: What the create request uses for a field left out.
 JOB_DEFAULTS: Final[dict[str, Any]] = {

@@ -5429,7 +5429,7 @@ class TrainingJobArgsDict(TypedDict):
     """
     Arguments of a `TrainingJob`: the create request body (`kind`, `metadata`, `algorithm`, `tasks`, `spec`,
     `endpoints`, `train_type`, `ftjob_config`) and the provider settings (`wait_for`, `wait_timeout`,
-    `triggers`, `replace_when_failed`, `name_prefix`, `keep_record`, `tags`, `show_logs`).
+    `triggers`, `replace_when_failed`, `name_prefix`, `on_destroy`, `keep_record`, `tags`, `show_logs`).
     """
 
     kind: NotRequired[pulumi.Input[str]]
@@ -5486,11 +5486,18 @@ class TrainingJobArgsDict(TypedDict):
     """
     name_prefix: NotRequired[pulumi.Input[str]]
     """Prefix of the generated job name; the resource name when left out. Ignored once the job has a name."""
+    on_destroy: NotRequired[pulumi.Input[str]]
+    """
+    What destroy (and the delete half of a replacement) does with the job: `terminate` stops it and keeps its
+    record (logs stay readable, the name stays taken); `delete` stops it, waits for a final phase, then
+    deletes the record (the name is free again). A job already gone counts as done. A change is an update of
+    the state only, with no call to ModelArts. To leave a job running on destroy, use Pulumi's
+    `retainOnDelete` option. One of `terminate` or `delete`. Defaults to `terminate`.
+    """
     keep_record: NotRequired[pulumi.Input[bool]]
     """
-    What destroy (or the delete half of a replacement) does with the stopped job's record: keep it (`true`:
-    logs stay readable, the name stays taken) or delete it (`false`: the name is free again). Defaults to
-    `true`.
+    The older spelling of `on_destroy`: `false` is `on_destroy: delete`. Both may be set only when they agree.
+    Defaults to `true`.
     """
     tags: NotRequired[pulumi.Input[Mapping[str, pulumi.Input[str]]]]
     """
@@ -5514,7 +5521,7 @@ class TrainingJobArgs:
     """
     Arguments of a `TrainingJob`: the create request body (`kind`, `metadata`, `algorithm`, `tasks`, `spec`,
     `endpoints`, `train_type`, `ftjob_config`) and the provider settings (`wait_for`, `wait_timeout`,
-    `triggers`, `replace_when_failed`, `name_prefix`, `keep_record`, `tags`, `show_logs`).
+    `triggers`, `replace_when_failed`, `name_prefix`, `on_destroy`, `keep_record`, `tags`, `show_logs`).
     """
 
     def __init__(
@@ -5541,6 +5548,7 @@ class TrainingJobArgs:
         triggers: Optional[pulumi.Input[Any]] = None,
         replace_when_failed: Optional[pulumi.Input[bool]] = None,
         name_prefix: Optional[pulumi.Input[str]] = None,
+        on_destroy: Optional[pulumi.Input[str]] = None,
         keep_record: Optional[pulumi.Input[bool]] = None,
         tags: Optional[pulumi.Input[Mapping[str, pulumi.Input[str]]]] = None,
         show_logs: Optional[pulumi.Input[bool]] = None,
@@ -5571,6 +5579,8 @@ class TrainingJobArgs:
             pulumi.set(__self__, "replace_when_failed", replace_when_failed)
         if name_prefix is not None:
             pulumi.set(__self__, "name_prefix", name_prefix)
+        if on_destroy is not None:
+            pulumi.set(__self__, "on_destroy", on_destroy)
         if keep_record is not None:
             pulumi.set(__self__, "keep_record", keep_record)
         if tags is not None:
@@ -5761,11 +5771,26 @@ class TrainingJobArgs:
 
     @property
     @pulumi.getter
+    def on_destroy(self) -> Optional[pulumi.Input[str]]:
+        """
+        What destroy (and the delete half of a replacement) does with the job: `terminate` stops it and keeps
+        its record (logs stay readable, the name stays taken); `delete` stops it, waits for a final phase,
+        then deletes the record (the name is free again). A job already gone counts as done. A change is an
+        update of the state only, with no call to ModelArts. To leave a job running on destroy, use Pulumi's
+        `retainOnDelete` option. One of `terminate` or `delete`. Defaults to `terminate`.
+        """
+        return pulumi.get(self, "on_destroy")  # type: ignore[no-any-return]
+
+    @on_destroy.setter
+    def on_destroy(self, value: Optional[pulumi.Input[str]]) -> None:
+        pulumi.set(self, "on_destroy", value)
+
+    @property
+    @pulumi.getter
     def keep_record(self) -> Optional[pulumi.Input[bool]]:
         """
-        What destroy (or the delete half of a replacement) does with the stopped job's record: keep it
-        (`true`: logs stay readable, the name stays taken) or delete it (`false`: the name is free again).
-        Defaults to `true`.
+        The older spelling of `on_destroy`: `false` is `on_destroy: delete`. Both may be set only when they
+        agree. Defaults to `true`.
         """
         return pulumi.get(self, "keep_record")  # type: ignore[no-any-return]
 

@@ -34,6 +34,7 @@ TYPES: Final[dict[str, dict[str, tuple[str, str]]]] = {
         "triggers": ("triggers", ""),
         "replace_when_failed": ("replaceWhenFailed", ""),
         "name_prefix": ("namePrefix", ""),
+        "on_destroy": ("onDestroy", ""),
         "keep_record": ("keepRecord", ""),
         "tags": ("tags", "{}"),
         "show_logs": ("showLogs", ""),

@@ -303,8 +303,9 @@ def delete(
 ) -> None:
     """Terminate the job if it still runs and wait until it has stopped; a job already gone is fine.
 
-    The record then stays (logs readable, name taken) unless the declared inputs in outputs set keep_record
-    to false: then it is deleted too, and delete waits until the service no longer knows the job.
+    The record then stays (logs readable, name taken) unless the declared inputs in outputs set on_destroy
+    to delete (or keep_record to false): then it is deleted too, and delete waits until the service no
+    longer knows the job.
     limit (seconds, a front-end's own timeout such as Pulumi's customTimeouts) caps each wait below the
     built-in one, and the retries of the calls too.
     """
@@ -313,7 +314,7 @@ def delete(
     bound = delete_bound(limit)
     with retry_budget(client, limit):
         job = stop_job(job_id, client, progress, bound)
-        if declared.get("keep_record") is False and job is not None:
+        if lc.deletes_record(declared) and job is not None:
             delete_record(client, job, progress, bound)
 
 

@@ -188,7 +188,7 @@ def _later_generation(
                 )
     raise ProvisioningError(
         f"{naming.MAX_NAME_GENERATIONS} generated names for this job are all held by stopped jobs; delete "
-        "old job records in ModelArts (or set keep_record to false), or set metadata.name or triggers"
+        "old job records in ModelArts (or set on_destroy to delete), or set metadata.name or triggers"
     )
 
 

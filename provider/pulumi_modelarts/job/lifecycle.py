@@ -40,6 +40,26 @@ def parse_wait_for(value: object) -> WaitFor:
 # The defaults are declared once, on the settings model (generated into fields.SETTING_DEFAULTS).
 DEFAULT_WAIT_FOR: Final = parse_wait_for(SETTING_DEFAULTS["wait_for"])
 
+#: What destroy may do with a job: the choices of the settings model (``ProviderSettings.on_destroy``).
+ON_DESTROY_CHOICES: Final = SETTING_CHOICES["on_destroy"]
+
+
+def parse_on_destroy(value: object) -> str:
+    """The choice named by value (case-insensitive); ValueError listing the choices otherwise."""
+    if isinstance(value, str) and value.strip().lower() in ON_DESTROY_CHOICES:
+        return value.strip().lower()
+    choices = ", ".join(repr(choice) for choice in ON_DESTROY_CHOICES)
+    raise ValueError(f"must be one of {choices}, got {_short_repr(value)}")
+
+
+def deletes_record(declared: Mapping[str, Any]) -> bool:
+    """Whether destroying the job declared so deletes its record too: ``on_destroy: delete``, or its older
+    spelling ``keep_record: false``. (The declared value stays as written: any case.)"""
+    chosen = declared.get("on_destroy")
+    if isinstance(chosen, str) and chosen.strip().lower() == "delete":
+        return True
+    return declared.get("keep_record") is False
+
 
 class Verdict(enum.Enum):
     WAIT = "wait"  # not there yet: poll again

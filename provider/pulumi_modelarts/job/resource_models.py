@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from ..wire.models.tag_models import tag_problems
 from . import lifecycle
@@ -56,13 +56,23 @@ class ProviderSettings(BaseModel):
         description="Prefix of the generated job name; the resource name when left out. Ignored once the job "
         "has a name.",
     )
+    on_destroy: Literal["terminate", "delete"] = Field(
+        default="terminate",
+        description=(
+            "What destroy (and the delete half of a replacement) does with the job: `terminate` stops it "
+            "and keeps its record (logs stay readable, the name stays taken); `delete` stops it, waits for "
+            "a final phase, then deletes the record (the name is free again). A job already gone counts as "
+            "done. A change is an update of the state only, with no call to ModelArts. To leave a job "
+            "running on destroy, use Pulumi's `retainOnDelete` option."
+        ),
+    )
     keep_record: bool = Field(
         default=True,
         description=(
-            "What destroy (or the delete half of a replacement) does with the stopped job's record: keep "
-            "it (`true`: logs stay readable, the name stays taken) or delete it (`false`: the name is free "
-            "again)."
+            "The older spelling of `on_destroy`: `false` is `on_destroy: delete`. Both may be set only when "
+            "they agree."
         ),
+        json_schema_extra={"deprecated": "Use on_destroy: `keep_record: false` is `on_destroy: delete`."},
     )
     tags: dict[str, str] | None = Field(
         default=None,
@@ -106,6 +116,21 @@ class ProviderSettings(BaseModel):
         lifecycle.parse_duration(value)
         return value
 
+    @field_validator("on_destroy", mode="before")
+    @classmethod
+    def _on_destroy_choice(cls, value: object) -> str:
+        return lifecycle.parse_on_destroy(value)
+
+    @model_validator(mode="after")
+    def _one_answer_for_destroy(self) -> ProviderSettings:
+        both = {"on_destroy", "keep_record"} <= self.model_fields_set
+        if both and (self.on_destroy == "delete") == self.keep_record:
+            raise ValueError(
+                f"on_destroy {self.on_destroy!r} and keep_record {str(self.keep_record).lower()} disagree; "
+                "keep_record is the older spelling of on_destroy: set on_destroy alone"
+            )
+        return self
+
     @field_validator("tags", mode="before")
     @classmethod
     def _service_tags(cls, value: object) -> object:
@@ -120,7 +145,7 @@ class ProviderSettings(BaseModel):
             raise ValueError("; ".join(problems_found))
         return value
 
-    @field_validator("replace_when_failed", "show_logs", mode="before")
+    @field_validator("replace_when_failed", "show_logs", "keep_record", mode="before")
     @classmethod
     def _replace_when_failed_flag(cls, value: object) -> object:
         if not isinstance(value, bool):

@@ -1,5 +1,5 @@
 """Stopping a job: terminate it if it may still run and wait until it has stopped (delete), and delete a
-stopped job's record and wait until the service no longer knows it (``keep_record: false``, or freeing a held
+stopped job's record and wait until the service no longer knows it (``on_destroy: delete``, or freeing a held
 name). What counts as stopped, and the wait for it, are ``stopped``'s.
 """
 

@@ -95,7 +95,9 @@ type trainingJobArgs struct {
 	Endpoints *TrainingJobEndpoints `pulumi:"endpoints"`
 	// Settings of a fine-tuning job.
 	FtjobConfig *TrainingJobFtJobConfig `pulumi:"ftjobConfig"`
-	// What destroy (or the delete half of a replacement) does with the stopped job's record: keep it (`true`: logs stay readable, the name stays taken) or delete it (`false`: the name is free again). Defaults to `true`.
+	// The older spelling of `on_destroy`: `false` is `on_destroy: delete`. Both may be set only when they agree. Defaults to `true`.
+	//
+	// Deprecated: Use on_destroy: `keep_record: false` is `on_destroy: delete`.
 	KeepRecord *bool `pulumi:"keepRecord"`
 	// Job type. One of `job`, `federated_pool_job`, `edge_job`, `hetero_job`, `mrs_job`, `autosearch_job`, `diag_job` or `visualization_job`. Defaults to `job`.
 	Kind *string `pulumi:"kind"`
@@ -103,6 +105,8 @@ type trainingJobArgs struct {
 	Metadata *TrainingJobMetadata `pulumi:"metadata"`
 	// Prefix of the generated job name; the resource name when left out. Ignored once the job has a name.
 	NamePrefix *string `pulumi:"namePrefix"`
+	// What destroy (and the delete half of a replacement) does with the job: `terminate` stops it and keeps its record (logs stay readable, the name stays taken); `delete` stops it, waits for a final phase, then deletes the record (the name is free again). A job already gone counts as done. A change is an update of the state only, with no call to ModelArts. To leave a job running on destroy, use Pulumi's `retainOnDelete` option. One of `terminate` or `delete`. Defaults to `terminate`.
+	OnDestroy *string `pulumi:"onDestroy"`
 	// When the phase last stored (after create or refresh) is Failed, Abnormal or CreateFailed, the next `up` replaces the job. Defaults to `false`.
 	ReplaceWhenFailed *bool `pulumi:"replaceWhenFailed"`
 	// While a create waits for the job to complete (`wait_for: completed`), show the newest line of its log on its row (read at most every 30 s; credentials and environment values hidden). `false` turns it off. Defaults to `true`.
@@ -131,7 +135,9 @@ type TrainingJobArgs struct {
 	Endpoints TrainingJobEndpointsPtrInput
 	// Settings of a fine-tuning job.
 	FtjobConfig TrainingJobFtJobConfigPtrInput
-	// What destroy (or the delete half of a replacement) does with the stopped job's record: keep it (`true`: logs stay readable, the name stays taken) or delete it (`false`: the name is free again). Defaults to `true`.
+	// The older spelling of `on_destroy`: `false` is `on_destroy: delete`. Both may be set only when they agree. Defaults to `true`.
+	//
+	// Deprecated: Use on_destroy: `keep_record: false` is `on_destroy: delete`.
 	KeepRecord pulumi.BoolPtrInput
 	// Job type. One of `job`, `federated_pool_job`, `edge_job`, `hetero_job`, `mrs_job`, `autosearch_job`, `diag_job` or `visualization_job`. Defaults to `job`.
 	Kind pulumi.StringPtrInput
@@ -139,6 +145,8 @@ type TrainingJobArgs struct {
 	Metadata TrainingJobMetadataPtrInput
 	// Prefix of the generated job name; the resource name when left out. Ignored once the job has a name.
 	NamePrefix pulumi.StringPtrInput
+	// What destroy (and the delete half of a replacement) does with the job: `terminate` stops it and keeps its record (logs stay readable, the name stays taken); `delete` stops it, waits for a final phase, then deletes the record (the name is free again). A job already gone counts as done. A change is an update of the state only, with no call to ModelArts. To leave a job running on destroy, use Pulumi's `retainOnDelete` option. One of `terminate` or `delete`. Defaults to `terminate`.
+	OnDestroy pulumi.StringPtrInput
 	// When the phase last stored (after create or refresh) is Failed, Abnormal or CreateFailed, the next `up` replaces the job. Defaults to `false`.
 	ReplaceWhenFailed pulumi.BoolPtrInput
 	// While a create waits for the job to complete (`wait_for: completed`), show the newest line of its log on its row (read at most every 30 s; credentials and environment values hidden). `false` turns it off. Defaults to `true`.

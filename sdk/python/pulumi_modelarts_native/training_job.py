@@ -28,6 +28,7 @@ class TrainingJobArgs:
                  kind: pulumi.Input[Optional[_builtins.str]] = None,
                  metadata: pulumi.Input[Optional['TrainingJobMetadataArgs']] = None,
                  name_prefix: pulumi.Input[Optional[_builtins.str]] = None,
+                 on_destroy: pulumi.Input[Optional[_builtins.str]] = None,
                  replace_when_failed: pulumi.Input[Optional[_builtins.bool]] = None,
                  show_logs: pulumi.Input[Optional[_builtins.bool]] = None,
                  spec: pulumi.Input[Optional['TrainingJobSpecArgs']] = None,
@@ -43,10 +44,11 @@ class TrainingJobArgs:
         :param pulumi.Input['TrainingJobAlgorithmArgs'] algorithm: What runs, from exactly one source: `id`; or `subscription_id` with `item_version_id`; or your own code or image: `engine` with `code_dir` and `boot_file`, or a custom image (`engine.image_url`) with a `command`. The `environments` are kept secret.
         :param pulumi.Input['TrainingJobEndpointsArgs'] endpoints: Remote access to the job: SSH key pairs allowed to log in.
         :param pulumi.Input['TrainingJobFtJobConfigArgs'] ftjob_config: Settings of a fine-tuning job.
-        :param pulumi.Input[_builtins.bool] keep_record: What destroy (or the delete half of a replacement) does with the stopped job's record: keep it (`true`: logs stay readable, the name stays taken) or delete it (`false`: the name is free again). Defaults to `true`.
+        :param pulumi.Input[_builtins.bool] keep_record: The older spelling of `on_destroy`: `false` is `on_destroy: delete`. Both may be set only when they agree. Defaults to `true`.
         :param pulumi.Input[_builtins.str] kind: Job type. One of `job`, `federated_pool_job`, `edge_job`, `hetero_job`, `mrs_job`, `autosearch_job`, `diag_job` or `visualization_job`. Defaults to `job`.
         :param pulumi.Input['TrainingJobMetadataArgs'] metadata: The job's name (optional: auto-named `<name_prefix>-<6 characters>` from a hash of the stack and the inputs, kept across updates), its description (the one field changed in place) and advanced settings.
         :param pulumi.Input[_builtins.str] name_prefix: Prefix of the generated job name; the resource name when left out. Ignored once the job has a name.
+        :param pulumi.Input[_builtins.str] on_destroy: What destroy (and the delete half of a replacement) does with the job: `terminate` stops it and keeps its record (logs stay readable, the name stays taken); `delete` stops it, waits for a final phase, then deletes the record (the name is free again). A job already gone counts as done. A change is an update of the state only, with no call to ModelArts. To leave a job running on destroy, use Pulumi's `retainOnDelete` option. One of `terminate` or `delete`. Defaults to `terminate`.
         :param pulumi.Input[_builtins.bool] replace_when_failed: When the phase last stored (after create or refresh) is Failed, Abnormal or CreateFailed, the next `up` replaces the job. Defaults to `false`.
         :param pulumi.Input[_builtins.bool] show_logs: While a create waits for the job to complete (`wait_for: completed`), show the newest line of its log on its row (read at most every 30 s; credentials and environment values hidden). `false` turns it off. Defaults to `true`.
         :param pulumi.Input['TrainingJobSpecArgs'] spec: The machines (`resource`: a flavor, or `pool_id` for a dedicated pool; `node_count` at least 1), volumes, logs, scheduling and what the job produces.
@@ -64,6 +66,9 @@ class TrainingJobArgs:
         if ftjob_config is not None:
             pulumi.set(__self__, "ftjob_config", ftjob_config)
         if keep_record is not None:
+            warnings.warn("""Use on_destroy: `keep_record: false` is `on_destroy: delete`.""", DeprecationWarning)
+            pulumi.log.warn("""keep_record is deprecated: Use on_destroy: `keep_record: false` is `on_destroy: delete`.""")
+        if keep_record is not None:
             pulumi.set(__self__, "keep_record", keep_record)
         if kind is not None:
             pulumi.set(__self__, "kind", kind)
@@ -71,6 +76,8 @@ class TrainingJobArgs:
             pulumi.set(__self__, "metadata", metadata)
         if name_prefix is not None:
             pulumi.set(__self__, "name_prefix", name_prefix)
+        if on_destroy is not None:
+            pulumi.set(__self__, "on_destroy", on_destroy)
         if replace_when_failed is not None:
             pulumi.set(__self__, "replace_when_failed", replace_when_failed)
         if show_logs is not None:
@@ -128,9 +135,10 @@ class TrainingJobArgs:
 
     @_builtins.property
     @pulumi.getter(name="keepRecord")
+    @_utilities.deprecated("""Use on_destroy: `keep_record: false` is `on_destroy: delete`.""")
     def keep_record(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        What destroy (or the delete half of a replacement) does with the stopped job's record: keep it (`true`: logs stay readable, the name stays taken) or delete it (`false`: the name is free again). Defaults to `true`.
+        The older spelling of `on_destroy`: `false` is `on_destroy: delete`. Both may be set only when they agree. Defaults to `true`.
         """
         return pulumi.get(self, "keep_record")
 
@@ -173,6 +181,18 @@ class TrainingJobArgs:
     @name_prefix.setter
     def name_prefix(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "name_prefix", value)
+
+    @_builtins.property
+    @pulumi.getter(name="onDestroy")
+    def on_destroy(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        What destroy (and the delete half of a replacement) does with the job: `terminate` stops it and keeps its record (logs stay readable, the name stays taken); `delete` stops it, waits for a final phase, then deletes the record (the name is free again). A job already gone counts as done. A change is an update of the state only, with no call to ModelArts. To leave a job running on destroy, use Pulumi's `retainOnDelete` option. One of `terminate` or `delete`. Defaults to `terminate`.
+        """
+        return pulumi.get(self, "on_destroy")
+
+    @on_destroy.setter
+    def on_destroy(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "on_destroy", value)
 
     @_builtins.property
     @pulumi.getter(name="replaceWhenFailed")
@@ -296,6 +316,7 @@ class TrainingJob(pulumi.CustomResource):
                  kind: pulumi.Input[Optional[_builtins.str]] = None,
                  metadata: pulumi.Input[Optional[Union['TrainingJobMetadataArgs', 'TrainingJobMetadataArgsDict']]] = None,
                  name_prefix: pulumi.Input[Optional[_builtins.str]] = None,
+                 on_destroy: pulumi.Input[Optional[_builtins.str]] = None,
                  replace_when_failed: pulumi.Input[Optional[_builtins.bool]] = None,
                  show_logs: pulumi.Input[Optional[_builtins.bool]] = None,
                  spec: pulumi.Input[Optional[Union['TrainingJobSpecArgs', 'TrainingJobSpecArgsDict']]] = None,
@@ -314,10 +335,11 @@ class TrainingJob(pulumi.CustomResource):
         :param pulumi.Input[Union['TrainingJobAlgorithmArgs', 'TrainingJobAlgorithmArgsDict']] algorithm: What runs, from exactly one source: `id`; or `subscription_id` with `item_version_id`; or your own code or image: `engine` with `code_dir` and `boot_file`, or a custom image (`engine.image_url`) with a `command`. The `environments` are kept secret.
         :param pulumi.Input[Union['TrainingJobEndpointsArgs', 'TrainingJobEndpointsArgsDict']] endpoints: Remote access to the job: SSH key pairs allowed to log in.
         :param pulumi.Input[Union['TrainingJobFtJobConfigArgs', 'TrainingJobFtJobConfigArgsDict']] ftjob_config: Settings of a fine-tuning job.
-        :param pulumi.Input[_builtins.bool] keep_record: What destroy (or the delete half of a replacement) does with the stopped job's record: keep it (`true`: logs stay readable, the name stays taken) or delete it (`false`: the name is free again). Defaults to `true`.
+        :param pulumi.Input[_builtins.bool] keep_record: The older spelling of `on_destroy`: `false` is `on_destroy: delete`. Both may be set only when they agree. Defaults to `true`.
         :param pulumi.Input[_builtins.str] kind: Job type. One of `job`, `federated_pool_job`, `edge_job`, `hetero_job`, `mrs_job`, `autosearch_job`, `diag_job` or `visualization_job`. Defaults to `job`.
         :param pulumi.Input[Union['TrainingJobMetadataArgs', 'TrainingJobMetadataArgsDict']] metadata: The job's name (optional: auto-named `<name_prefix>-<6 characters>` from a hash of the stack and the inputs, kept across updates), its description (the one field changed in place) and advanced settings.
         :param pulumi.Input[_builtins.str] name_prefix: Prefix of the generated job name; the resource name when left out. Ignored once the job has a name.
+        :param pulumi.Input[_builtins.str] on_destroy: What destroy (and the delete half of a replacement) does with the job: `terminate` stops it and keeps its record (logs stay readable, the name stays taken); `delete` stops it, waits for a final phase, then deletes the record (the name is free again). A job already gone counts as done. A change is an update of the state only, with no call to ModelArts. To leave a job running on destroy, use Pulumi's `retainOnDelete` option. One of `terminate` or `delete`. Defaults to `terminate`.
         :param pulumi.Input[_builtins.bool] replace_when_failed: When the phase last stored (after create or refresh) is Failed, Abnormal or CreateFailed, the next `up` replaces the job. Defaults to `false`.
         :param pulumi.Input[_builtins.bool] show_logs: While a create waits for the job to complete (`wait_for: completed`), show the newest line of its log on its row (read at most every 30 s; credentials and environment values hidden). `false` turns it off. Defaults to `true`.
         :param pulumi.Input[Union['TrainingJobSpecArgs', 'TrainingJobSpecArgsDict']] spec: The machines (`resource`: a flavor, or `pool_id` for a dedicated pool; `node_count` at least 1), volumes, logs, scheduling and what the job produces.
@@ -359,6 +381,7 @@ class TrainingJob(pulumi.CustomResource):
                  kind: pulumi.Input[Optional[_builtins.str]] = None,
                  metadata: pulumi.Input[Optional[Union['TrainingJobMetadataArgs', 'TrainingJobMetadataArgsDict']]] = None,
                  name_prefix: pulumi.Input[Optional[_builtins.str]] = None,
+                 on_destroy: pulumi.Input[Optional[_builtins.str]] = None,
                  replace_when_failed: pulumi.Input[Optional[_builtins.bool]] = None,
                  show_logs: pulumi.Input[Optional[_builtins.bool]] = None,
                  spec: pulumi.Input[Optional[Union['TrainingJobSpecArgs', 'TrainingJobSpecArgsDict']]] = None,
@@ -384,6 +407,7 @@ class TrainingJob(pulumi.CustomResource):
             __props__.__dict__["kind"] = kind
             __props__.__dict__["metadata"] = metadata
             __props__.__dict__["name_prefix"] = name_prefix
+            __props__.__dict__["on_destroy"] = on_destroy
             __props__.__dict__["replace_when_failed"] = replace_when_failed
             __props__.__dict__["show_logs"] = show_logs
             __props__.__dict__["spec"] = spec
