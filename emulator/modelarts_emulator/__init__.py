@@ -14,6 +14,9 @@ its error-code pages describe them:
   full_size}, or 204 (no body) while the job has not run yet
 * ``GET /v2/{project_id}/training-jobs/{id}/events`` -> 200 {total, limit, offset, order, events[{message,
   level, time, source}]}
+* ``GET /v2/{project_id}/training-job-flavors[?flavor_type=CPU|GPU|Ascend]`` -> 200 {total_count, flavors}
+  and ``GET /v2/{project_id}/training-job-engines`` -> 200 {total, items}: the training catalogue
+  (``catalogue.py``); both 403 ``ModelArts.0203`` with ``--catalogue closed``
 * ``GET /_emulator/stats``, ``POST /_emulator/stats/reset``, ``GET /_emulator/health``, ``POST
   /_emulator/reset`` (deletes every job, zeroes the stats, restarts the fault seed) -- no authentication
 * IAM and an instance metadata service on the same server (``iam.py``, ``metadata.py``): project listings,
@@ -49,8 +52,8 @@ Answers (``errors.py`` lists every code; the few the emulator chose itself are m
   ``spec.reserved_time``) and ``status.task_ips`` (in searches by ``host_ips``), and echo every create field
   of the official SDK.
 * Statistics count API operations by name (create, get, update, delete, terminate, search, name_check, logs,
-  events), refused ones too (authentication, project, throttling and 5xx faults, dropped creates); unknown
-  routes are not counted.
+  events, flavors, engines), refused ones too (authentication, project, throttling and 5xx faults, dropped
+  creates); unknown routes are not counted.
 
 Phases are computed from timestamps (no background work): Creating (``--creating-seconds``) -> Pending/Queuing
 (``--pending-seconds``) -> Running (``--running-seconds``) -> Completed; a terminate gives Terminating for

@@ -17,6 +17,7 @@ from aiohttp import web
 from . import account_flags
 from .app import EmulatorApp
 from .config import (
+    CATALOGUE_STATES,
     DEFAULT_ACCESS_KEY,
     DEFAULT_HOST,
     DEFAULT_PORT,
@@ -96,6 +97,14 @@ def parser() -> argparse.ArgumentParser:
         default=True,
         help="refuse a create whose name a kept job holds, stopped ones included (400 ModelArts.2751), "
         "as the service does (default); --no-unique-names accepts duplicate names",
+    )
+    p.add_argument(
+        "--catalogue",
+        choices=CATALOGUE_STATES,
+        default=CATALOGUE_STATES[0],
+        help="open: the training catalogue (GET .../training-job-flavors and .../training-job-engines) is "
+        "listed; closed: both answer 403 ModelArts.0203, as to a user whose IAM policies lack the permission "
+        "(default %(default)s)",
     )
     p.add_argument("--creating-seconds", type=seconds, default=Timing.creating, help="time in Creating")
     p.add_argument("--pending-seconds", type=seconds, default=Timing.pending, help="time in Pending")

@@ -124,6 +124,8 @@ class EmulatorApp:
             f"{api}/training-jobs/{{job_id}}/tasks/{{task_id}}/logs/preview", self._log_preview, name="logs"
         )
         app.router.add_get(f"{api}/training-jobs/{{job_id}}/events", self._events, name="events")
+        app.router.add_get(f"{api}/training-job-flavors", self._flavors, name="flavors")
+        app.router.add_get(f"{api}/training-job-engines", self._engines, name="engines")
         tags = f"{api}/modelarts-training-job/{{job_id}}/tags"
         app.router.add_get(tags, self._tags, name="get_tags")
         app.router.add_post(f"{tags}/create", self._add_tags, name="add_tags")
@@ -279,6 +281,12 @@ class EmulatorApp:
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
         return web.json_response(self.service.events(request.match_info["job_id"], request.query))
+
+    async def _flavors(self, request: web.Request) -> web.StreamResponse:
+        return web.json_response(self.service.flavors(request.query))
+
+    async def _engines(self, request: web.Request) -> web.StreamResponse:
+        return web.json_response(self.service.engines())
 
     async def _tags(self, request: web.Request) -> web.StreamResponse:
         return web.json_response(self.service.tags(request.match_info["job_id"]))

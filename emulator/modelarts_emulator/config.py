@@ -78,6 +78,10 @@ class AccountSettings:
         return f"AccountSettings(region={self.region!r}, domain_name={self.domain_name!r}, ...)"
 
 
+# Whether the account may read the training catalogue (flavors, engines); closed: both listings answer 403.
+CATALOGUE_STATES = ("open", "closed")
+
+
 @dataclass(frozen=True)
 class EmulatorConfig:
     access_key: str = DEFAULT_ACCESS_KEY
@@ -87,6 +91,7 @@ class EmulatorConfig:
     user_name: str = DEFAULT_USER_NAME
     # The service refuses a create whose name a kept job holds (ModelArts.2751); off accepts duplicates.
     unique_names: bool = True
+    catalogue: str = "open"  # one of CATALOGUE_STATES
     timing: Timing = Timing()
     faults: Faults = Faults()
     accounts: AccountSettings = AccountSettings()

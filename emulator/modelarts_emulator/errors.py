@@ -19,6 +19,7 @@ INTERNAL = "ModelArts.0001"  # emulator's choice for a 500
 WRONG_PROJECT = "ModelArts.0105"  # emulator's choice
 DUPLICATE_NAME = "ModelArts.2751"
 TAGS_REFUSED = "ModelArts.0106"  # emulator's choice: tagging not permitted (the emulator/refuse-tags hook)
+POLICY_DENIED = "ModelArts.0203"  # emulator's choice: no IAM policy allows the action (--catalogue closed)
 INVALID = "ModelArts.2763"  # emulator's choice for a malformed request
 NOT_FOUND = "ModelArts.2775"
 UNSUPPORTED_FILTER = "ModelArts.2789"

@@ -1,7 +1,8 @@
 """The emulated service's operations over the store (no HTTP here).
 
-create, get, update (description), delete, terminate, search, the name check, a task's log preview and a job's
-events, each answering as the service does or raising ``ServiceError`` with the service's code.
+create, get, update (description), delete, terminate, search, the name check, a task's log preview, a job's
+events and the training catalogue (flavors, engines), each answering as the service does or raising
+``ServiceError`` with the service's code.
 """
 
 from __future__ import annotations
@@ -11,13 +12,14 @@ import uuid
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from . import checks, events, lifecycle, logs, search, shapes
+from . import catalogue, checks, events, lifecycle, logs, search, shapes
 from .config import EmulatorConfig
 from .errors import (
     DUPLICATE_NAME,
     LOG_CLEARED,
     LOG_NOT_GENERATED,
     NOT_TERMINABLE,
+    POLICY_DENIED,
     STATUS_CHANGED,
     TAGS_REFUSED,
     TOO_MANY_REQUESTS,
@@ -288,3 +290,29 @@ class Service:
             return events.select(happened, query)
         except events.QueryError as error:
             raise invalid([(error.field, error.message)]) from None
+
+    # -- the training catalogue ------------------------------------------------------------------------------
+
+    def _catalogue_readable(self, action: str) -> None:
+        if self.config.catalogue == "closed":
+            # The refusal of a user whose IAM policies lack the action, in IAM's words.
+            raise ServiceError(
+                403,
+                POLICY_DENIED,
+                f"User: {self.config.user_name} is not authorized to perform action {action} "
+                "because no identity-based policy allows the action.",
+                f"Ask the account administrator to grant {action}.",
+            )
+
+    def flavors(self, query: Mapping[str, str]) -> dict[str, Any]:
+        """The public-pool flavors, all of them or those of ``flavor_type`` (CPU, GPU or Ascend)."""
+        self._catalogue_readable("modelarts:trainJob:listFlavors")
+        flavor_type = query.get("flavor_type")
+        if flavor_type is not None and flavor_type not in catalogue.FLAVOR_TYPES:
+            raise invalid([("flavor_type", f"must be one of {', '.join(catalogue.FLAVOR_TYPES)}")])
+        return catalogue.flavors(flavor_type)
+
+    def engines(self) -> dict[str, Any]:
+        """The preset engines."""
+        self._catalogue_readable("modelarts:trainJob:listEngines")
+        return catalogue.engines()

@@ -16,51 +16,9 @@ import hashlib
 from collections.abc import Mapping
 from typing import Any
 
-JOB_TEMPLATE = "job_template"
+from .catalogue import FLAVORS
 
-# Public-pool flavors from the seed examples plus common CPU ones; other flavors are accepted without details.
-FLAVORS: dict[str, dict[str, Any]] = {
-    "modelarts.p3.large.public.free": {
-        "flavor_name": "Computing GPU(Vnt1) instance",
-        "flavor_detail": {
-            "flavor_type": "GPU",
-            "billing": {"code": "modelarts.vm.gpu.free", "unit_num": 1},
-            "flavor_info": {
-                "cpu": {"arch": "x86", "core_num": 8},
-                "gpu": {"unit_num": 1, "product_name": "GP-Vnt1", "memory": "32GB"},
-                "memory": {"size": 64, "unit": "GB"},
-            },
-        },
-    },
-    "modelarts.vm.pnt1.large.eco": {
-        "flavor_name": "Computing GPU(Pnt1) instance",
-        "flavor_detail": {
-            "flavor_type": "GPU",
-            "billing": {"code": "modelarts.vm.gpu.pnt1.eco", "unit_num": 1},
-            "flavor_info": {
-                "cpu": {"arch": "x86", "core_num": 8},
-                "gpu": {"unit_num": 1, "product_name": "GP-Pnt1", "memory": "8GB"},
-                "memory": {"size": 64, "unit": "GB"},
-            },
-        },
-    },
-    "modelarts.vm.cpu.2u": {
-        "flavor_name": "Computing CPU(2U) instance",
-        "flavor_detail": {
-            "flavor_type": "CPU",
-            "billing": {"code": "modelarts.vm.cpu.2u", "unit_num": 1},
-            "flavor_info": {"cpu": {"arch": "x86", "core_num": 2}, "memory": {"size": 8, "unit": "GB"}},
-        },
-    },
-    "modelarts.vm.cpu.8u": {
-        "flavor_name": "Computing CPU(8U) instance",
-        "flavor_detail": {
-            "flavor_type": "CPU",
-            "billing": {"code": "modelarts.vm.cpu.8u", "unit_num": 1},
-            "flavor_info": {"cpu": {"arch": "x86", "core_num": 8}, "memory": {"size": 32, "unit": "GB"}},
-        },
-    },
-}
+JOB_TEMPLATE = "job_template"
 
 _CONSTRAINT = {
     "type": "String",
@@ -116,6 +74,7 @@ def _spec(spec: dict[str, Any]) -> dict[str, Any]:
     resource = dict(out.get("resource") or {})
     if resource:
         resource.setdefault("policy", "regular")
+        # A public flavor the catalogue lists gets its details; any other flavor is accepted without them.
         flavor = FLAVORS.get(str(resource.get("flavor_id", "")))
         if flavor is not None and "pool_id" not in resource:
             resource.setdefault("flavor_name", flavor["flavor_name"])

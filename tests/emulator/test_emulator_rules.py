@@ -121,6 +121,9 @@ def test_delete_removes_any_job_and_answers_202(emulator_factory: Factory) -> No
     show = m.ShowTrainingJobDetailsRequest(training_job_id=job.metadata.id)
     assert refused(lambda: client.show_training_job_details(show))[:2] == (400, "ModelArts.2775")
     assert refused(lambda: client.delete_training_job(request))[:2] == (400, "ModelArts.2775")
+    # A running job's record deleted frees its name as a stopped one's does (unique names are on by default).
+    again = create(client, named("to-delete"))
+    assert again.status_code == 201 and again.metadata.id != job.metadata.id
 
 
 def test_terminate_refusals(emulator_factory: Factory) -> None:
