@@ -115,10 +115,11 @@ def test_pull_request_description_updates_in_place_spec_changes_replace(
     story.stack.up()
     before = story.stack.outputs()
 
-    # The pull request: a description edit, a node_count change, a new image.
+    # The pull request: a description edit (and what destroy does with that job), a node_count change, a new
+    # image.
     story.declare(
         {
-            "docs": job_args("v2: better words"),
+            "docs": job_args("v2: better words", on_destroy="delete"),
             "scale": job_args("v1", node_count=4),
             "image": job_args("v1", image="org/train:1.1"),
         }
@@ -128,6 +129,8 @@ def test_pull_request_description_updates_in_place_spec_changes_replace(
     # Property names as the stack's state holds them: the schema's for the native provider, else the wire's.
     node_count, image_url = ("nodeCount", "imageUrl") if front_end.native else ("node_count", "image_url")
     assert 'description: "v1" => "v2: better words"' in diff, diff
+    on_destroy = "onDestroy" if front_end.native else "on_destroy"
+    assert re.search(rf'\+ {on_destroy}\s*: "delete"', diff), diff  # an added setting, keys aligned
     assert f"{node_count}: 1 => 4" in diff, diff
     assert f'{image_url}: "org/train:1.0" => "org/train:1.1"' in diff, diff
     assert "1 to update" in diff and "+-2 to replace" in diff, diff
@@ -260,17 +263,22 @@ def test_destroy_stops_running_jobs_and_tolerates_completed_terminated_and_vanis
     tmp_path: Path, emulator: EmulatorProcess, front_end: FrontEnd
 ) -> None:
     story = new_story(tmp_path, emulator, front_end=front_end)
-    story.declare(
-        {
-            "running": job_args(),
-            "queued": job_args(annotations={"emulator/stay-pending": "true"}),
-            "finished": job_args(annotations={"emulator/running-seconds": "0.2"}, wait_for="completed"),
-            "stopped": job_args(),
-            "vanished": job_args(),
-        }
-    )
+    jobs = {
+        "running": job_args(),
+        "queued": job_args(annotations={"emulator/stay-pending": "true"}),
+        "finished": job_args(annotations={"emulator/running-seconds": "0.2"}, wait_for="completed"),
+        "stopped": job_args(),
+        "vanished": job_args(),
+    }
+    story.declare(jobs)
     story.stack.up()
     ids = _outputs_by_id(story.stack.outputs())
+    # What destroy does with the running job, changed in place: the state only, not one call to ModelArts.
+    emulator.reset_stats()
+    story.declare({**jobs, "running": job_args(on_destroy="delete")})
+    story.stack.up()
+    assert emulator.stats()["requests"] == 0, emulator.stats()
+    assert _outputs_by_id(story.stack.outputs()) == ids
     with emulator_client(emulator) as client:
         assert client.get_job(ids["finished"]).phase == "Completed"
         client.terminate_job(ids["stopped"])
@@ -279,13 +287,15 @@ def test_destroy_stops_running_jobs_and_tolerates_completed_terminated_and_vanis
 
         destroy = story.stack.destroy()
         assert_no_traceback(destroy.stdout, destroy.stderr)
-        for name in ("running", "queued"):
-            assert client.get_job(ids[name]).phase == "Terminated", name
+        # on_destroy: delete: stopped, then its record deleted; the others' records are kept.
+        assert ids["running"] not in {job.job_id for job in all_jobs(client)}
+        assert client.get_job(ids["queued"]).phase == "Terminated"
         assert client.get_job(ids["finished"]).phase == "Completed"
         assert client.get_job(ids["stopped"]).phase == "Terminated"
         assert not [job for job in all_jobs(client) if job.phase in LIVE_PHASES]
-    # Only the two live jobs needed a terminate call.
+    # Only the two live jobs needed a terminate call; one record was deleted.
     assert emulator.stats()["by_operation"]["terminate"] == 2
+    assert emulator.stats()["by_operation"]["delete"] == 1
     assert f"training job {ids['vanished']} is already gone" in destroy.stdout + destroy.stderr
     assert story.jobs_in_state() == {}
 

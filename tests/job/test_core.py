@@ -415,14 +415,15 @@ def test_update_changes_the_description_in_place(emulator: EmulatorProcess, clie
     assert updated.outputs["metadata"]["description"] == "weekly"
     assert updated.outputs["declared_inputs"]["metadata"]["description"] == "weekly"
     assert live(emulator, created.id)["metadata"]["description"] == "weekly"
-    # Provider settings alone: no call that changes the job, outputs kept whole.
+    # Provider settings alone: not one call, outputs kept whole but for the inputs recorded.
     emulator.reset_stats()
-    settings_only = inputs(wait_for="running")
+    settings_only = inputs(wait_for="running", on_destroy="delete")
     settings_only["metadata"]["description"] = "weekly"
     again = core.update(created.id, updated.outputs, settings_only, client, ProgressLines())
-    assert set(operations(emulator)) == {"get"}
+    assert operations(emulator) == {}
     assert again.outputs["declared_inputs"]["wait_for"] == "running"
-    assert set(again.outputs) == set(updated.outputs)
+    assert again.outputs["declared_inputs"]["on_destroy"] == "delete"
+    assert {**again.outputs, "declared_inputs": None} == {**updated.outputs, "declared_inputs": None}
 
 
 def test_a_front_end_limit_bounds_an_update_the_service_keeps_refusing(

@@ -37,7 +37,15 @@ from . import diffing
 from . import lifecycle as lc
 from .checking import Checked, Failure, check
 from .held_names import post_create
-from .job_state import JobState, declared_from_job, declared_inputs, job_outputs, public_job, restrict
+from .job_state import (
+    DECLARED_INPUTS,
+    JobState,
+    declared_from_job,
+    declared_inputs,
+    job_outputs,
+    public_job,
+    restrict,
+)
 from .normalising import normalise_inputs, secret_values
 from .progress import Progress
 from .reports import JobMayStillRun, give_up, lost_watch, warn_unknown_phase
@@ -249,7 +257,8 @@ def update(
     *,
     limit: float | None = None,
 ) -> JobState:
-    """Apply what can change in place (the description, the tags); provider settings are only stored.
+    """Apply what can change in place (the description, the tags); provider settings are only stored, with
+    no call to ModelArts (the outputs stay as last read, with the new inputs recorded).
 
     Tags: the job's tags are read and only the difference to the declared ones is sent; removing ``tags``
     from the program removes the tags it declared.
@@ -262,6 +271,12 @@ def update(
     before = normalise_inputs(declared) if declared is not None else None
     client.hide(secret_values(inputs) | secret_values(old_outputs))
     decision = diffing.compare(before or {}, inputs)
+    if (
+        before is not None
+        and not decision.description_changed
+        and TAGS_FIELD not in decision.settings_changed
+    ):
+        return JobState(job_id, {**old_outputs, DECLARED_INPUTS: dict(inputs)})
     retries = clamp(limit, Bound(client.max_retry_seconds, ""))
     try:
         with retry_budget(client, limit):
