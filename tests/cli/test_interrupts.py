@@ -155,7 +155,10 @@ def test_interrupted_up_recovers_by_adopting_orphans(
     sig, whole_group = CASES[case]
     emu = emulator_factory(**SLOW_START)
     stack = make_stack(tmp_path, emu, jobs_program(JOBS, wait_for="running"), front_end=front_end)
-    interrupted_up(stack, emu, sig, whole_group=whole_group)
+    out = interrupted_up(stack, emu, sig, whole_group=whole_group)
+    if front_end.native and not whole_group:
+        # Ctrl-C to the CLI alone: the engine cancels the plugin's waits, which say so and end their jobs.
+        assert "when the deployment was cancelled" in out and "the job was terminated" in out, out
 
     # Ctrl-C lets the update end as it chooses, its lock released: no `pulumi cancel` is needed.
     assert stack_locks(tmp_path) == []
