@@ -77,8 +77,8 @@ def test_many_jobs_wait_for_running_at_once_and_each_shows_its_progress_under_it
     first_running = min(int(j["status"]["start_time"]) for j in found)
     assert last_created < first_running, (last_created, first_running)
     # The engine groups a resource's log lines under it in the diagnostics, each job's under its own name.
-    # (An out-of-band terminate seen by refresh, and destroying many jobs at once: test_story.py's
-    # test_one_job_from_up_through_edits_to_destroy, test_scale.py.)
+    # (An out-of-band terminate seen by refresh: test_story.py's
+    # test_refresh_records_out_of_band_terminate_and_drops_deleted_jobs; destroying many jobs: test_scale.py.)
     shown = dict(
         re.findall(r"^ *modelarts:index:TrainingJob \((job-\d+)\):\n((?:    .*\n)*)", up.stdout, re.M)
     )
