@@ -1,5 +1,6 @@
-"""Every example project goes through `pulumi up`, an empty `pulumi preview` and `pulumi destroy` against the
-emulator, unchanged (copied to a temporary directory; credentials from HW_* variables as a user would set).
+"""Every example project goes through `pulumi up` and an empty `pulumi preview` against the emulator,
+unchanged (copied to a temporary directory; credentials from HW_* variables as a user would set), and
+`pulumi destroy` where its state holds something of its own for a delete (DESTROYED).
 
 Each runs through both front-ends: as written (the dynamic provider, `pulumi_modelarts`), and switched to the
 native plugin the way docs/native-provider.md tells users to switch: the import becomes
@@ -120,6 +121,12 @@ CHECKS: dict[str, Callable[[ModelArtsClient, dict[str, Any], dict[str, Any]], No
 }
 
 
+# The examples whose state gives a delete something of its own: secret environment variables and tags
+# (custom-image), a completed job another one depends on (pipeline). `pulumi destroy` runs no program, so
+# the others' destroy is the plain one test_story.py proves for each front-end, and the native plugin's is
+# the same whatever language the program is in.
+DESTROYED = {"custom-image", "pipeline"}
+
 # Native-provider programs in TypeScript and Go (`scripts/sdk --check` compiles them too) and YAML: they run
 # through the Node.js, Go and YAML language hosts set-up builds, the first two against the repository's sdk/.
 OTHER_LANGUAGES = ("native-typescript", "native-go", "native-yaml")
@@ -163,10 +170,11 @@ def test_example_up_preview_destroy(
 
         stack.preview("--expect-no-changes")
 
-        destroy = stack.destroy()
-        assert_no_traceback(destroy.stdout, destroy.stderr)
-        assert not [job.name for job in all_jobs(client) if job.phase in LIVE_PHASES]
-    assert stack.resources(front_end.type_token) == []
+        if name in DESTROYED:
+            destroy = stack.destroy()
+            assert_no_traceback(destroy.stdout, destroy.stderr)
+            assert not [job.name for job in all_jobs(client) if job.phase in LIVE_PHASES]
+            assert stack.resources(front_end.type_token) == []
 
 
 def _copy_other_language_example(name: str, dest: Path) -> None:
@@ -198,7 +206,7 @@ def _copy_other_language_example(name: str, dest: Path) -> None:
 
 @pytest.mark.languages
 @pytest.mark.parametrize("name", OTHER_LANGUAGES)
-def test_other_language_example_up_preview_destroy(
+def test_other_language_example_up_and_empty_preview(
     tmp_path: Path, emulator_factory: Callable[..., EmulatorProcess], name: str
 ) -> None:
     # Jobs run until terminated, so that what the examples export about running jobs can be checked.
@@ -226,8 +234,3 @@ def test_other_language_example_up_preview_destroy(
             assert outputs["runningId"] == outputs["id"]
 
         stack.preview("--expect-no-changes")
-
-        destroy = stack.destroy()
-        assert client.get_job(outputs["id"]).phase == "Terminated", destroy.stdout
-        assert not [j.name for j in all_jobs(client) if j.phase in LIVE_PHASES]
-    assert stack.resources(NATIVE.type_token) == []
