@@ -142,7 +142,6 @@ def test_previews_show_the_name_up_uses_and_a_killed_up_rerun_creates_no_second_
     assert "deleting that job's record" not in again.stdout + again.stderr
     assert "using the next generated name" not in again.stdout + again.stderr
     check_exactly_declared(stack, emu, 4)
-    stack.destroy()
 
 
 def stale_handled(run: Any, pinned: bool) -> bool:
