@@ -29,13 +29,17 @@ pytestmark = pytest.mark.cli
 
 PROGRAM = textwrap.dedent(
     """
+    import json
+    from pathlib import Path
+
     import pulumi
     from pulumi_modelarts import TrainingJob
 
-    config = pulumi.Config()
-    annotations = {"emulator/stay-pending": "true"} if config.get_bool("stay_pending") else {}
+    # The test rewrites settings.json between runs (no `pulumi config set` run for each change).
+    config = json.loads((Path(__file__).parent / "settings.json").read_text())
+    annotations = {"emulator/stay-pending": "true"} if config.get("stay_pending") else {}
     jobs = []
-    for i in range(config.get_int("jobs") or 2):
+    for i in range(config.get("jobs") or 2):
         metadata = {"description": "names", "annotations": annotations}
         if i == 0 and config.get("pinned"):
             metadata["name"] = config.get("pinned")
@@ -50,7 +54,7 @@ PROGRAM = textwrap.dedent(
                 spec={"resource": {"flavor_id": "modelarts.vm.cpu.2u", "node_count": 1}},
                 wait_for=config.get("wait_for") or "running",
                 wait_timeout=config.get("wait_timeout") or "5m",
-                keep_record=config.get_bool("keep_record"),
+                keep_record=config.get("keep_record"),
             )
         )
     pulumi.export("names", [j.name for j in jobs])
@@ -64,11 +68,17 @@ TIMINGS = {
 }
 
 
-def stack_for(tmp_path: Path, emu: EmulatorProcess, **config: str) -> Stack:
-    stack = make_stack(tmp_path, emu, PROGRAM, name="names")
-    for key, value in config.items():
-        stack.config(key, value)
+def stack_for(tmp_path: Path, emu: EmulatorProcess, **settings: Any) -> Stack:
+    stack = make_stack(tmp_path, emu, PROGRAM)
+    configure(stack, **settings)
     return stack
+
+
+def configure(stack: Stack, **settings: Any) -> None:
+    """Change the program's settings (settings.json beside it), keeping the ones set before."""
+    path = stack.workdir / "settings.json"
+    kept = json.loads(path.read_text()) if path.exists() else {}
+    path.write_text(json.dumps({**kept, **settings}))
 
 
 def planned_names(stack: Stack) -> list[str]:
@@ -96,12 +106,15 @@ def check_exactly_declared(stack: Stack, emu: EmulatorProcess, count: int) -> li
 def test_previews_show_the_name_up_uses_and_a_killed_up_rerun_creates_no_second_job(
     tmp_path: Path, emulator_factory: Callable[..., EmulatorProcess]
 ) -> None:
+    """Then, the jobs kept without a record (keep_record false), destroy frees their names: an `up` after it
+    gets the same names again, pinned and generated, with nothing to delete or move past."""
     emu = emulator_factory(
         creating_seconds=1.5, pending_seconds=1.5, running_seconds=600, terminating_seconds=0.2
     )
-    stack = stack_for(tmp_path, emu, jobs="4")
+    stack = stack_for(tmp_path, emu, jobs=4, pinned="pinned-job", keep_record=False)
     first, second = planned_names(stack), planned_names(stack)
     assert first == second and len(first) == 4
+    assert "pinned-job" in first
 
     proc = popen(stack, "up", "--yes", "--skip-preview")
     deadline = time.monotonic() + 60
@@ -122,6 +135,13 @@ def test_previews_show_the_name_up_uses_and_a_killed_up_rerun_creates_no_second_
     assert names_in(stack) == first
     stack.destroy()
     assert live(all_jobs(emu)) == []
+    assert all_jobs(emu) == []  # no record kept
+
+    again = stack.up()
+    assert names_in(stack) == first  # the same names again, nothing had to be freed or moved on
+    assert "deleting that job's record" not in again.stdout + again.stderr
+    assert "using the next generated name" not in again.stdout + again.stderr
+    check_exactly_declared(stack, emu, 4)
 
 
 def stale_handled(run: Any, pinned: bool) -> bool:
@@ -130,58 +150,41 @@ def stale_handled(run: Any, pinned: bool) -> bool:
     return ("deleting that job's record" if pinned else "using the next generated name") in said
 
 
-@pytest.mark.parametrize("pinned", [False, True], ids=["auto", "pinned"])
 def test_replace_destroy_up_and_a_failed_replace_retried(
-    tmp_path: Path, emulator_factory: Callable[..., EmulatorProcess], pinned: bool
+    tmp_path: Path, emulator_factory: Callable[..., EmulatorProcess]
 ) -> None:
+    """job-0 has a pinned name, job-1 a generated one: each step shows how each gets past a kept record."""
     emu = emulator_factory(**TIMINGS)
-    stack = stack_for(tmp_path, emu, **({"pinned": "pinned-job"} if pinned else {}))
+    stack = stack_for(tmp_path, emu, pinned="pinned-job")
     stack.up()
     check_exactly_declared(stack, emu, 2)
 
     # Replace (the old job is stopped first, its record kept: the name stays taken).
-    stack.config("command", "python train.py --v2")
+    configure(stack, command="python train.py --v2")
     replaced = stack.up()
     running = check_exactly_declared(stack, emu, 2)
-    if pinned:
-        assert "pinned-job" in {j["metadata"]["name"] for j in running}
-        assert "deleting that job's record" in replaced.stdout + replaced.stderr
+    assert "pinned-job" in {j["metadata"]["name"] for j in running}
+    assert "deleting that job's record" in replaced.stdout + replaced.stderr
 
     # Destroy, then up again: the kept records of the destroyed jobs hold the names.
     stack.destroy()
     assert live(all_jobs(emu)) == []
     again = stack.up()
     check_exactly_declared(stack, emu, 2)
-    assert stale_handled(again, pinned)
+    assert stale_handled(again, pinned=True)
+    assert stale_handled(again, pinned=False)
 
     # A replace whose create fails half-way (the new jobs never leave Pending), retried with a wait it meets.
-    stack.config("stay_pending", "true")
-    stack.config("wait_timeout", "2s")
+    configure(stack, stay_pending=True, wait_timeout="2s")
     failed = stack.up(check=False)
     assert failed.returncode != 0
-    stack.config("wait_for", "pending")
+    configure(stack, wait_for="pending")
     retried = stack.up()
-    assert stale_handled(retried, pinned)
+    assert stale_handled(retried, pinned=True)
+    assert stale_handled(retried, pinned=False)
     running = check_exactly_declared(stack, emu, 2)
-    if pinned:
-        assert "pinned-job" in {j["metadata"]["name"] for j in running}
+    assert "pinned-job" in {j["metadata"]["name"] for j in running}
     names = Counter(j["metadata"]["name"] for j in all_jobs(emu))
     assert max(names.values()) == 1, names  # the service's rule held throughout
     stack.destroy()
     assert live(all_jobs(emu)) == []
-
-
-def test_destroy_without_keep_record_frees_the_names(
-    tmp_path: Path, emulator_factory: Callable[..., EmulatorProcess]
-) -> None:
-    emu = emulator_factory(**TIMINGS)
-    stack = stack_for(tmp_path, emu, pinned="pinned-job", keep_record="false")
-    stack.up()
-    names = names_in(stack)
-    stack.destroy()
-    assert all_jobs(emu) == []
-    again = stack.up()
-    assert names_in(stack) == names  # the same names again, nothing had to be freed or moved on
-    assert "deleting that job's record" not in again.stdout + again.stderr
-    check_exactly_declared(stack, emu, 2)
-    stack.destroy()

@@ -1,6 +1,7 @@
 """One Python program, both front-ends: the same plain dicts (Python's snake_case at every level, also where
 the wire spells camelCase) and typed Args go up on the dynamic provider and on the native Python SDK, and a
-change previews alike on both.
+change previews alike on both. One stack holds both front-ends' jobs (each job's name starts with its
+front-end's), so every command proves both.
 
 The jobs: Terraform's debug-job affinity (``TestAccTrainingJob_debug_job``) as plain dicts and as typed Args,
 and the create examples of the API page (tests/data/seed_examples), as a program would paste them.
@@ -18,8 +19,9 @@ import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
 
-from .cli_helpers import make_stack
-from .front_ends import FRONT_ENDS, FrontEnd
+from ..support import emulator_env
+from .front_ends import FRONT_ENDS, NATIVE, FrontEnd
+from .pulumi_cli import new_stack
 
 pytestmark = pytest.mark.cli
 
@@ -34,47 +36,54 @@ def program() -> str:
     }
     for body in examples.values():
         body["metadata"].pop("name", None)  # auto-named, so two stacks never share a name
+    # Each front-end declares the same four jobs, its resource names prefixed with its name.
     return textwrap.dedent(
         f"""
-        import pulumi
-        from pulumi_modelarts import (
-            TrainingJob, TrainingJobNodeAffinityArgs, TrainingJobNodeSelectorRequirementArgs,
-            TrainingJobNodeSelectorTermArgs,
-        )
+        import copy
+        import os
 
-        config = pulumi.Config()
-        zones = (config.get("zones") or "a,b").split(",")
+        import pulumi
+        import pulumi_modelarts
+        import pulumi_modelarts_native
+
+        # The change a preview is shown (ZONES, set for that preview only: no `pulumi config set` run).
+        zones = (os.environ.get("ZONES") or "a,b").split(",")
         algorithm = {{"engine": {{"image_url": "org/debug:1.0"}}, "command": "sleep 3600"}}
         resource = {{"flavor_id": "modelarts.vm.cpu.2u", "node_count": 1}}
-        TrainingJob(
-            "debug-plain",
-            algorithm=algorithm,
-            spec={{
-                "resource": resource,
-                "schedule_policy": {{"required_affinity": {{"node_affinity": {{"node_selector_terms": [
-                    {{"match_expressions": [{{"key": "zone", "operator": "In", "values": zones}}]}},
-                    {{"match_fields": [{{"key": "gpus", "operator": "Gt", "values": ["3"]}}]}},
-                ]}}}}}},
-            }},
-            wait_for="none",
-        )
-        TrainingJob(
-            "debug-typed",
-            algorithm=algorithm,
-            spec={{
-                "resource": resource,
-                "schedule_policy": {{"required_affinity": {{"node_affinity": TrainingJobNodeAffinityArgs(
-                    node_selector_terms=[
-                        TrainingJobNodeSelectorTermArgs(match_expressions=[
-                            TrainingJobNodeSelectorRequirementArgs(key="zone", operator="In", values=zones),
-                        ]),
-                    ],
-                )}}}},
-            }},
-            wait_for="none",
-        )
-        for name, body in {examples!r}.items():
-            TrainingJob(name.replace("_", "-"), wait_for="none", **body)
+        for front_end, sdk in {{"dynamic": pulumi_modelarts, "native": pulumi_modelarts_native}}.items():
+            affinity_args = sdk.TrainingJobNodeAffinityArgs
+            term_args = sdk.TrainingJobNodeSelectorTermArgs
+            requirement_args = sdk.TrainingJobNodeSelectorRequirementArgs
+            sdk.TrainingJob(
+                f"{{front_end}}-debug-plain",
+                algorithm=algorithm,
+                spec={{
+                    "resource": resource,
+                    "schedule_policy": {{"required_affinity": {{"node_affinity": {{"node_selector_terms": [
+                        {{"match_expressions": [{{"key": "zone", "operator": "In", "values": zones}}]}},
+                        {{"match_fields": [{{"key": "gpus", "operator": "Gt", "values": ["3"]}}]}},
+                    ]}}}}}},
+                }},
+                wait_for="none",
+            )
+            sdk.TrainingJob(
+                f"{{front_end}}-debug-typed",
+                algorithm=algorithm,
+                spec={{
+                    "resource": resource,
+                    "schedule_policy": {{"required_affinity": {{"node_affinity": affinity_args(
+                        node_selector_terms=[
+                            term_args(match_expressions=[
+                                requirement_args(key="zone", operator="In", values=zones),
+                            ]),
+                        ],
+                    )}}}},
+                }},
+                wait_for="none",
+            )
+            for name, body in {examples!r}.items():
+                job = f"{{front_end}}-" + name.replace("_", "-")
+                sdk.TrainingJob(job, wait_for="none", **copy.deepcopy(body))
         """
     )
 
@@ -114,43 +123,39 @@ def _snake(name: str) -> str:
     return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower()
 
 
-@pytest.mark.parametrize("front_end", FRONT_ENDS)
-def test_one_program_goes_up_on_both_front_ends(
-    tmp_path: Path, emulator_factory: Callable[..., EmulatorProcess], front_end: FrontEnd
+def test_one_program_goes_up_on_both_front_ends_and_a_change_previews_alike(
+    tmp_path: Path, emulator_factory: Callable[..., EmulatorProcess]
 ) -> None:
+    """One stack holds each front-end's jobs: it goes up, previews and refreshes with no changes, then
+    previews the same change to each front-end's jobs; what the two show of it is the same."""
     emu = emulator_factory()
-    stack = make_stack(tmp_path, emu, program(), name="one", front_end=front_end)
+    # The program imports both front-ends; the plugins block is the native one's.
+    env = emulator_env(emu, "0.05")
+    stack = new_stack(tmp_path / "prog", tmp_path, "rel", program(), env, project_yaml=NATIVE.project_yaml())
     stack.up()
-    jobs = [r for r in stack.export()["deployment"]["resources"] if front_end.is_job(r)]
-    assert len(jobs) == 4
-    for job in jobs:
-        if job["urn"].endswith("::debug-plain"):
-            # The state holds the wire's spelling (the dynamic provider's) or the schema's (the native one's),
-            # whichever the program used.
-            policy = job["inputs"]["spec"]["schedulePolicy" if front_end.native else "schedule_policy"]
-            affinity = policy["requiredAffinity"]["nodeAffinity"] if front_end.native else (
-                policy["required_affinity"]["node_affinity"]
-            )
-            assert [*affinity] == ["nodeSelectorTerms"]
+    for param in FRONT_ENDS:
+        front_end: FrontEnd = param.values[0]  # type: ignore[assignment]
+        jobs = [r for r in stack.export()["deployment"]["resources"] if front_end.is_job(r)]
+        assert len(jobs) == 4
+        for job in jobs:
+            if job["urn"].endswith(f"::{front_end.name}-debug-plain"):
+                # The state holds the wire's spelling (the dynamic provider's) or the schema's (the native
+                # one's), whichever the program used.
+                policy = job["inputs"]["spec"]["schedulePolicy" if front_end.native else "schedule_policy"]
+                affinity = (
+                    policy["requiredAffinity"]["nodeAffinity"]
+                    if front_end.native
+                    else (policy["required_affinity"]["node_affinity"])
+                )
+                assert [*affinity] == ["nodeSelectorTerms"]
     stack.preview("--expect-no-changes")
     stack.refresh("--expect-no-changes")
     stack.preview("--expect-no-changes")
-    stack.destroy()
-
-
-def test_a_change_previews_alike_on_both_front_ends(
-    tmp_path: Path, emulator_factory: Callable[..., EmulatorProcess]
-) -> None:
-    emu = emulator_factory()
-    shown: dict[str, dict[str, list[str]]] = {}
-    for param in FRONT_ENDS:
-        front_end: FrontEnd = param.values[0]  # type: ignore[assignment]
-        stack = make_stack(tmp_path / front_end.name, emu, program(), name="alike", front_end=front_end)
-        stack.up()
-        stack.config("zones", "a,c")
-        preview = stack.preview("--diff")
-        shown[front_end.name] = changes(preview.stdout)
-        stack.destroy()
+    found = changes(stack.run("preview", "--diff", ZONES="a,c").stdout)
+    shown: dict[str, dict[str, list[str]]] = {"dynamic": {}, "native": {}}
+    for name, change in found.items():
+        front_end_name, _, job = name.partition("-")
+        shown[front_end_name][job] = change
     assert shown["dynamic"] == shown["native"]
     assert shown["dynamic"] == {
         job: ["replace", f'{AFFINITY}.node_selector_terms[0].match_expressions[0].values[1]: "b" => "c"']
