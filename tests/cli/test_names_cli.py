@@ -54,7 +54,7 @@ PROGRAM = textwrap.dedent(
                 spec={"resource": {"flavor_id": "modelarts.vm.cpu.2u", "node_count": 1}},
                 wait_for=config.get("wait_for") or "running",
                 wait_timeout=config.get("wait_timeout") or "5m",
-                keep_record=config.get("keep_record"),
+                on_destroy=config.get("on_destroy"),
             )
         )
     pulumi.export("names", [j.name for j in jobs])
@@ -106,12 +106,12 @@ def check_exactly_declared(stack: Stack, emu: EmulatorProcess, count: int) -> li
 def test_previews_show_the_name_up_uses_and_a_killed_up_rerun_creates_no_second_job(
     tmp_path: Path, emulator_factory: Callable[..., EmulatorProcess]
 ) -> None:
-    """Then, the jobs kept without a record (keep_record false), destroy frees their names: an `up` after it
+    """Then, the jobs kept without a record (on_destroy delete), destroy frees their names: an `up` after it
     gets the same names again, pinned and generated, with nothing to delete or move past."""
     emu = emulator_factory(
         creating_seconds=1.5, pending_seconds=1.5, running_seconds=600, terminating_seconds=0.2
     )
-    stack = stack_for(tmp_path, emu, jobs=4, pinned="pinned-job", keep_record=False)
+    stack = stack_for(tmp_path, emu, jobs=4, pinned="pinned-job", on_destroy="delete")
     first, second = planned_names(stack), planned_names(stack)
     assert first == second and len(first) == 4
     assert "pinned-job" in first

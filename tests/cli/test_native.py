@@ -416,7 +416,7 @@ def test_names_are_the_same_in_previews_and_up_and_a_destroyed_name_is_not_reuse
     stack.up()
     assert stack.outputs()["nightly"]["name"] == named[0]
     first_id = stack.outputs()["nightly"]["id"]
-    # The destroyed job's record is kept (keep_record defaults to true), so its name stays taken: the same
+    # The destroyed job's record is kept (on_destroy defaults to terminate), so its name stays taken: the same
     # declaration, brought up again, gets the next name of its sequence instead of failing or adopting it.
     stack.destroy()
     assert live(all_jobs(emulator)) == []
