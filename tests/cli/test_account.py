@@ -3,9 +3,9 @@ no project id (the project found in IAM), the official SDK's credentials file, a
 metadata service with keys that expire during a long wait, an agency into another account, an OIDC login, and
 an Open Telekom Cloud-style domain with its endpoints overridden to loopback.
 
-Each runs `up` (one job), an empty `preview` that makes no ModelArts and no IAM call (the emulator's counts do
-not move), and `destroy`. Every endpoint, IAM's and the metadata service's included, is the emulator's on
-127.0.0.1: the environment names no other address.
+Each runs `up` (a job through each front-end, in one stack), an empty `preview` that makes no ModelArts and no
+IAM call (the emulator's counts do not move), and `destroy`. Every endpoint, IAM's and the metadata service's
+included, is the emulator's on 127.0.0.1: the environment names no other address.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ import pytest
 from modelarts_emulator.testing import EmulatorProcess
 
 from ..support import PARTNER_PROJECT
-from .front_ends import FRONT_ENDS, FrontEnd
-from .story import assert_no_traceback, emulator_client, job_args, new_story
+from .both_front_ends import BOTH, both_stack, declare, jobs_in_state
+from .story import assert_no_traceback, emulator_client, job_args
 
 pytestmark = pytest.mark.cli
 
@@ -117,55 +117,58 @@ def counts(emu: EmulatorProcess) -> tuple[int, dict[str, int]]:
     return emu.stats()["requests"], dict(emu.credentials()["calls"])
 
 
-@pytest.mark.parametrize("front_end", FRONT_ENDS)
 @pytest.mark.parametrize("name", list(SET_UPS))
 def test_an_account_set_up_runs_up_an_empty_preview_and_destroy(
-    tmp_path: Path, emulator_factory: Callable[..., EmulatorProcess], front_end: FrontEnd, name: str
+    tmp_path: Path, emulator_factory: Callable[..., EmulatorProcess], name: str
 ) -> None:
+    """Each set-up once, for both front-ends at a time: a stack holding a job of each (the dynamic provider's
+    and the native plugin's), every command proving its behaviour for both."""
     make, flags = SET_UPS[name]
     emu = emulator_factory(log_level="INFO", **flags)  # INFO: each request's line (the create's project)
     setup = make(emu, tmp_path)
-    story = new_story(tmp_path, emu, credentials_in_env=False, front_end=front_end)
-    story.stack.env.update(setup.env)
-    assert "169.254" not in json.dumps(story.stack.env)
-    story.declare({"train": job_args("account set-up", **setup.job)})
+    stack = both_stack(tmp_path, emu, credentials_in_env=False)
+    stack.env.update(setup.env)
+    assert "169.254" not in json.dumps(stack.env)
+    jobs = {f"train-{fe.name}": (fe, job_args("account set-up", **setup.job)) for fe in BOTH}
+    declare(stack, jobs)
 
     started = time.monotonic()
-    up = story.stack.up()
+    up = stack.up()
     waited = time.monotonic() - started
     assert_no_traceback(up.stdout, up.stderr)
-    job_id = story.stack.outputs()["train"]["id"]
+    outputs = stack.outputs()
+    job_ids = [outputs[job]["id"] for job in jobs]
     ledger = emu.credentials()
     assert ledger["calls"].get("list_projects", 0) >= setup.lookups, ledger
     for method, least in setup.issued.items():
         assert ledger["issued"].get(method, 0) >= least, ledger
     if setup.job.get("wait_for") == "completed":
-        assert story.stack.outputs()["train"]["phase"] == "Completed"
+        assert all(outputs[job]["phase"] == "Completed" for job in jobs), outputs
         assert waited > 3 * KEY_SECONDS  # the keys in use at the start expired long before the end
-    # The create went to the project found for these keys (an agency's: the other account's); the emulator
+    # Each create went to the project found for these keys (an agency's: the other account's); the emulator
     # refuses keys on a project of another account, so the agency's keys signed it.
     created = re.findall(r"POST /v2/(\w+)/training-jobs -> 2", emu.output())
-    assert created == [setup.project], emu.output()
-    assert job_id
+    assert created == [setup.project] * len(BOTH), emu.output()
+    assert all(job_ids) and len(set(job_ids)) == len(BOTH)
 
     # Nothing secret in what `up` showed or the state holds (secrets opened): no key, token or id token.
     secrets = [emu.secret_key, "emulator-id-token", "emulator-sts-", "emulator-subject-"]
     secrets += [key["access"] for key in ledger["keys"]]
     # The export with secrets opened holds the stack's outputs too (the stack resource's), as opened as
     # `stack output --show-secrets` would print them.
-    state = story.stack.export(show_secrets=True)
+    state = stack.export(show_secrets=True)
     [root] = [r for r in state["deployment"]["resources"] if r["type"] == "pulumi:pulumi:Stack"]
-    assert job_id in json.dumps(root["outputs"]), root
+    assert all(job_id in json.dumps(root["outputs"]) for job_id in job_ids), root
     for text in (up.stdout, up.stderr, json.dumps(state)):
         for secret in secrets:
             assert secret not in text
 
     before = counts(emu)
-    story.stack.preview("--expect-no-changes")
+    stack.preview("--expect-no-changes")
     assert counts(emu) == before, "an empty preview calls neither ModelArts nor IAM"
 
-    destroy = story.stack.destroy()
-    assert story.jobs_in_state() == {}
+    destroy = stack.destroy()
+    assert all(jobs_in_state(stack, fe) == {} for fe in BOTH)
     with emulator_client(emu) as home:
         assert all(job.phase != "Running" for job in home.iter_jobs())
     assert_no_traceback(destroy.stdout, destroy.stderr)

@@ -20,7 +20,8 @@ from modelarts_emulator.testing import EmulatorProcess
 from pulumi_modelarts.generated import fields
 from pulumi_modelarts.job import core, job_state, reports, stopping
 from pulumi_modelarts.job.client import ModelArtsClient
-from pulumi_modelarts.wire.errors import InvalidInputsError, ProvisioningError
+from pulumi_modelarts.wire.errors import InvalidInputsError, ModelArtsError, ProvisioningError
+from pulumi_modelarts.wire.models import TrainingJob
 
 from ..httpserver import ScriptedServer, json_reply
 from ..support import ProgressLines, minimal_job, poll
@@ -480,6 +481,40 @@ def test_delete_gives_up_on_a_job_stuck_terminating(monkeypatch: pytest.MonkeyPa
         r"run `pulumi destroy` \(or `pulumi up`\) again to finish deleting it",
         str(info.value),
     )
+
+
+def test_on_destroy_delete_refused_leaves_the_stopped_job_out_of_the_state_saying_its_record_stays() -> None:
+    def job(phase: str) -> dict[str, Any]:
+        return {"metadata": {"id": JOB_ID, "name": "core-job"}, "status": {"phase": phase}}
+
+    def answer(request: Any) -> Any:
+        if request.method == "DELETE":
+            return json_reply({"error_code": "ModelArts.0203", "error_msg": "not authorized to delete"}, 403)
+        return json_reply(job("Terminated"))
+
+    outputs = {"declared_inputs": inputs(on_destroy="delete")}
+    with ScriptedServer() as server:
+        server.queue(json_reply(job("Running")), json_reply(job("Terminating"), 202))
+        server.handler = answer
+        said = ProgressLines()
+        with scripted(server) as http:
+            core.delete(JOB_ID, http, said, outputs)  # no error: the job has stopped, it leaves the state
+        methods = [r.method for r in server.requests]
+    assert methods.count("DELETE") == 1 and "POST" in methods  # terminated first, the record's delete refused
+    [warning] = [line for line in said.lines if line.startswith("warning:")]
+    assert "has stopped (Terminated) but its record could not be deleted" in warning, said.lines
+    assert "not authorized to delete" in warning and "its name stays taken" in warning, warning
+
+
+def test_freeing_a_held_name_still_fails_when_the_delete_is_refused() -> None:
+    held = {"metadata": {"id": JOB_ID, "name": "core-job"}, "status": {"phase": "Terminated"}}
+    with ScriptedServer() as server:
+        server.handler = lambda _r: json_reply({"error_code": "ModelArts.0203", "error_msg": "no"}, 403)
+        with scripted(server) as http, pytest.raises(ModelArtsError) as info:
+            stopping.delete_record(
+                http, TrainingJob.model_validate(held), ProgressLines(), stopping.delete_bound(None)
+            )
+    assert "ModelArts.0203" in str(info.value)
 
 
 def test_a_front_end_limit_bounds_the_wait_for_a_terminated_job_to_stop(

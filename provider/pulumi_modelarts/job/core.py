@@ -330,7 +330,7 @@ def delete(
     with retry_budget(client, limit):
         job = stop_job(job_id, client, progress, bound)
         if lc.deletes_record(declared) and job is not None:
-            delete_record(client, job, progress, bound)
+            delete_record(client, job, progress, bound, on_destroy=True)
 
 
 # ---------------------------------------------------------------------------------------------------------

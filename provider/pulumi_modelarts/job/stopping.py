@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from ..wire.errors import (
     BadRequestError,
     JobVanished,
+    ModelArtsError,
     NotFoundError,
     NotTerminableError,
     ProvisioningError,
@@ -131,8 +132,14 @@ def _still_stopping(label: str, exc: WaitTimedOut, bound: Bound) -> Provisioning
     )
 
 
-def delete_record(client: ModelArtsClient, job: TrainingJob, progress: Progress, bound: Bound) -> None:
-    """Delete a stopped job's record and wait until the service no longer knows it (its name is then free)."""
+def delete_record(
+    client: ModelArtsClient, job: TrainingJob, progress: Progress, bound: Bound, *, on_destroy: bool = False
+) -> None:
+    """Delete a stopped job's record and wait until the service no longer knows it (its name is then free).
+
+    on_destroy (a destroy's ``on_destroy: delete``): once the job has stopped, a delete the service refuses,
+    or a record still listed at the end of the wait, is a warning: the stopped job leaves the state all the
+    same, and the user is told its record stays. Otherwise (freeing a held name) they are errors."""
     job_id = job.job_id or ""
     label = job_label(job, job_id)
     if job.phase == Phase.TERMINATING:
@@ -151,13 +158,27 @@ def delete_record(client: ModelArtsClient, job: TrainingJob, progress: Progress,
         client.delete_job(job_id)
     except NotFoundError:
         return
+    except ModelArtsError as exc:
+        if not on_destroy:
+            raise
+        progress.say(
+            f"warning: {label} has stopped ({job.phase}) but its record could not be deleted ({exc}): the "
+            "record stays in ModelArts and its name stays taken; delete it in the ModelArts console"
+        )
+        return
     try:
         until(job, lambda: client.get_job(job_id), done=[], timeout=bound.seconds)
     except JobVanished:
         progress.say(f"{label}: record deleted")
         return
     except WaitTimedOut:
-        raise ProvisioningError(
-            f"{label}'s record was deleted but the service still lists it after "
-            f"{lc.format_elapsed(bound.seconds)}{named(bound)}; run the command again"
-        ) from None
+        waited = f"{lc.format_elapsed(bound.seconds)}{named(bound)}"
+        if not on_destroy:
+            raise ProvisioningError(
+                f"{label}'s record was deleted but the service still lists it after {waited}; run the "
+                "command again"
+            ) from None
+        progress.say(
+            f"warning: {label} has stopped and the deletion of its record was accepted, but the service "
+            f"still lists it after {waited}; its name is free once it is gone"
+        )
