@@ -90,6 +90,33 @@ def test_a_failed_renewal_keeps_keys_that_still_work_and_retries_soon() -> None:
         keys.current()  # expired: nothing to fall back on
 
 
+def test_calls_sign_with_keys_that_still_work_while_one_thread_renews_them() -> None:
+    clock = [0.0]
+    source = Counting(clock, 900)
+    keys = RenewingKeys(source, clock=lambda: clock[0])
+    assert keys.current().access == "AK1"
+    clock[0] = 700.0  # due for renewal, 200 s still to go
+    fetching, answer = threading.Event(), threading.Event()
+    source.answer_when = lambda: fetching.set() or answer.is_set()
+    renewing = threading.Thread(target=keys.current)
+    renewing.start()
+    assert fetching.wait(5)
+    # The renewal hangs on its source: other calls are not held, they sign with the keys that still work.
+    assert keys.current().access == "AK1"
+    answer.set()
+    renewing.join(5)
+    assert keys.current().access == "AK2" and source.fetched == 2
+
+
+def test_keys_about_to_expire_wait_for_the_renewal() -> None:
+    clock = [0.0]
+    source = Counting(clock, 900)
+    keys = RenewingKeys(source, clock=lambda: clock[0])
+    keys.current()
+    clock[0] = 899.5  # less than MIN_KEY_SECONDS left: no call may go out with them
+    assert keys.current().access == "AK2"
+
+
 def test_threads_share_one_renewal() -> None:
     clock = [0.0]
     source = Counting(clock, 900)

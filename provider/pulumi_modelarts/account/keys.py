@@ -166,11 +166,27 @@ class RenewingKeys:
         raise TypeError("RenewingKeys holds credentials and must not be pickled")
 
     def current(self) -> TemporaryKeys:
-        """Keys to sign with now: fetched when there are none yet or their renewal time has come."""
-        with self._lock:
+        """Keys to sign with now: fetched when there are none yet or their renewal time has come. While one
+        thread renews keys that still work, the others sign with those rather than wait on the fetch (a slow
+        metadata service or IAM would hold every call of the process)."""
+        keys = self._keys
+        if keys is not None and self._clock() < self._renew_at:
+            return keys
+        if keys is not None and self._still_good(keys):
+            if not self._lock.acquire(blocking=False):
+                return keys  # another thread is renewing them
+        else:
+            self._lock.acquire()
+        try:
             if self._keys is None or self._clock() >= self._renew_at:
                 return self._renew(proactive=self._keys is not None)
             return self._keys
+        finally:
+            self._lock.release()
+
+    def _still_good(self, keys: TemporaryKeys) -> bool:
+        """Whether keys can still sign a call and its answer (MIN_KEY_SECONDS and more left)."""
+        return keys.expires_at is None or keys.expires_at - self._clock() >= MIN_KEY_SECONDS
 
     def renew(self, refused_access: str) -> bool:
         """The keys with this access key were refused as expired: fetch new ones, unless another call did
