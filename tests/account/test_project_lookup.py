@@ -21,7 +21,7 @@ import httpx
 import pytest
 
 import pulumi_modelarts
-from pulumi_modelarts.account import projects
+from pulumi_modelarts.account import projects, shared_lookups
 from pulumi_modelarts.account.iam import IAM_ATTEMPTS, Iam
 from pulumi_modelarts.account.keys import AccountError
 from pulumi_modelarts.account.shared_lookups import FAILURE_MEMORY_SECONDS, SharedLookups
@@ -114,7 +114,7 @@ HOST = textwrap.dedent(
     """
     import concurrent.futures, threading
     import httpx
-    from pulumi_modelarts.account import projects
+    from pulumi_modelarts.account import projects, shared_lookups
     from pulumi_modelarts.account.iam import Iam
 
     asked = threading.Event()
@@ -135,6 +135,40 @@ HOST = textwrap.dedent(
         print("interrupted", flush=True)
     """
 )
+
+
+def test_a_cancelled_deployment_ends_the_waits_on_iam_at_once() -> None:
+    asked, answered = threading.Event(), threading.Event()
+
+    def answer(_request: httpx.Request) -> httpx.Response:
+        asked.set()
+        answered.wait(10)
+        return httpx.Response(200, json={"projects": [{"id": "p1", "name": "r"}]})
+
+    iam = Iam("https://iam.r.example.com", transport=httpx.MockTransport(answer))
+    errors: list[str] = []
+
+    def job() -> None:
+        try:
+            projects.find_project(iam, httpx.Auth(), "r", identity="cancelled")
+        except AccountError as exc:
+            errors.append(str(exc))
+
+    waiting = [threading.Thread(target=job) for _ in range(3)]
+    try:
+        for thread in waiting:
+            thread.start()
+        assert asked.wait(5)  # IAM is asked (once); a job not waiting yet meets the cancellation at once
+        shared_lookups.cancel_waits()  # the engine's Cancel, as the native plugin hears Ctrl-C
+        for thread in waiting:
+            thread.join(2)
+        assert not any(thread.is_alive() for thread in waiting)
+        assert len(errors) == 3 and all("the deployment was cancelled" in e for e in errors), errors
+        with pytest.raises(AccountError, match="cancelled"):
+            projects.find_project(iam, httpx.Auth(), "r", identity="later")  # later ones at once
+    finally:
+        shared_lookups.resume_waits()
+        answered.set()
 
 
 def test_ctrl_c_stops_a_process_whose_workers_wait_for_iam() -> None:

@@ -9,7 +9,9 @@ crash, a retry storm, a pause without end, a leaked value or a job left running 
 from __future__ import annotations
 
 import json
+import os
 import re
+import signal
 import threading
 import time
 import uuid
@@ -25,7 +27,7 @@ from modelarts_emulator.testing import EmulatorProcess
 from ..httpserver import Recorded, Reply, ScriptedServer, json_reply, self_signed_certificate
 from ..support import poll
 from .cli_helpers import all_jobs, jobs_program, live, make_stack, popen, state_job_ids
-from .front_ends import DYNAMIC, FRONT_ENDS, FrontEnd
+from .front_ends import DYNAMIC, FRONT_ENDS, NATIVE, FrontEnd
 from .pulumi_cli import SECRET_SIG, Stack
 
 pytestmark = pytest.mark.cli
@@ -361,3 +363,44 @@ def test_a_service_pausing_the_account_for_an_hour_ends_the_wait_on_time(
     assert "may still be running" in text and "nothing is left running" not in text, output
     assert "it is kept in the Pulumi state" in text, output
     assert job_ids(stack, front_end) == list(service.jobs)
+
+
+def test_ctrl_c_ends_an_up_whose_jobs_wait_for_an_iam_that_never_answers(tmp_path: Path) -> None:
+    """Three jobs need the project IAM would find, and IAM never answers: it is asked once for all of them,
+    and Ctrl-C ends the `up` at once (the engine's Cancel ends the native plugin's waits on IAM; they went on
+    through IAM's attempts before).
+
+    Native only: Ctrl-C reaches the CLI alone (it starts each plugin in a process group of its own), and the
+    dynamic provider host answers the engine's Cancel with nothing (pulumi.dynamic's own servicer): its jobs
+    wait within the lookup's own bound, shared, as tests/account/test_project_lookup.py shows."""
+    front_end = NATIVE
+    answer = threading.Event()
+
+    def never(_request: Recorded) -> Reply:
+        answer.wait(120)
+        return json_reply({"projects": [{"id": PROJECT, "name": REGION}]})
+
+    modelarts, iam = ScriptedServer(), ScriptedServer()
+    with modelarts, iam:
+        modelarts.handler, iam.handler = Service(), never
+        stack = stack_at(tmp_path, modelarts.url, front_end, jobs_program(3, wait_for="none"))
+        del stack.env["HW_PROJECT_ID"]
+        stack.env.update({"HW_REGION_NAME": REGION, "HW_AUTH_URL": iam.url})
+        proc = popen(stack, "up", "--yes", "--skip-preview")
+        try:
+            poll(lambda: len(iam.requests), lambda asked: asked >= 1, timeout=60, what="IAM asked")
+            time.sleep(1.0)  # the other jobs reach the lookup too (a second ask would show below)
+            sent = time.monotonic()
+            os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C in a terminal
+            output, _ = proc.communicate(timeout=90)
+            took = time.monotonic() - sent
+        finally:
+            answer.set()
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.communicate()
+        assert proc.returncode != 0, output
+        assert took < 20, (took, output)
+        assert len(iam.requests) == 1, iam.requests  # one lookup for the three jobs
+        assert modelarts.requests == []
+    assert "Traceback" not in output and SECRET_KEY not in output, output

@@ -23,7 +23,14 @@ from typing import Generic, TypeVar, cast
 from ..wire.errors import ModelArtsError
 from .keys import AccountError
 
-__all__ = ["FAILURE_MEMORY_SECONDS", "WAIT_SLICE_SECONDS", "SharedLookups", "stopping"]
+__all__ = [
+    "FAILURE_MEMORY_SECONDS",
+    "WAIT_SLICE_SECONDS",
+    "SharedLookups",
+    "cancel_waits",
+    "resume_waits",
+    "stopping",
+]
 
 # How long a failed lookup's error is the answer: long enough for the jobs of one `pulumi up` that wait on it
 # to get it together, short enough that a fixed setting or a recovered IAM is seen by the next command.
@@ -52,6 +59,21 @@ def _watch_shutdown() -> None:
         except RuntimeError:  # the shutdown has begun already
             _SHUTTING_DOWN.set()
         _WATCHING.set()
+
+
+# Set when the deployment is cancelled (the engine's Cancel, as the native plugin hears Ctrl-C): every wait
+# on a lookup ends, and later ones at once, though the process goes on.
+_CANCELLED = threading.Event()
+
+
+def cancel_waits() -> None:
+    """The deployment was cancelled: every wait on a lookup ends now, and every later one at once."""
+    _CANCELLED.set()
+
+
+def resume_waits() -> None:
+    """Forget a cancellation (tests, where one process serves many deployments)."""
+    _CANCELLED.clear()
 
 
 def stopping() -> bool:
@@ -127,4 +149,6 @@ class SharedLookups(Generic[_V]):
                 )
             if stopping():
                 raise AccountError(f"{what} was given up: the process is stopping")
+            if _CANCELLED.is_set():
+                raise AccountError(f"{what} was given up: the deployment was cancelled")
             flight.done.wait(WAIT_SLICE_SECONDS if left is None else min(WAIT_SLICE_SECONDS, left))

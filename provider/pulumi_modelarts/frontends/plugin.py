@@ -61,6 +61,7 @@ from pulumi.provider.experimental.provider import (
 )
 from pulumi.runtime import rpc
 
+from ..account import shared_lookups
 from ..account.settings import CONFIG_NAMESPACE, SOURCES
 from ..generated import schema_names
 from ..job.job_state import declared_from_job
@@ -358,7 +359,9 @@ class ModelArtsProvider(Provider):
 
     async def cancel(self) -> None:
         # Waits in progress end now (their jobs are terminated while the engine listens); later ones at once.
+        # So do the waits on an account lookup (IAM's project), which no job depends on yet.
         self._stop.set()
+        shared_lookups.cancel_waits()
 
 
 _KINDS = {
