@@ -224,6 +224,10 @@ def test_an_imported_job_differs_only_where_the_program_says_otherwise() -> None
     }
     projected = job_state.declared_from_job(wire)
     assert "phase" not in projected and projected["algorithm"]["engine"]["engine_name"] == "custom"
+    # A job without remote access: its outputs' empty endpoints are no input (an SSH block with no key).
+    assert "endpoints" not in job_state.declared_from_job({**wire, "endpoints": {}})
+    ssh = {"ssh": {"key_pair_names": ["ops"]}}
+    assert job_state.declared_from_job({**wire, "endpoints": ssh})["endpoints"] == ssh
 
 
 def test_configure_takes_the_namespace_and_explicit_arguments() -> None:

@@ -96,6 +96,9 @@ def declared_from_job(job: Mapping[str, Any]) -> dict[str, Any]:
     from ..wire.models import CreateTrainingJobRequest
 
     projected: dict[str, Any] = _project(job, CreateTrainingJobRequest)
+    # The outputs hold {} for a job without remote access; as an input it would ask for SSH and name no key.
+    if projected.get("endpoints") == {}:
+        del projected["endpoints"]
     tags = job.get("tags")
     if isinstance(tags, Mapping) and tags:
         projected["tags"] = dict(tags)  # the tags found (read on import), managed from now on

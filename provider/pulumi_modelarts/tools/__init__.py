@@ -1,5 +1,6 @@
 """Command-line tools beside the provider: ``orphans`` (``modelarts-orphans``) finds, adopts or terminates the
 jobs an interrupted ``pulumi up`` left outside the state, reading the stack's export (``stack_export``) and
-what the killed ``pulumi`` left on this machine (``leftovers``). They may import the job, the account and the
-wire.
+what the killed ``pulumi`` left on this machine (``leftovers``); ``from_terraform``
+(``modelarts-from-terraform``) writes the ``pulumi import --file`` document that adopts the jobs a Terraform
+state manages, reading the state (``terraform_state``). They may import the job, the account and the wire.
 """
