@@ -23,6 +23,7 @@ import httpx
 import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
+from pulumi_modelarts.account.iam import IAM_ATTEMPTS
 
 from ..httpserver import Recorded, Reply, ScriptedServer, json_reply, self_signed_certificate
 from ..support import poll
@@ -404,3 +405,39 @@ def test_ctrl_c_ends_an_up_whose_jobs_wait_for_an_iam_that_never_answers(tmp_pat
         assert len(iam.requests) == 1, iam.requests  # one lookup for the three jobs
         assert modelarts.requests == []
     assert "Traceback" not in output and SECRET_KEY not in output, output
+
+
+@pytest.mark.parametrize("front_end", FRONT_ENDS)
+def test_an_iam_refusing_every_attempt_is_asked_once_for_all_the_jobs(
+    tmp_path: Path, front_end: FrontEnd
+) -> None:
+    """Three jobs need the project IAM would find, and IAM answers 503 every time: one lookup (its attempts)
+    for the three, whose common failure names IAM (each job made its own attempts before)."""
+    modelarts, iam = ScriptedServer(), ScriptedServer()
+    with modelarts, iam:
+        modelarts.handler = Service()
+        iam.handler = lambda _r: json_reply({"error_msg": "busy"}, 503)
+        stack = stack_at(tmp_path, modelarts.url, front_end, jobs_program(3, wait_for="none"))
+        del stack.env["HW_PROJECT_ID"]
+        stack.env.update({"HW_REGION_NAME": REGION, "HW_AUTH_URL": iam.url})
+        output = failed(stack.up(check=False))
+        assert len(iam.requests) == IAM_ATTEMPTS, iam.requests
+        assert modelarts.requests == []
+    assert output.count("looking up the region cn-north-4's project") >= 3, output  # every job says why
+
+
+@pytest.mark.parametrize("front_end", FRONT_ENDS)
+def test_keys_handed_out_already_expired_are_asked_for_once_more_then_named(
+    tmp_path: Path, emulator_factory: Callable[..., EmulatorProcess], front_end: FrontEnd
+) -> None:
+    """Instance metadata handing out keys that expire as they are issued: asked once more, then an error
+    naming the metadata service (each call fetched keys again before)."""
+    emu = emulator_factory(temporary_key_seconds=0.001)
+    stack = make_stack(tmp_path, emu, jobs_program(1, wait_for="none"), front_end=front_end)
+    for name in ("HW_ACCESS_KEY", "HW_SECRET_KEY"):
+        stack.env.pop(name)
+    stack.env.update({"HW_USE_INSTANCE_METADATA": "true", "HW_METADATA_ENDPOINT": emu.url})
+    output = failed(stack.up(check=False))
+    assert "instance metadata" in output and "twice in a row" in output, output
+    assert emu.credentials()["issued"].get("metadata") == 2
+    assert all_jobs(emu) == []
