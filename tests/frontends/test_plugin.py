@@ -389,6 +389,42 @@ def test_a_create_whose_job_may_still_run_is_answered_as_a_partial_create(
     assert outputs["phase"].value in ("Creating", "Pending")
 
 
+def test_a_failed_operation_is_answered_in_its_own_words_without_a_python_stack(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Under every Pulumi SDK: the newer ones' servicers raise an operation's error again as a plain Exception
+    whose text lists the Python stack."""
+    from pulumi.runtime.proto import provider_pb2
+
+    from pulumi_modelarts.frontends.serving import servicer_class
+    from pulumi_modelarts.job import core
+    from pulumi_modelarts.wire.errors import ProvisioningError
+
+    def refused(*_args: Any, **_kwargs: Any) -> Any:
+        raise ProvisioningError("training job train-abc: the service refused it (HTTP 400, ModelArts.0001)")
+
+    monkeypatch.setattr(core, "open_client", refused)
+
+    class Answered(Exception):
+        pass
+
+    class Context:
+        async def abort_with_status(self, status: Any) -> None:
+            raise Answered(status)
+
+        async def abort(self, _code: Any, details: str) -> None:
+            raise Answered(details)
+
+    provider = plugin.ModelArtsProvider()
+    checked = run(provider.check(CheckRequest(URN, {}, property_map(inputs()), b"")))
+    request = provider_pb2.CreateRequest(urn=URN, properties=PropertyValue.marshal_map(checked.inputs))
+    servicer = servicer_class()([], "0.0.0", provider, engine_address=None)
+    with pytest.raises(Answered) as answered:
+        run(servicer.Create(request, Context()))
+    [details] = answered.value.args
+    assert details == "training job train-abc: the service refused it (HTTP 400, ModelArts.0001)", details
+
+
 def test_warm_up_builds_the_validators_and_says_when_done() -> None:
     import threading
 

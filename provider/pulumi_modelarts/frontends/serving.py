@@ -61,11 +61,23 @@ def servicer_class() -> type:
                 partial = _partial_create(exc)
                 if partial is not None:  # a job that may still run: recorded, its creation failed
                     await context.abort_with_status(partial.status())
-                await context.abort(grpc.StatusCode.UNKNOWN, error_text(exc))
+                await context.abort(grpc.StatusCode.UNKNOWN, error_text(_raised(exc)))
 
         return rpc_method
 
     return type("ModelArtsServicer", (ProviderServicer,), {name: answering(name) for name in RPCS})
+
+
+def _raised(exc: BaseException) -> BaseException:
+    """The error the operation raised: newer Pulumi SDKs' servicers raise it again as a plain Exception whose
+    text ends with a Python stack listing (no user's to read), the original kept as its context."""
+    seen = exc
+    for _ in range(8):  # a short chain: the servicer's one wrapping
+        inner = seen.__cause__ or seen.__context__
+        if type(seen) is not Exception or inner is None:
+            return seen
+        seen = inner
+    return seen
 
 
 def _partial_create(exc: BaseException) -> PartialCreate | None:
