@@ -427,6 +427,20 @@ def test_update_changes_the_description_in_place(emulator: EmulatorProcess, clie
     assert {**again.outputs, "declared_inputs": None} == {**updated.outputs, "declared_inputs": None}
 
 
+def test_an_update_of_settings_alone_is_known_before_any_client_is_opened() -> None:
+    old = {"metadata": {"id": JOB_ID}, "phase": "Running", "declared_inputs": inputs()}
+    stored = core.stored_update(JOB_ID, old, inputs(on_destroy="delete", wait_timeout="1h"))
+    assert stored is not None and stored.id == JOB_ID
+    recorded = stored.outputs["declared_inputs"]
+    assert (recorded["on_destroy"], recorded["wait_timeout"]) == ("delete", "1h")
+    assert {**stored.outputs, "declared_inputs": None} == {**old, "declared_inputs": None}
+    described = inputs()
+    described["metadata"]["description"] = "weekly"
+    assert core.stored_update(JOB_ID, old, described) is None  # the job itself changes
+    assert core.stored_update(JOB_ID, old, inputs(tags={"team": "nlp"})) is None  # tags are the job's
+    assert core.stored_update(JOB_ID, {"phase": "Running"}, inputs()) is None  # nothing declared to judge by
+
+
 def test_a_front_end_limit_bounds_an_update_the_service_keeps_refusing(
     emulator: EmulatorProcess, client: ModelArtsClient
 ) -> None:

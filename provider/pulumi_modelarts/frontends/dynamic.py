@@ -245,6 +245,9 @@ class TrainingJobProvider(ResourceProvider):
     def update(self, _id: str, _olds: dict[str, Any], _news: dict[str, Any]) -> UpdateResult:
         from ..job import core
 
+        stored = core.stored_update(_id, _olds, _news)  # settings only: no client, no call
+        if stored is not None:
+            return UpdateResult(stored.outputs)
         said = stderr_progress()
         with core.open_client(CONFIG.current(), said) as client:
             updated = core.update(_id, _olds, _news, client, said)

@@ -311,6 +311,9 @@ class ModelArtsProvider(Provider):
         progress = self._log.progress(request.urn)
 
         def call() -> core.JobState:
+            stored = core.stored_update(request.resource_id, olds, news)  # settings only: no client, no call
+            if stored is not None:
+                return stored
             with core.open_client(self.config(), progress, limit=request.timeout) as client:
                 return core.update(request.resource_id, olds, news, client, progress, limit=request.timeout)
 

@@ -248,6 +248,20 @@ def read(
     return JobState(job.job_id or job_id, job_outputs(job, declared, tags=tags))
 
 
+def stored_update(job_id: str, old_outputs: Mapping[str, Any], news: Mapping[str, Any]) -> JobState | None:
+    """The update's new state when it changes only provider settings (what the service never sees): the
+    outputs as last read, the new inputs recorded; None when the job itself must change (the front-ends ask
+    before they open a client, so such an update makes no call at all, IAM's included)."""
+    declared = declared_inputs(old_outputs)
+    if declared is None:
+        return None
+    inputs = normalise_inputs(news)
+    decision = diffing.compare(normalise_inputs(declared), inputs)
+    if decision.description_changed or TAGS_FIELD in decision.settings_changed or decision.replaces:
+        return None
+    return JobState(job_id, {**old_outputs, DECLARED_INPUTS: dict(inputs)})
+
+
 def update(
     job_id: str,
     old_outputs: Mapping[str, Any],
@@ -271,12 +285,9 @@ def update(
     before = normalise_inputs(declared) if declared is not None else None
     client.hide(secret_values(inputs) | secret_values(old_outputs))
     decision = diffing.compare(before or {}, inputs)
-    if (
-        before is not None
-        and not decision.description_changed
-        and TAGS_FIELD not in decision.settings_changed
-    ):
-        return JobState(job_id, {**old_outputs, DECLARED_INPUTS: dict(inputs)})
+    stored = stored_update(job_id, old_outputs, news)
+    if stored is not None:
+        return stored
     retries = clamp(limit, Bound(client.max_retry_seconds, ""))
     try:
         with retry_budget(client, limit):
