@@ -311,9 +311,8 @@ class ModelArtsProvider(Provider):
         progress = self._log.progress(request.urn)
 
         def call() -> core.JobState:
-            stored = core.stored_update(request.resource_id, olds, news)  # settings only: no client, no call
-            if stored is not None:
-                return stored
+            if (stored := core.stored_update(request.resource_id, olds, news)) is not None:
+                return stored  # settings only: no client, no call
             with core.open_client(self.config(), progress, limit=request.timeout) as client:
                 return core.update(request.resource_id, olds, news, client, progress, limit=request.timeout)
 
@@ -361,8 +360,7 @@ class ModelArtsProvider(Provider):
         return InvokeResponse(return_value=property_map(result))
 
     async def cancel(self) -> None:
-        # Waits in progress end now (their jobs are terminated while the engine listens); later ones at once.
-        # So do the waits on an account lookup (IAM's project), which no job depends on yet.
+        # Waits under way end now (their jobs terminated while the engine listens), IAM's too; later at once.
         self._stop.set()
         shared_lookups.cancel_waits()
 
