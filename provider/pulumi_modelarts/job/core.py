@@ -248,18 +248,29 @@ def read(
     return JobState(job.job_id or job_id, job_outputs(job, declared, tags=tags))
 
 
-def stored_update(job_id: str, old_outputs: Mapping[str, Any], news: Mapping[str, Any]) -> JobState | None:
-    """The update's new state when it changes only provider settings (what the service never sees): the
-    outputs as last read, the new inputs recorded; None when the job itself must change (the front-ends ask
-    before they open a client, so such an update makes no call at all, IAM's included)."""
-    declared = declared_inputs(old_outputs)
-    if declared is None:
-        return None
+def _judged(
+    old_outputs: Mapping[str, Any], news: Mapping[str, Any]
+) -> tuple[dict[str, Any], dict[str, Any] | None, diffing.Decision]:
+    """The new inputs and the declared ones (normalised; None when the state holds none), and their diff."""
     inputs = normalise_inputs(news)
-    decision = diffing.compare(normalise_inputs(declared), inputs)
-    if decision.description_changed or TAGS_FIELD in decision.settings_changed or decision.replaces:
-        return None
-    return JobState(job_id, {**old_outputs, DECLARED_INPUTS: dict(inputs)})
+    declared = declared_inputs(old_outputs)
+    before = normalise_inputs(declared) if declared is not None else None
+    return inputs, before, diffing.compare(before or {}, inputs)
+
+
+def _only_settings(before: Mapping[str, Any] | None, decision: diffing.Decision) -> bool:
+    """Whether an update changes only provider settings (what the service never sees): stored, no call."""
+    touched = decision.description_changed or decision.replaces or TAGS_FIELD in decision.settings_changed
+    return before is not None and not touched
+
+
+def stored_update(job_id: str, old_outputs: Mapping[str, Any], news: Mapping[str, Any]) -> JobState | None:
+    """The update's new state when it changes only provider settings (the outputs as last read, the new inputs
+    recorded); None when the job itself must change. The front-ends ask before they open a client, so such an
+    update makes no call at all, IAM's included."""
+    inputs, before, decision = _judged(old_outputs, news)
+    stored = {**old_outputs, DECLARED_INPUTS: dict(inputs)}
+    return JobState(job_id, stored) if _only_settings(before, decision) else None
 
 
 def update(
@@ -280,14 +291,10 @@ def update(
     limit (seconds, a front-end's own timeout such as Pulumi's customTimeouts) bounds the retries of the
     calls: a service that keeps refusing them (throttling, 5xx) fails the update once it is spent.
     """
-    inputs = normalise_inputs(news)
-    declared = declared_inputs(old_outputs)
-    before = normalise_inputs(declared) if declared is not None else None
+    inputs, before, decision = _judged(old_outputs, news)
+    if _only_settings(before, decision):
+        return JobState(job_id, {**old_outputs, DECLARED_INPUTS: dict(inputs)})
     client.hide(secret_values(inputs) | secret_values(old_outputs))
-    decision = diffing.compare(before or {}, inputs)
-    stored = stored_update(job_id, old_outputs, news)
-    if stored is not None:
-        return stored
     retries = clamp(limit, Bound(client.max_retry_seconds, ""))
     try:
         with retry_budget(client, limit):
