@@ -336,6 +336,23 @@ def test_create_read_invoke_and_delete_against_the_emulator(
     assert gone.resource_id == created.resource_id and gone.properties["phase"].value == "Terminated"
 
 
+class Answered(Exception):
+    """How AbortingContext ends a call, as grpc's context does."""
+
+
+class AbortingContext:
+    """The gRPC context a servicer answers an error through: it keeps the status and ends the call."""
+
+    status: Any = None
+
+    async def abort_with_status(self, status: Any) -> None:
+        self.status = status
+        raise Answered(status)
+
+    async def abort(self, _code: Any, details: str) -> None:
+        raise Answered(details)
+
+
 def test_a_create_whose_job_may_still_run_is_answered_as_a_partial_create(
     emulator: EmulatorProcess, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -356,22 +373,8 @@ def test_a_create_whose_job_may_still_run_is_answered_as_a_partial_create(
     pending = inputs(metadata={"annotations": {"emulator/stay-pending": "true"}}, waitFor="running")
     checked = run(provider.check(CheckRequest(URN, {}, property_map({**pending, "waitTimeout": 0.3}), b"")))
     request = provider_pb2.CreateRequest(urn=URN, properties=PropertyValue.marshal_map(checked.inputs))
-
-    class Answered(Exception):
-        pass
-
-    class Context:
-        status: Any = None
-
-        async def abort_with_status(self, status: Any) -> None:
-            self.status = status
-            raise Answered
-
-        async def abort(self, _code: Any, details: str) -> None:
-            raise Answered(details)
-
     servicer = servicer_class()([], "0.0.0", provider, engine_address=None)
-    context = Context()
+    context = AbortingContext()
     with pytest.raises(Answered):
         run(servicer.Create(request, context))
     assert context.status is not None  # not a plain error: the engine must record the job
@@ -404,23 +407,12 @@ def test_a_failed_operation_is_answered_in_its_own_words_without_a_python_stack(
         raise ProvisioningError("training job train-abc: the service refused it (HTTP 400, ModelArts.0001)")
 
     monkeypatch.setattr(core, "open_client", refused)
-
-    class Answered(Exception):
-        pass
-
-    class Context:
-        async def abort_with_status(self, status: Any) -> None:
-            raise Answered(status)
-
-        async def abort(self, _code: Any, details: str) -> None:
-            raise Answered(details)
-
     provider = plugin.ModelArtsProvider()
     checked = run(provider.check(CheckRequest(URN, {}, property_map(inputs()), b"")))
     request = provider_pb2.CreateRequest(urn=URN, properties=PropertyValue.marshal_map(checked.inputs))
     servicer = servicer_class()([], "0.0.0", provider, engine_address=None)
     with pytest.raises(Answered) as answered:
-        run(servicer.Create(request, Context()))
+        run(servicer.Create(request, AbortingContext()))
     [details] = answered.value.args
     assert details == "training job train-abc: the service refused it (HTTP 400, ModelArts.0001)", details
 
