@@ -27,6 +27,7 @@ __all__ = [
     "FakeTime",
     "ProgressLines",
     "emulator_env",
+    "init_failure",
     "minimal_job",
     "missing",
     "phase_of",
@@ -169,3 +170,16 @@ class FakeTime:
 
     def clock(self) -> float:
         return self.now
+
+
+def init_failure(status: Any) -> Any:
+    """The partial create a gRPC status carries (``provider_pb2.ErrorResourceInitFailed``): the engine records
+    the job its creation failed for. (Pulumi's protos imported here only: this module loads no provider.)"""
+    from pulumi.runtime.proto import provider_pb2, status_pb2
+
+    [(key, packed)] = status.trailing_metadata
+    assert key == "grpc-status-details-bin"
+    [detail] = status_pb2.Status.FromString(packed).details
+    failed = provider_pb2.ErrorResourceInitFailed()
+    assert detail.Unpack(failed)
+    return failed

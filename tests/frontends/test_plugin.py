@@ -43,7 +43,7 @@ from pulumi_modelarts.job import job_state
 from pulumi_modelarts.job import polling as wait
 
 from ..plugin_support import URN, declared_state, diff, diff_kinds, engine_log, run
-from ..support import poll
+from ..support import init_failure, poll
 
 
 def pv(value: Any, secret: bool = False) -> PropertyValue:
@@ -356,7 +356,7 @@ class AbortingContext:
 def test_a_create_whose_job_may_still_run_is_answered_as_a_partial_create(
     emulator: EmulatorProcess, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from pulumi.runtime.proto import provider_pb2, status_pb2
+    from pulumi.runtime.proto import provider_pb2
 
     from pulumi_modelarts.frontends.serving import servicer_class
     from pulumi_modelarts.job.client import ModelArtsClient
@@ -378,11 +378,7 @@ def test_a_create_whose_job_may_still_run_is_answered_as_a_partial_create(
     with pytest.raises(Answered):
         run(servicer.Create(request, context))
     assert context.status is not None  # not a plain error: the engine must record the job
-    [(key, packed)] = context.status.trailing_metadata
-    assert key == "grpc-status-details-bin"
-    [detail] = status_pb2.Status.FromString(packed).details
-    failed = provider_pb2.ErrorResourceInitFailed()
-    assert detail.Unpack(failed)
+    failed = init_failure(context.status)
     [reason] = failed.reasons
     assert "may still be running" in reason and f"(id {failed.id})" in reason, reason
     assert "terminating it failed (RecursionError: maximum recursion depth exceeded" in reason, reason

@@ -26,7 +26,7 @@ from pulumi_modelarts.job import polling as wait_module
 from pulumi_modelarts.job.progress import StderrProgress
 from pulumi_modelarts.wire.errors import JobNotFoundError, SettingsError
 
-from ..support import minimal_job, phase_of, wait_phase
+from ..support import init_failure, minimal_job, phase_of, wait_phase
 
 ENV_NAMES = (
     "HW_REGION_NAME",
@@ -475,7 +475,6 @@ def test_a_create_whose_job_may_still_run_is_answered_as_a_partial_create(
     prov: TrainingJobProvider, emu: EmulatorProcess, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from pulumi.runtime import rpc
-    from pulumi.runtime.proto import provider_pb2, status_pb2
 
     from pulumi_modelarts.job.client import ModelArtsClient
 
@@ -486,11 +485,7 @@ def test_a_create_whose_job_may_still_run_is_answered_as_a_partial_create(
     inputs = checked(prov, annotated({"emulator/stay-pending": "true"}, wait_for="running", wait_timeout=0.3))
     context = _as_the_host_calls("create", prov, inputs)
     assert context.status is not None, context.details  # not a plain error: the engine must record the job
-    [(key, packed)] = context.status.trailing_metadata
-    assert key == "grpc-status-details-bin"
-    [detail] = status_pb2.Status.FromString(packed).details
-    failed = provider_pb2.ErrorResourceInitFailed()
-    assert detail.Unpack(failed)
+    failed = init_failure(context.status)
     [reason] = failed.reasons
     assert reason == context.status.details and "may still be running" in reason, reason
     assert f"(id {failed.id})" in reason and "UnicodeEncodeError" in reason
