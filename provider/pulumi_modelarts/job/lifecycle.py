@@ -29,12 +29,17 @@ WAIT_FOR_CHOICES: Final = SETTING_CHOICES["wait_for"]
 WaitFor: TypeAlias = str
 
 
+def _choice(value: object, choices: tuple[str, ...]) -> str:
+    """The choice named by value (case-insensitive); ValueError listing the choices otherwise."""
+    if isinstance(value, str) and value.strip().lower() in choices:
+        return value.strip().lower()
+    listed = ", ".join(repr(choice) for choice in choices)
+    raise ValueError(f"must be one of {listed}, got {_short_repr(value)}")
+
+
 def parse_wait_for(value: object) -> WaitFor:
     """The target named by value (case-insensitive); ValueError listing the choices otherwise."""
-    if isinstance(value, str) and value.strip().lower() in WAIT_FOR_CHOICES:
-        return value.strip().lower()
-    choices = ", ".join(repr(choice) for choice in WAIT_FOR_CHOICES)
-    raise ValueError(f"must be one of {choices}, got {_short_repr(value)}")
+    return _choice(value, WAIT_FOR_CHOICES)
 
 
 # The defaults are declared once, on the settings model (generated into fields.SETTING_DEFAULTS).
@@ -46,10 +51,7 @@ ON_DESTROY_CHOICES: Final = SETTING_CHOICES["on_destroy"]
 
 def parse_on_destroy(value: object) -> str:
     """The choice named by value (case-insensitive); ValueError listing the choices otherwise."""
-    if isinstance(value, str) and value.strip().lower() in ON_DESTROY_CHOICES:
-        return value.strip().lower()
-    choices = ", ".join(repr(choice) for choice in ON_DESTROY_CHOICES)
-    raise ValueError(f"must be one of {choices}, got {_short_repr(value)}")
+    return _choice(value, ON_DESTROY_CHOICES)
 
 
 def deletes_record(declared: Mapping[str, Any]) -> bool:
