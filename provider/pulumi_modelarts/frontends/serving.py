@@ -58,10 +58,12 @@ def servicer_class() -> type:
             try:
                 return await inherited(self, request, context)
             except Exception as exc:
-                partial = _partial_create(exc)
-                if partial is not None:  # a job that may still run: recorded, its creation failed
-                    await context.abort_with_status(partial.status())
-                await context.abort(grpc.StatusCode.UNKNOWN, error_text(_raised(exc)))
+                raised = _raised(exc)
+                if isinstance(
+                    raised, PartialCreate
+                ):  # a job that may still run: recorded, its creation failed
+                    await context.abort_with_status(raised.status())
+                await context.abort(grpc.StatusCode.UNKNOWN, error_text(raised))
 
         return rpc_method
 
@@ -69,8 +71,8 @@ def servicer_class() -> type:
 
 
 def _raised(exc: BaseException) -> BaseException:
-    """The error the operation raised: newer Pulumi SDKs' servicers raise it again as a plain Exception whose
-    text ends with a Python stack listing (no user's to read), the original kept as its context."""
+    """The error the operation raised (a PartialCreate too): newer Pulumi SDKs' servicers raise it again as a
+    plain Exception whose text ends with a Python stack listing, the original kept as its context."""
     seen = exc
     for _ in range(8):  # a short chain: the servicer's one wrapping
         inner = seen.__cause__ or seen.__context__
@@ -78,19 +80,6 @@ def _raised(exc: BaseException) -> BaseException:
             return seen
         seen = inner
     return seen
-
-
-def _partial_create(exc: BaseException) -> PartialCreate | None:
-    """The PartialCreate behind exc: newer Pulumi SDKs' servicers raise every error of a call again as a plain
-    Exception (with its traceback in the text), the original kept as its context."""
-    seen: BaseException | None = exc
-    for _ in range(8):  # a short chain: the servicer's one wrapping, and what raised it
-        if seen is None:
-            return None
-        if isinstance(seen, PartialCreate):
-            return seen
-        seen = seen.__cause__ or seen.__context__
-    return None
 
 
 async def serve(args: list[str], provider: Provider, engine: str) -> None:
