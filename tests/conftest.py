@@ -82,8 +82,7 @@ def built_once(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str, Calla
     """``built_once(name, build)``: the directory ``build`` fills, built by the first test of the run that
     asks and shared by all (in a parallel run, the workers' base directories share a parent; the others wait
     on a lock while it is built). A build that failed is tried again by the next test that asks."""
-    root = tmp_path_factory.getbasetemp()
-    shared = root.parent if os.environ.get("PYTEST_XDIST_WORKER") else root
+    shared = _run_directory(tmp_path_factory)
 
     def once(name: str, build: Callable[[Path], object]) -> Path:
         target, done = shared / name, shared / f"{name}.built"
@@ -101,9 +100,14 @@ def built_once(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str, Calla
 @pytest.fixture(scope="session", autouse=True)
 def _shared_stack_templates(tmp_path_factory: pytest.TempPathFactory) -> None:
     """New stacks are copied from templates the run's processes share (tests/cli/pulumi_cli.py)."""
+    os.environ.setdefault(TEMPLATES_ENV, str(_run_directory(tmp_path_factory) / "stack-templates"))
+
+
+def _run_directory(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A directory every process of the run shares: in a parallel run, the parent of the workers' base
+    directories."""
     root = tmp_path_factory.getbasetemp()
-    shared = root.parent if os.environ.get("PYTEST_XDIST_WORKER") else root
-    os.environ.setdefault(TEMPLATES_ENV, str(shared / "stack-templates"))
+    return root.parent if os.environ.get("PYTEST_XDIST_WORKER") else root
 
 
 @pytest.fixture
