@@ -266,6 +266,16 @@ TrainingJob(
 THROTTLED = {"error_code": "APIG.0308", "error_msg": "The request is throttled."}
 
 
+def stack_finding_its_project(
+    tmp_path: Path, modelarts: ScriptedServer, iam: ScriptedServer, front_end: FrontEnd, program: str
+) -> Stack:
+    """A stack whose project is IAM's answer for its region (no project id); IAM and ModelArts scripted."""
+    stack = stack_at(tmp_path, modelarts.url, front_end, program)
+    del stack.env["HW_PROJECT_ID"]
+    stack.env.update({"HW_REGION_NAME": REGION, "HW_AUTH_URL": iam.url})
+    return stack
+
+
 def failed(run: Any) -> str:
     output: str = run.stdout + run.stderr
     assert run.returncode != 0, output
@@ -282,9 +292,7 @@ def test_hostile_settings_and_iam_answers_are_refused_at_once_naming_what(
     modelarts, iam = ScriptedServer(), ScriptedServer()
     with modelarts, iam:
         modelarts.handler = Service()
-        stack = stack_at(tmp_path, modelarts.url, front_end, WAITING_JOB)
-        del stack.env["HW_PROJECT_ID"]  # the project is IAM's answer for the region
-        stack.env.update({"HW_REGION_NAME": REGION, "HW_AUTH_URL": iam.url})
+        stack = stack_finding_its_project(tmp_path, modelarts, iam, front_end, WAITING_JOB)
 
         # A name under .localhost resolves however the resolver likes: plain http to it is refused.
         evil = stack.run("preview", check=False, HW_MODELARTS_ENDPOINT="http://evil.localhost:8080")
@@ -384,9 +392,9 @@ def test_ctrl_c_ends_an_up_whose_jobs_wait_for_an_iam_that_never_answers(tmp_pat
     modelarts, iam = ScriptedServer(), ScriptedServer()
     with modelarts, iam:
         modelarts.handler, iam.handler = Service(), never
-        stack = stack_at(tmp_path, modelarts.url, front_end, jobs_program(3, wait_for="none"))
-        del stack.env["HW_PROJECT_ID"]
-        stack.env.update({"HW_REGION_NAME": REGION, "HW_AUTH_URL": iam.url})
+        stack = stack_finding_its_project(
+            tmp_path, modelarts, iam, front_end, jobs_program(3, wait_for="none")
+        )
         proc = popen(stack, "up", "--yes", "--skip-preview")
         try:
             poll(lambda: len(iam.requests), lambda asked: asked >= 1, timeout=60, what="IAM asked")
@@ -417,9 +425,9 @@ def test_an_iam_refusing_every_attempt_is_asked_once_for_all_the_jobs(
     with modelarts, iam:
         modelarts.handler = Service()
         iam.handler = lambda _r: json_reply({"error_msg": "busy"}, 503)
-        stack = stack_at(tmp_path, modelarts.url, front_end, jobs_program(3, wait_for="none"))
-        del stack.env["HW_PROJECT_ID"]
-        stack.env.update({"HW_REGION_NAME": REGION, "HW_AUTH_URL": iam.url})
+        stack = stack_finding_its_project(
+            tmp_path, modelarts, iam, front_end, jobs_program(3, wait_for="none")
+        )
         output = failed(stack.up(check=False))
         assert len(iam.requests) == IAM_ATTEMPTS, iam.requests
         assert modelarts.requests == []
