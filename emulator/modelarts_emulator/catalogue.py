@@ -97,7 +97,8 @@ FLAVORS: dict[str, dict[str, Any]] = {
     },
 }
 
-# Preset engines: the seed example's v1-compatible PyTorch, and v2 PyTorch, TensorFlow and MindSpore images.
+# Preset engines: the seed example's v1-compatible PyTorch, and v2 PyTorch, TensorFlow and MindSpore images. A
+# v2 engine's version is its id, as in the API page's example (caffe-1.0.0-python2.7 for both).
 ENGINES: tuple[dict[str, Any], ...] = (
     {
         "engine_id": "pytorch-cp36-1.4.0-v2",
@@ -114,7 +115,7 @@ ENGINES: tuple[dict[str, Any], ...] = (
     {
         "engine_id": "pytorch_1.8.0-cuda_10.2-py_3.7-ubuntu_18.04-x86_64",
         "engine_name": "PyTorch",
-        "engine_version": "pytorch_1.8.0-cuda_10.2-py_3.7-ubuntu_18.04",
+        "engine_version": "pytorch_1.8.0-cuda_10.2-py_3.7-ubuntu_18.04-x86_64",
         "v1_compatible": False,
         "run_user": "1102",
         "image_info": {
@@ -124,9 +125,21 @@ ENGINES: tuple[dict[str, Any], ...] = (
         },
     },
     {
+        "engine_id": "pytorch_2.1.0-cuda_12.1-py_3.10-ubuntu_22.04-x86_64",
+        "engine_name": "PyTorch",
+        "engine_version": "pytorch_2.1.0-cuda_12.1-py_3.10-ubuntu_22.04-x86_64",
+        "v1_compatible": False,
+        "run_user": "1102",
+        "image_info": {
+            "cpu_image_url": "aip/pytorch_2_1:train",
+            "gpu_image_url": "aip/pytorch_2_1:train",
+            "image_version": "pytorch_2.1.0-cuda_12.1-py_3.10-ubuntu_22.04-x86_64-20240606190017-0e5ab0d",
+        },
+    },
+    {
         "engine_id": "tensorflow_2.1.0-cuda_10.1-py_3.7-ubuntu_18.04-x86_64",
         "engine_name": "TensorFlow",
-        "engine_version": "tensorflow_2.1.0-cuda_10.1-py_3.7-ubuntu_18.04",
+        "engine_version": "tensorflow_2.1.0-cuda_10.1-py_3.7-ubuntu_18.04-x86_64",
         "v1_compatible": False,
         "run_user": "1102",
         "image_info": {
@@ -178,3 +191,4 @@ def flavors(flavor_type: str | None) -> dict[str, Any]:
 def engines() -> dict[str, Any]:
     """The engine listing."""
     return {"total": len(ENGINES), "items": copy.deepcopy(list(ENGINES))}
+

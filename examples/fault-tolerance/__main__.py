@@ -40,7 +40,7 @@ job = TrainingJob(
         "command": "python -m torch.distributed.run train.py",
     },
     spec={
-        "resource": {"flavor_id": config.get("flavorId") or "modelarts.vm.gpu.v100", "node_count": 2},
+        "resource": {"flavor_id": config.get("flavorId") or "modelarts.vm.pnt1.large.eco", "node_count": 2},
         # A runaway job stops by itself after a day.
         "auto_stop": {"time_unit": "HOURS", "duration": 24},
     },

@@ -54,7 +54,9 @@ job = TrainingJob(
         ],
         "outputs": [{"name": "train_url", "remote": {"obs": {"obs_url": f"/{bucket}/output/resnet/"}}}],
     },
-    spec={"resource": {"flavor_id": config.get("flavorId") or "modelarts.vm.gpu.p100", "node_count": 1}},
+    spec={
+        "resource": {"flavor_id": config.get("flavorId") or "modelarts.vm.p100.large.eco", "node_count": 1}
+    },
 )
 
 pulumi.export("job_id", job.id)

@@ -12,7 +12,12 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .frontends.dynamic import TrainingJobProvider
-    from .frontends.resource import TrainingJob, get_training_jobs
+    from .frontends.resource import (
+        TrainingJob,
+        get_training_job_engines,
+        get_training_job_flavors,
+        get_training_jobs,
+    )
     from .wire.errors import ProvisioningError
 # BEGIN GENERATED input imports (scripts/generate; do not edit)
 if TYPE_CHECKING:
@@ -160,6 +165,8 @@ __all__ = [
     "ProvisioningError",
     "TrainingJob",
     "TrainingJobProvider",
+    "get_training_job_engines",
+    "get_training_job_flavors",
     "get_training_jobs",
 ]
 # The typed inputs (...Args classes and ...ArgsDict TypedDicts), one per input object.
@@ -307,6 +314,8 @@ __all__ += [
 _LAZY: dict[str, str] = {
     "TrainingJob": "frontends.resource",
     "get_training_jobs": "frontends.resource",
+    "get_training_job_flavors": "frontends.resource",
+    "get_training_job_engines": "frontends.resource",
     "TrainingJobProvider": "frontends.dynamic",
     "ProvisioningError": "wire.errors",
 }

@@ -5,6 +5,16 @@ import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "./utilities";
 
 // Export members:
+export { GetTrainingJobEnginesArgs, GetTrainingJobEnginesResult } from "./getTrainingJobEngines";
+export const getTrainingJobEngines: typeof import("./getTrainingJobEngines").getTrainingJobEngines = null as any;
+export const getTrainingJobEnginesOutput: typeof import("./getTrainingJobEngines").getTrainingJobEnginesOutput = null as any;
+utilities.lazyLoad(exports, ["getTrainingJobEngines","getTrainingJobEnginesOutput"], () => require("./getTrainingJobEngines"));
+
+export { GetTrainingJobFlavorsArgs, GetTrainingJobFlavorsResult, GetTrainingJobFlavorsOutputArgs } from "./getTrainingJobFlavors";
+export const getTrainingJobFlavors: typeof import("./getTrainingJobFlavors").getTrainingJobFlavors = null as any;
+export const getTrainingJobFlavorsOutput: typeof import("./getTrainingJobFlavors").getTrainingJobFlavorsOutput = null as any;
+utilities.lazyLoad(exports, ["getTrainingJobFlavors","getTrainingJobFlavorsOutput"], () => require("./getTrainingJobFlavors"));
+
 export { GetTrainingJobsArgs, GetTrainingJobsResult, GetTrainingJobsOutputArgs } from "./getTrainingJobs";
 export const getTrainingJobs: typeof import("./getTrainingJobs").getTrainingJobs = null as any;
 export const getTrainingJobsOutput: typeof import("./getTrainingJobs").getTrainingJobsOutput = null as any;

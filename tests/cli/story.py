@@ -76,7 +76,7 @@ def job_args(
             "inputs": [{"name": "data_url", "remote": {"obs": {"obs_url": data_url}}}],
             "outputs": [{"name": "train_url", "remote": {"obs": {"obs_url": "/bucket/models/"}}}],
         },
-        "spec": {"resource": {"flavor_id": "modelarts.vm.cpu.8u", "node_count": node_count}},
+        "spec": {"resource": {"flavor_id": "modelarts.vm.pnt1.large.eco", "node_count": node_count}},
         **settings,
     }
 

@@ -79,6 +79,8 @@ def test_bench_quick_writes_every_figure(tmp_path: Path) -> None:
         for wait_for in WAIT_FORS:
             entry = result["wait_for_api_calls"][fe][wait_for]
             assert entry["up_calls"].get("create", 0) == wait_jobs, (fe, wait_for, entry)
+            # The account's catalogue: read once by the run's provider process, whatever the number of jobs.
+            assert entry["catalogue_calls"] == entry["up_calls"].get("flavors") == 1, (fe, wait_for, entry)
             assert entry["destroy_calls_per_job"] >= 1, (fe, wait_for, entry)
             assert found["up_api_calls_per_job"][wait_for] == entry["up_calls_per_job"]
         # wait_for="none": the create, nothing else; "completed" polled until the job ended.

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
@@ -177,6 +178,14 @@ def test_example_up_preview_destroy(
             assert stack.resources(front_end.type_token) == []
 
 
+def _catalogue(emu: EmulatorProcess) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The account's flavors and engines as the service lists them."""
+    with httpx.Client(auth=emu.auth(), timeout=10) as http:
+        flavors = http.get(emu.api_url("/training-job-flavors")).raise_for_status().json()["flavors"]
+        engines = http.get(emu.api_url("/training-job-engines")).raise_for_status().json()["items"]
+    return flavors, engines
+
+
 def _copy_other_language_example(name: str, dest: Path) -> None:
     """The example as a user has it once its dependencies are in place: the plugins block and the SDK link
     point at this checkout (the virtualenv's plugin; sdk/go through go.mod's replace, the compiled sdk/nodejs
@@ -232,5 +241,26 @@ def test_other_language_example_up_and_empty_preview(
         if name == "native-yaml":
             # getTrainingJobs through fn::invoke, given the job's name: run once the job was, it finds it.
             assert outputs["runningId"] == outputs["id"]
+        # The catalogue's functions: what each program took from them is what the account lists.
+        flavors, engines = _catalogue(emulator)
+        if name in ("native-typescript", "native-go"):
+            # The job's flavor, chosen from the CPU flavors: the one with 8 cores.
+            cpu = [f for f in flavors if f["flavor_type"] == "CPU"]
+            [eight] = [f["flavor_id"] for f in cpu if f["flavor_info"]["cpu"]["core_num"] == 8]
+            assert outputs["flavor"] == eight
+            assert job.spec is not None and job.spec.resource is not None
+            assert job.spec.resource.flavor_id == eight
+        if name == "native-typescript":
+            pytorch = [e["engine_id"] for e in engines if e["engine_name"] == "PyTorch"]
+            assert outputs["pytorchEngines"] == pytorch
+        if name == "native-go":
+            assert outputs["engines"] == len(engines)
+        if name == "native-yaml":
+            # The listing in the schema's names (flavorId, maxNum, flavorInfo.cpu.coreNum).
+            cpu = [f for f in flavors if f["flavor_type"] == "CPU"]
+            assert [f["flavorId"] for f in outputs["cpuFlavors"]] == [f["flavor_id"] for f in cpu]
+            assert [f["maxNum"] for f in outputs["cpuFlavors"]] == [f["max_num"] for f in cpu]
+            cores = [f["flavorInfo"]["cpu"]["coreNum"] for f in outputs["cpuFlavors"]]
+            assert cores == [f["flavor_info"]["cpu"]["core_num"] for f in cpu]
 
         stack.preview("--expect-no-changes")

@@ -159,8 +159,10 @@ def test_a_refusal_echoing_the_request_hides_the_environment_values(
         server.handler = echo
         stack = stack_at(tmp_path, server.url, front_end, jobs_program(1, wait_for="none", extra=WITH_ENV))
         up = stack.up(check=False)
-        [create] = server.requests
+        # The catalogue check's read of the flavors (refused alike: a warning), then the create.
+        catalogue, create = server.requests
     output = up.stdout + up.stderr
+    assert (catalogue.method, catalogue.path.rsplit("/", 1)[-1]) == ("GET", "training-job-flavors")
     assert ENV_SECRET in json.dumps(create.json())  # it was sent, and echoed back
     assert up.returncode != 0
     assert_clean(output)
@@ -264,6 +266,7 @@ TrainingJob(
 )
 """
 THROTTLED = {"error_code": "APIG.0308", "error_msg": "The request is throttled."}
+NO_SUCH_API = {"error_code": "APIG.0101", "error_msg": "The API does not exist or has not been published."}
 
 
 def stack_finding_its_project(
@@ -357,6 +360,8 @@ def test_a_service_pausing_the_account_for_an_hour_ends_the_wait_on_time(
     def paused(request: Recorded) -> Reply:
         if service.creates == 0 and request.method == "POST":
             return service(request)  # the name search before the create, and the create
+        if service.creates == 0 and request.path.endswith("/training-job-flavors"):
+            return json_reply(NO_SUCH_API, 404)  # the check before the create: a site without the catalogue
         return json_reply(THROTTLED, 429, **{"Retry-After": "3600"})
 
     with ScriptedServer() as modelarts:

@@ -163,7 +163,9 @@ def test_the_engine_listing_is_the_sdks_shape_and_reads_back(emulator: EmulatorP
         assert engine.image_info.image_version
     # The engine the project's tests and examples name (engine_name with engine_version) is listed.
     pairs = {(e.engine_name, e.engine_version) for e in answer.items}
-    assert ("PyTorch", "pytorch_1.8.0-cuda_10.2-py_3.7-ubuntu_18.04") in pairs
+    assert ("PyTorch", "pytorch_1.8.0-cuda_10.2-py_3.7-ubuntu_18.04-x86_64") in pairs
+    # A v2 engine's version is its id, as the API page's example shows (caffe-1.0.0-python2.7 for both).
+    assert all(e.engine_version == e.engine_id for e in answer.items if not e.v1_compatible)
 
 
 # -- the closed catalogue, signing, statistics, the request log -------------------------------------------

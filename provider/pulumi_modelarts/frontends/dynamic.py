@@ -39,7 +39,7 @@ from pulumi.dynamic import (
 from ..account.settings import near_miss_keys
 from ..job.progress import StderrProgress, engine_address
 from ..job.reports import JobMayStillRun
-from ..wire.errors import ModelArtsError, ProvisioningError
+from ..wire.errors import InvalidInputsError, ModelArtsError, ProvisioningError
 from .shared import (
     CONFIG_KEYS,
     ProviderConfig,
@@ -172,6 +172,12 @@ def _secret_inputs(inputs: Mapping[str, Any]) -> dict[str, Any]:
     return mark(inputs, PLAIN, rpc.wrap_rpc_secret)
 
 
+def _job_name(inputs: Mapping[str, Any]) -> str | None:
+    metadata = inputs.get("metadata")
+    name = metadata.get("name") if isinstance(metadata, Mapping) else None
+    return name if isinstance(name, str) else None
+
+
 class TrainingJobProvider(ResourceProvider):
     """CRUD for ModelArts training jobs. Stateless: safe to pickle, safe to share between threads."""
 
@@ -181,6 +187,7 @@ class TrainingJobProvider(ResourceProvider):
 
     def check(self, _olds: dict[str, Any], news: dict[str, Any]) -> CheckResult:
         from ..job import core
+        from ..job.catalogue import check_planned
         from .renaming import as_written, from_python, spelled_twice
 
         # Outside the provider host (no configure), settings come from wherever the caller resolves them.
@@ -191,21 +198,35 @@ class TrainingJobProvider(ResourceProvider):
         if checked.warnings:
             # A dynamic provider has no per-resource log (its stderr is shown among the stack's diagnostics),
             # so each line names the job.
-            metadata = checked.inputs.get("metadata")
-            name = metadata.get("name") if isinstance(metadata, dict) else None
-            job = name if isinstance(name, str) else None
+            job = _job_name(checked.inputs)
             said = stderr_progress()
             for warning in checked.warnings:
                 said.say(f"warning: {warning_line(*as_written(warning.path, warning.reason, news), job)}")
-        problems = [*spelled_twice(news), *(as_written(f.path, f.reason, news) for f in checked.failures)]
+        failures = checked.failures
+        if not failures and not _olds and config is not None:
+            # A new job: what the account's catalogue refuses fails the preview (job/catalogue.py).
+            verdict = check_planned(checked.inputs, CONFIG.current(), stderr_progress())
+            failures = verdict.failures
+            for skipped in verdict.skipped:
+                stderr_progress().say(f"warning: {warning_line('', skipped, _job_name(checked.inputs))}")
+        problems = [*spelled_twice(news), *(as_written(f.path, f.reason, news) for f in failures)]
         return CheckResult(checked.inputs, [check_failure(path, reason) for path, reason in problems])
 
     @_reported
     def diff(self, _id: str, _olds: dict[str, Any], _news: dict[str, Any]) -> DiffResult:
         from ..job import core
+        from ..job.catalogue import check_planned
+        from .renaming import as_written
 
         # The protocol carries top-level replaces only: the progress line names the values forcing a new job.
         decision = core.plan(_id, _olds, _news, stderr_progress(), explain=True)
+        if decision.replaces and CONFIG.for_check()[0] is not None:
+            # A new job replaces this one: the account's catalogue judges it as it judges a create.
+            verdict = check_planned(_news, CONFIG.current(), stderr_progress())
+            for skipped in verdict.skipped:
+                stderr_progress().say(f"warning: {warning_line('', skipped, _job_name(_news))}")
+            if verdict.failures:
+                raise InvalidInputsError(as_written(f.path, f.reason, _news) for f in verdict.failures)
         return DiffResult(
             changes=decision.changes,
             replaces=decision.replaces,

@@ -150,9 +150,10 @@ def wire_state(values: Mapping[str, PropertyValue]) -> dict[str, Any]:
     return _wire_map(values, schema_names.OUTPUTS)
 
 
-def wire_args(values: Mapping[str, PropertyValue]) -> dict[str, Any]:
-    """getTrainingJobs' arguments (schema names) as plain data in wire names."""
-    return _wire_map(values, schema_names.FUNCTION_ARGS)
+def wire_args(values: Mapping[str, PropertyValue], root: str = schema_names.FUNCTION_ARGS) -> dict[str, Any]:
+    """A function's arguments (schema names; root: where they start in ``schema_names.TYPES``, by default
+    getTrainingJobs') as plain data in wire names."""
+    return _wire_map(values, root)
 
 
 def _wire_map(values: Mapping[str, PropertyValue], shape: str) -> dict[str, Any]:

@@ -64,9 +64,12 @@ from pulumi.runtime import rpc
 from ..account import shared_lookups
 from ..account.settings import CONFIG_NAMESPACE, SOURCES
 from ..generated import schema_names
+from ..job.checking import Failure
 from ..job.job_state import declared_from_job
 from ..job.progress import EngineLog
 from ..job.reports import JobMayStillRun
+from ..wire.errors import InvalidInputsError
+from .functions import BY_TOKEN
 from .in_flight import InFlight
 from .native_values import (
     answered,
@@ -88,7 +91,6 @@ from .shared import (
     ProviderConfig,
     engine_failure,
     error_text,
-    find_jobs,
     is_lookup,
     scope_of_urn,
     warning_line,
@@ -99,7 +101,6 @@ from .warm_up import WarmUp
 __all__ = ["ModelArtsProvider", "main"]
 
 RESOURCE_TYPE = "modelarts:index:TrainingJob"
-FUNCTION_TYPE = "modelarts:index:getTrainingJobs"
 # One thread per operation in flight; a create waiting for Running holds its thread for the whole wait.
 # The engine runs at most --parallel operations at once (default 4 x cores); this leaves room above that.
 WORKERS = 256
@@ -181,6 +182,17 @@ class ModelArtsProvider(Provider):
         """The provider configuration as ``configure`` last received it (``modelarts:<key>`` -> value)."""
         return self._config.current()
 
+    async def _catalogue(self, urn: str, inputs: Mapping[str, Any]) -> list[Failure]:
+        """What the account's catalogue refuses in a job about to be created or replaced (job/catalogue.py);
+        a listing it could not read is a warning on the job."""
+        from ..job.catalogue import check_planned
+
+        progress = self._log.progress(urn)
+        verdict = await self._run(lambda: check_planned(inputs, self.config(), progress), "catalogue")
+        for skipped in verdict.skipped:
+            self._log.log(urn, warning_line("", skipped), warning=True)
+        return verdict.failures
+
     async def get_schema(self, request: GetSchemaRequest) -> GetSchemaResponse:
         schema = importlib.resources.files("pulumi_modelarts.generated").joinpath("schema.json")
         return GetSchemaResponse(schema.read_text(encoding="utf-8"))
@@ -221,9 +233,10 @@ class ModelArtsProvider(Provider):
         olds = wire_inputs(request.old_inputs)
         checked = core.check(olds, news, config=config, misplaced=misplaced)
         # Paths and the names their reasons mention as the user wrote them (schema names).
-        failures = [
-            CheckFailure(*engine_failure(*schema_failure(f.path, f.reason))) for f in checked.failures
-        ]
+        found = checked.failures
+        if not found and not request.old_inputs and config is not None:
+            found = await self._catalogue(request.urn, checked.inputs)  # a new job
+        failures = [CheckFailure(*engine_failure(*schema_failure(f.path, f.reason))) for f in found]
         # Advice the service does not enforce: a warning on the job's row, the inputs pass.
         for advice in checked.warnings:
             self._log.log(
@@ -241,6 +254,9 @@ class ModelArtsProvider(Provider):
         news = wire_inputs(request.new_inputs)
         progress = self._log.progress(request.urn)
         decision = core.plan(request.resource_id, olds, news, progress)
+        configured = self._config.for_check()[0] is not None
+        if decision.forcing() and configured and (refused := await self._catalogue(request.urn, news)):
+            raise InvalidInputsError(schema_failure(f.path, f.reason) for f in refused)
         # Each changed value at its own path (spec.resource.nodeCount, algorithm.parameters[1].value), in
         # schema names: `preview --diff` shows it where it is and `preview --json` lists it. The replace
         # reasons are those paths too: the engine takes property paths there (it replaces the job and reports
@@ -332,32 +348,14 @@ class ModelArtsProvider(Provider):
         await self._run(call, f"delete {_named(request.urn)}")
 
     async def invoke(self, request: InvokeRequest) -> InvokeResponse:
-        if request.tok != FUNCTION_TYPE:
+        roots = schema_names.FUNCTIONS.get(request.tok)
+        if roots is None:
             raise ValueError(f"unknown function {request.tok}")
-        args = wire_args(request.args)
+        args, function = wire_args(request.args, roots[0]), BY_TOKEN[request.tok]
         progress = self._log.progress("")
-
-        def millis(key: str) -> int | None:
-            value = args.get(key)
-            return None if value is None else int(value)
-
-        def call() -> list[dict[str, Any]]:
-            return find_jobs(
-                self.config(),
-                progress,
-                name=str(args["name"]) if args.get("name") else None,
-                phases=[str(p) for p in args.get("phases") or []],
-                kind=str(args["kind"]) if args.get("kind") else None,
-                created_after_ms=millis("created_after"),
-                created_before_ms=millis("created_before"),
-                tags=args.get("tags"),
-                sort_by=str(args["sort_by"]) if args.get("sort_by") else None,
-                order=str(args["order"]) if args.get("order") else None,
-            )
-
-        jobs = await self._run(call, "getTrainingJobs")
-        result = to_schema({"jobs": jobs}, schema_names.FUNCTION_RESULT)
-        return InvokeResponse(return_value=property_map(result))
+        what = request.tok.rsplit(":", 1)[-1]
+        result = await self._run(lambda: function(self.config(), progress, args), what)
+        return InvokeResponse(return_value=property_map(to_schema(result, roots[1])))
 
     async def cancel(self) -> None:
         # Waits under way end now (their jobs terminated while the engine listens), IAM's too; later at once.

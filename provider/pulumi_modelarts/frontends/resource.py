@@ -1,4 +1,5 @@
-"""The ``TrainingJob`` resource and the ``get_training_jobs`` lookup.
+"""The ``TrainingJob`` resource and the lookups: ``get_training_jobs`` and the account's catalogue
+(``get_training_job_flavors``, ``get_training_job_engines``).
 
     job = TrainingJob("train",
         algorithm={"engine": {"image_url": "org/img:1"}, "command": "python train.py"},
@@ -36,7 +37,13 @@ if TYPE_CHECKING:
 
 # ruff: noqa: UP007, UP045  (Optional/Union spelled out, as generated SDKs do)
 
-__all__ = ["SECRET_OUTPUTS", "TrainingJob", "get_training_jobs"]
+__all__ = [
+    "SECRET_OUTPUTS",
+    "TrainingJob",
+    "get_training_job_engines",
+    "get_training_job_flavors",
+    "get_training_jobs",
+]
 
 
 def _into_field(value: Any, name: str, inner: Callable[[Any], Any]) -> Any:
@@ -342,3 +349,26 @@ def get_training_jobs(
         raise
     except ValueError as exc:  # a filter the service would refuse
         raise ValueError(f"get_training_jobs: {exc}") from None
+
+
+def get_training_job_flavors(flavor_type: Optional[str] = None) -> list[outputs.OfferedFlavor]:
+    """The public-pool flavors the account may run training jobs on, as plain dicts (wire names): each
+    ``flavor_id`` goes in ``spec.resource.flavor_id``, and a job asks at most its ``max_num`` nodes.
+
+    flavor_type: only flavors of this type (``CPU``, ``GPU`` or ``Ascend``); all when None. Settings as for
+    the resource.
+    """
+    from ..job.progress import StderrProgress
+    from .functions import training_job_flavors
+
+    found = training_job_flavors(_program_config(), StderrProgress(None), {"flavor_type": flavor_type})
+    return found["flavors"]  # type: ignore[no-any-return]
+
+
+def get_training_job_engines() -> list[outputs.OfferedEngine]:
+    """The preset engines the account may train with, as plain dicts (wire names): ``engine_id``, or
+    ``engine_name`` with ``engine_version``, goes in ``algorithm.engine``. Settings as for the resource."""
+    from ..job.progress import StderrProgress
+    from .functions import training_job_engines
+
+    return training_job_engines(_program_config(), StderrProgress(None), {})["engines"]  # type: ignore[no-any-return]

@@ -652,6 +652,40 @@ class TrainingJobDetails(TypedDict, total=False):
     ftjob_config: FtJobConfigResponse
 
 
+class OfferedFlavor(TypedDict, total=False):
+    """A flavor the account may run training jobs on (``flavor_info.max_num``: the most nodes a job takes)."""
+
+    pool_id: str
+    flavor_id: str
+    flavor_name: str
+    max_num: int
+    flavor_type: str
+    billing: BillingInfo
+    flavor_info: FlavorInfo
+    attributes: dict[str, str]
+    support_engines: str
+    support_groups: str
+
+
+class EngineImages(TypedDict, total=False):
+    """The images an engine runs: one for CPU flavors, one for GPU and NPU flavors (either may be empty)."""
+
+    cpu_image_url: str
+    gpu_image_url: str
+    image_version: str
+
+
+class OfferedEngine(TypedDict, total=False):
+    """A preset engine (``algorithm.engine`` takes its ``engine_id``, or its name with its version)."""
+
+    engine_id: str
+    engine_name: str
+    engine_version: str
+    v1_compatible: bool
+    run_user: str
+    image_info: EngineImages
+
+
 __all__ = [
     "AffinityResponse",
     "AlgoConfigParamResponse",
@@ -671,6 +705,7 @@ __all__ = [
     "DatasetResponse",
     "DiskInfo",
     "Endpoints",
+    "EngineImages",
     "EngineResponse",
     "FlavorDetail",
     "FlavorInfo",
@@ -696,6 +731,8 @@ __all__ = [
     "NpuInfo",
     "ObsModelResponse",
     "ObsResponse",
+    "OfferedEngine",
+    "OfferedFlavor",
     "OutputModelResponse",
     "OutputResponse",
     "ParameterResponse",

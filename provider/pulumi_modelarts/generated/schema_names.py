@@ -16,6 +16,12 @@ INPUTS: Final = "TrainingJob:inputs"
 OUTPUTS: Final = "TrainingJob:outputs"
 FUNCTION_ARGS: Final = "getTrainingJobs:args"
 FUNCTION_RESULT: Final = "getTrainingJobs:result"
+#: Each function's token: where its arguments and its result start in TYPES.
+FUNCTIONS: Final[dict[str, tuple[str, str]]] = {
+    "modelarts:index:getTrainingJobs": ("getTrainingJobs:args", "getTrainingJobs:result"),
+    "modelarts:index:getTrainingJobFlavors": ("getTrainingJobFlavors:args", "getTrainingJobFlavors:result"),
+    "modelarts:index:getTrainingJobEngines": ("getTrainingJobEngines:args", "getTrainingJobEngines:result"),
+}
 #: Per object type, each property: wire name -> (schema name, its value's type). A value's type is
 #: an object type of this table, or "" (no names inside: text, numbers, any value), either of them
 #: after "[]" (a list of them) or "{}" (a map of them, whose keys are the user's, never renamed).
@@ -67,6 +73,17 @@ TYPES: Final[dict[str, dict[str, tuple[str, str]]]] = {
     },
     "getTrainingJobs:result": {
         "jobs": ("jobs", "[]TrainingJobDetails"),
+    },
+    "getTrainingJobFlavors:args": {
+        "flavor_type": ("flavorType", ""),
+    },
+    "getTrainingJobFlavors:result": {
+        "flavors": ("flavors", "[]OfferedFlavor"),
+    },
+    "getTrainingJobEngines:args": {
+    },
+    "getTrainingJobEngines:result": {
+        "engines": ("engines", "[]OfferedEngine"),
     },
     "TrainingJobTrainingExperimentReference": {
         "id": ("id", ""),
@@ -867,5 +884,30 @@ TYPES: Final[dict[str, dict[str, tuple[str, str]]]] = {
         "spec": ("spec", "SpecResponse"),
         "endpoints": ("endpoints", "Endpoints"),
         "ftjob_config": ("ftjobConfig", "FtJobConfigResponse"),
+    },
+    "OfferedFlavor": {
+        "pool_id": ("poolId", ""),
+        "flavor_id": ("flavorId", ""),
+        "flavor_name": ("flavorName", ""),
+        "max_num": ("maxNum", ""),
+        "flavor_type": ("flavorType", ""),
+        "billing": ("billing", "BillingInfo"),
+        "flavor_info": ("flavorInfo", "FlavorInfo"),
+        "attributes": ("attributes", "{}"),
+        "support_engines": ("supportEngines", ""),
+        "support_groups": ("supportGroups", ""),
+    },
+    "EngineImages": {
+        "cpu_image_url": ("cpuImageUrl", ""),
+        "gpu_image_url": ("gpuImageUrl", ""),
+        "image_version": ("imageVersion", ""),
+    },
+    "OfferedEngine": {
+        "engine_id": ("engineId", ""),
+        "engine_name": ("engineName", ""),
+        "engine_version": ("engineVersion", ""),
+        "v1_compatible": ("v1Compatible", ""),
+        "run_user": ("runUser", ""),
+        "image_info": ("imageInfo", "EngineImages"),
     },
 }

@@ -86,19 +86,23 @@ def open_client(
     environ: Mapping[str, str] | None = None,
     *,
     limit: float | None = None,
+    attempts: int = CLIENT_MAX_ATTEMPTS,
+    retry_seconds: float | None = None,
 ) -> ModelArtsClient:
     """A client for one operation, from the stack config and the environment (resolved afresh, never kept).
 
     Retries are announced through progress, so users see why a step is slow and when a lost create was found.
     limit: the operation's own time (Pulumi's customTimeouts; None or 0: none), which bounds the account's
-    set-up too (a project lookup in IAM, temporary keys).
+    set-up too (a project lookup in IAM, temporary keys). retry_seconds: the most a call's retries may wait in
+    all (None: the client's own bound), for a call that must not wait long.
     """
     from .client import ModelArtsClient
 
     settings = resolve_settings(config, os.environ if environ is None else environ)
     within = limit if limit else None
+    bound = {} if retry_seconds is None else {"max_retry_seconds": retry_seconds}
     return ModelArtsClient.from_settings(
-        settings, within=within, max_attempts=CLIENT_MAX_ATTEMPTS, log=progress.say
+        settings, within=within, max_attempts=attempts, log=progress.say, **bound
     )
 
 

@@ -1,6 +1,6 @@
 """The ModelArts training-job operations over the transport: create, get, terminate, update, delete, search
-(and paging), tags, logs and events. Each builds its path and body, calls ``Transport.request`` and validates
-the answer into its response model (``answers.parse``).
+(and paging), tags, logs and events, and the training catalogue (flavors, engines). Each builds its path and
+body, calls ``Transport.request`` and validates the answer into its response model (``answers.parse``).
 
 Creating a job is the one call that is not safe to repeat blindly: ``create_job`` posts through
 ``Transport.request_or_find`` and asks its ``CreateRecovery`` (the job layer's ``lost_creates``) whether an
@@ -19,6 +19,8 @@ from .errors import InvalidResponseError, SearchRejectedError
 from .models import (
     SEARCH_FILTER_MAX_VALUES,
     CreateTrainingJobRequest,
+    EngineListing,
+    FlavorListing,
     JobEvents,
     LogPreview,
     SearchFilter,
@@ -172,6 +174,21 @@ class ModelArtsAPI(Transport):
         path = f"{_job_path(job_id)}/events?{urlencode(query)}"
         answer = self.request("GET", path, None, operation=operation, attempts=attempts)
         return parse(JobEvents, answer, operation, self.scrub)
+
+    # ---------------------------------------------------------------- the training catalogue
+
+    def list_flavors(self, flavor_type: str | None = None) -> FlavorListing:
+        """The public-pool flavors the account may train on, of one type (CPU, GPU, Ascend) or of all."""
+        operation = "list the training flavors"
+        query = f"?{urlencode({'flavor_type': flavor_type})}" if flavor_type else ""
+        answer = self.request("GET", f"/training-job-flavors{query}", None, operation=operation)
+        return parse(FlavorListing, answer, operation, self.scrub)
+
+    def list_engines(self) -> EngineListing:
+        """The preset engines the account may train with."""
+        operation = "list the training engines"
+        answer = self.request("GET", "/training-job-engines", None, operation=operation)
+        return parse(EngineListing, answer, operation, self.scrub)
 
     # ---------------------------------------------------------------- searches and paging
 

@@ -1796,6 +1796,91 @@ func (o EndpointsPtrOutput) Tensorboard() TokenEndpointPtrOutput {
 	}).(TokenEndpointPtrOutput)
 }
 
+// The images an engine runs: one for CPU flavors, one for GPU and NPU flavors (either may be empty).
+type EngineImages struct {
+	CpuImageUrl  *string `pulumi:"cpuImageUrl"`
+	GpuImageUrl  *string `pulumi:"gpuImageUrl"`
+	ImageVersion *string `pulumi:"imageVersion"`
+}
+
+// The images an engine runs: one for CPU flavors, one for GPU and NPU flavors (either may be empty).
+type EngineImagesOutput struct{ *pulumi.OutputState }
+
+func (EngineImagesOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*EngineImages)(nil)).Elem()
+}
+
+func (o EngineImagesOutput) ToEngineImagesOutput() EngineImagesOutput {
+	return o
+}
+
+func (o EngineImagesOutput) ToEngineImagesOutputWithContext(ctx context.Context) EngineImagesOutput {
+	return o
+}
+
+func (o EngineImagesOutput) CpuImageUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v EngineImages) *string { return v.CpuImageUrl }).(pulumi.StringPtrOutput)
+}
+
+func (o EngineImagesOutput) GpuImageUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v EngineImages) *string { return v.GpuImageUrl }).(pulumi.StringPtrOutput)
+}
+
+func (o EngineImagesOutput) ImageVersion() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v EngineImages) *string { return v.ImageVersion }).(pulumi.StringPtrOutput)
+}
+
+type EngineImagesPtrOutput struct{ *pulumi.OutputState }
+
+func (EngineImagesPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**EngineImages)(nil)).Elem()
+}
+
+func (o EngineImagesPtrOutput) ToEngineImagesPtrOutput() EngineImagesPtrOutput {
+	return o
+}
+
+func (o EngineImagesPtrOutput) ToEngineImagesPtrOutputWithContext(ctx context.Context) EngineImagesPtrOutput {
+	return o
+}
+
+func (o EngineImagesPtrOutput) Elem() EngineImagesOutput {
+	return o.ApplyT(func(v *EngineImages) EngineImages {
+		if v != nil {
+			return *v
+		}
+		var ret EngineImages
+		return ret
+	}).(EngineImagesOutput)
+}
+
+func (o EngineImagesPtrOutput) CpuImageUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *EngineImages) *string {
+		if v == nil {
+			return nil
+		}
+		return v.CpuImageUrl
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o EngineImagesPtrOutput) GpuImageUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *EngineImages) *string {
+		if v == nil {
+			return nil
+		}
+		return v.GpuImageUrl
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o EngineImagesPtrOutput) ImageVersion() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *EngineImages) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ImageVersion
+	}).(pulumi.StringPtrOutput)
+}
+
 // An engine as returned.
 type EngineResponse struct {
 	EngineId           *string `pulumi:"engineId"`
@@ -4065,6 +4150,164 @@ func (o ObsResponsePtrOutput) ObsUrl() pulumi.StringPtrOutput {
 		}
 		return v.ObsUrl
 	}).(pulumi.StringPtrOutput)
+}
+
+// A preset engine (“algorithm.engine“ takes its “engine_id“, or its name with its version).
+type OfferedEngine struct {
+	EngineId      *string       `pulumi:"engineId"`
+	EngineName    *string       `pulumi:"engineName"`
+	EngineVersion *string       `pulumi:"engineVersion"`
+	ImageInfo     *EngineImages `pulumi:"imageInfo"`
+	RunUser       *string       `pulumi:"runUser"`
+	V1Compatible  *bool         `pulumi:"v1Compatible"`
+}
+
+// A preset engine (“algorithm.engine“ takes its “engine_id“, or its name with its version).
+type OfferedEngineOutput struct{ *pulumi.OutputState }
+
+func (OfferedEngineOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*OfferedEngine)(nil)).Elem()
+}
+
+func (o OfferedEngineOutput) ToOfferedEngineOutput() OfferedEngineOutput {
+	return o
+}
+
+func (o OfferedEngineOutput) ToOfferedEngineOutputWithContext(ctx context.Context) OfferedEngineOutput {
+	return o
+}
+
+func (o OfferedEngineOutput) EngineId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v OfferedEngine) *string { return v.EngineId }).(pulumi.StringPtrOutput)
+}
+
+func (o OfferedEngineOutput) EngineName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v OfferedEngine) *string { return v.EngineName }).(pulumi.StringPtrOutput)
+}
+
+func (o OfferedEngineOutput) EngineVersion() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v OfferedEngine) *string { return v.EngineVersion }).(pulumi.StringPtrOutput)
+}
+
+func (o OfferedEngineOutput) ImageInfo() EngineImagesPtrOutput {
+	return o.ApplyT(func(v OfferedEngine) *EngineImages { return v.ImageInfo }).(EngineImagesPtrOutput)
+}
+
+func (o OfferedEngineOutput) RunUser() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v OfferedEngine) *string { return v.RunUser }).(pulumi.StringPtrOutput)
+}
+
+func (o OfferedEngineOutput) V1Compatible() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v OfferedEngine) *bool { return v.V1Compatible }).(pulumi.BoolPtrOutput)
+}
+
+type OfferedEngineArrayOutput struct{ *pulumi.OutputState }
+
+func (OfferedEngineArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]OfferedEngine)(nil)).Elem()
+}
+
+func (o OfferedEngineArrayOutput) ToOfferedEngineArrayOutput() OfferedEngineArrayOutput {
+	return o
+}
+
+func (o OfferedEngineArrayOutput) ToOfferedEngineArrayOutputWithContext(ctx context.Context) OfferedEngineArrayOutput {
+	return o
+}
+
+func (o OfferedEngineArrayOutput) Index(i pulumi.IntInput) OfferedEngineOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) OfferedEngine {
+		return vs[0].([]OfferedEngine)[vs[1].(int)]
+	}).(OfferedEngineOutput)
+}
+
+// A flavor the account may run training jobs on (“flavor_info.max_num“: the most nodes a job takes).
+type OfferedFlavor struct {
+	Attributes     map[string]string `pulumi:"attributes"`
+	Billing        *BillingInfo      `pulumi:"billing"`
+	FlavorId       *string           `pulumi:"flavorId"`
+	FlavorInfo     *FlavorInfo       `pulumi:"flavorInfo"`
+	FlavorName     *string           `pulumi:"flavorName"`
+	FlavorType     *string           `pulumi:"flavorType"`
+	MaxNum         *int              `pulumi:"maxNum"`
+	PoolId         *string           `pulumi:"poolId"`
+	SupportEngines *string           `pulumi:"supportEngines"`
+	SupportGroups  *string           `pulumi:"supportGroups"`
+}
+
+// A flavor the account may run training jobs on (“flavor_info.max_num“: the most nodes a job takes).
+type OfferedFlavorOutput struct{ *pulumi.OutputState }
+
+func (OfferedFlavorOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*OfferedFlavor)(nil)).Elem()
+}
+
+func (o OfferedFlavorOutput) ToOfferedFlavorOutput() OfferedFlavorOutput {
+	return o
+}
+
+func (o OfferedFlavorOutput) ToOfferedFlavorOutputWithContext(ctx context.Context) OfferedFlavorOutput {
+	return o
+}
+
+func (o OfferedFlavorOutput) Attributes() pulumi.StringMapOutput {
+	return o.ApplyT(func(v OfferedFlavor) map[string]string { return v.Attributes }).(pulumi.StringMapOutput)
+}
+
+func (o OfferedFlavorOutput) Billing() BillingInfoPtrOutput {
+	return o.ApplyT(func(v OfferedFlavor) *BillingInfo { return v.Billing }).(BillingInfoPtrOutput)
+}
+
+func (o OfferedFlavorOutput) FlavorId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v OfferedFlavor) *string { return v.FlavorId }).(pulumi.StringPtrOutput)
+}
+
+func (o OfferedFlavorOutput) FlavorInfo() FlavorInfoPtrOutput {
+	return o.ApplyT(func(v OfferedFlavor) *FlavorInfo { return v.FlavorInfo }).(FlavorInfoPtrOutput)
+}
+
+func (o OfferedFlavorOutput) FlavorName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v OfferedFlavor) *string { return v.FlavorName }).(pulumi.StringPtrOutput)
+}
+
+func (o OfferedFlavorOutput) FlavorType() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v OfferedFlavor) *string { return v.FlavorType }).(pulumi.StringPtrOutput)
+}
+
+func (o OfferedFlavorOutput) MaxNum() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v OfferedFlavor) *int { return v.MaxNum }).(pulumi.IntPtrOutput)
+}
+
+func (o OfferedFlavorOutput) PoolId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v OfferedFlavor) *string { return v.PoolId }).(pulumi.StringPtrOutput)
+}
+
+func (o OfferedFlavorOutput) SupportEngines() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v OfferedFlavor) *string { return v.SupportEngines }).(pulumi.StringPtrOutput)
+}
+
+func (o OfferedFlavorOutput) SupportGroups() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v OfferedFlavor) *string { return v.SupportGroups }).(pulumi.StringPtrOutput)
+}
+
+type OfferedFlavorArrayOutput struct{ *pulumi.OutputState }
+
+func (OfferedFlavorArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]OfferedFlavor)(nil)).Elem()
+}
+
+func (o OfferedFlavorArrayOutput) ToOfferedFlavorArrayOutput() OfferedFlavorArrayOutput {
+	return o
+}
+
+func (o OfferedFlavorArrayOutput) ToOfferedFlavorArrayOutputWithContext(ctx context.Context) OfferedFlavorArrayOutput {
+	return o
+}
+
+func (o OfferedFlavorArrayOutput) Index(i pulumi.IntInput) OfferedFlavorOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) OfferedFlavor {
+		return vs[0].([]OfferedFlavor)[vs[1].(int)]
+	}).(OfferedFlavorOutput)
 }
 
 // `OutputModelResponse` as the service returns it.
@@ -17411,6 +17654,8 @@ func init() {
 	pulumi.RegisterOutputType(DiskInfoPtrOutput{})
 	pulumi.RegisterOutputType(EndpointsOutput{})
 	pulumi.RegisterOutputType(EndpointsPtrOutput{})
+	pulumi.RegisterOutputType(EngineImagesOutput{})
+	pulumi.RegisterOutputType(EngineImagesPtrOutput{})
 	pulumi.RegisterOutputType(EngineResponseOutput{})
 	pulumi.RegisterOutputType(EngineResponsePtrOutput{})
 	pulumi.RegisterOutputType(FlavorDetailOutput{})
@@ -17461,6 +17706,10 @@ func init() {
 	pulumi.RegisterOutputType(ObsModelResponsePtrOutput{})
 	pulumi.RegisterOutputType(ObsResponseOutput{})
 	pulumi.RegisterOutputType(ObsResponsePtrOutput{})
+	pulumi.RegisterOutputType(OfferedEngineOutput{})
+	pulumi.RegisterOutputType(OfferedEngineArrayOutput{})
+	pulumi.RegisterOutputType(OfferedFlavorOutput{})
+	pulumi.RegisterOutputType(OfferedFlavorArrayOutput{})
 	pulumi.RegisterOutputType(OutputModelResponseOutput{})
 	pulumi.RegisterOutputType(OutputModelResponsePtrOutput{})
 	pulumi.RegisterOutputType(OutputResponseOutput{})

@@ -193,6 +193,15 @@ export interface Endpoints {
 }
 
 /**
+ * The images an engine runs: one for CPU flavors, one for GPU and NPU flavors (either may be empty).
+ */
+export interface EngineImages {
+    cpuImageUrl?: string;
+    gpuImageUrl?: string;
+    imageVersion?: string;
+}
+
+/**
  * An engine as returned.
  */
 export interface EngineResponse {
@@ -435,6 +444,34 @@ export interface ObsModelResponse {
  */
 export interface ObsResponse {
     obsUrl?: string;
+}
+
+/**
+ * A preset engine (``algorithm.engine`` takes its ``engine_id``, or its name with its version).
+ */
+export interface OfferedEngine {
+    engineId?: string;
+    engineName?: string;
+    engineVersion?: string;
+    imageInfo?: outputs.EngineImages;
+    runUser?: string;
+    v1Compatible?: boolean;
+}
+
+/**
+ * A flavor the account may run training jobs on (``flavor_info.max_num``: the most nodes a job takes).
+ */
+export interface OfferedFlavor {
+    attributes?: {[key: string]: string};
+    billing?: outputs.BillingInfo;
+    flavorId?: string;
+    flavorInfo?: outputs.FlavorInfo;
+    flavorName?: string;
+    flavorType?: string;
+    maxNum?: number;
+    poolId?: string;
+    supportEngines?: string;
+    supportGroups?: string;
 }
 
 /**

@@ -6,6 +6,8 @@ import builtins as _builtins
 from . import _utilities
 import typing
 # Export this package's modules as members:
+from .get_training_job_engines import *
+from .get_training_job_flavors import *
 from .get_training_jobs import *
 from .provider import *
 from .training_job import *

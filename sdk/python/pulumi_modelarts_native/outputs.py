@@ -34,6 +34,7 @@ __all__ = [
     'DatasetResponse',
     'DiskInfo',
     'Endpoints',
+    'EngineImages',
     'EngineResponse',
     'FlavorDetail',
     'FlavorInfo',
@@ -59,6 +60,8 @@ __all__ = [
     'NpuInfo',
     'ObsModelResponse',
     'ObsResponse',
+    'OfferedEngine',
+    'OfferedFlavor',
     'OutputModelResponse',
     'OutputResponse',
     'ParameterResponse',
@@ -1169,6 +1172,41 @@ class Endpoints(dict):
     @pulumi.getter
     def tensorboard(self) -> Optional['outputs.TokenEndpoint']:
         return pulumi.get(self, "tensorboard")
+
+
+@pulumi.output_type
+class EngineImages(dict):
+    """
+    The images an engine runs: one for CPU flavors, one for GPU and NPU flavors (either may be empty).
+    """
+    def __init__(__self__, *,
+                 cpu_image_url: Optional[_builtins.str] = None,
+                 gpu_image_url: Optional[_builtins.str] = None,
+                 image_version: Optional[_builtins.str] = None):
+        """
+        The images an engine runs: one for CPU flavors, one for GPU and NPU flavors (either may be empty).
+        """
+        if cpu_image_url is not None:
+            pulumi.set(__self__, "cpu_image_url", cpu_image_url)
+        if gpu_image_url is not None:
+            pulumi.set(__self__, "gpu_image_url", gpu_image_url)
+        if image_version is not None:
+            pulumi.set(__self__, "image_version", image_version)
+
+    @_builtins.property
+    @pulumi.getter(name="cpuImageUrl")
+    def cpu_image_url(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "cpu_image_url")
+
+    @_builtins.property
+    @pulumi.getter(name="gpuImageUrl")
+    def gpu_image_url(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "gpu_image_url")
+
+    @_builtins.property
+    @pulumi.getter(name="imageVersion")
+    def image_version(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "image_version")
 
 
 @pulumi.output_type
@@ -2557,6 +2595,156 @@ class ObsResponse(dict):
     @pulumi.getter(name="obsUrl")
     def obs_url(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "obs_url")
+
+
+@pulumi.output_type
+class OfferedEngine(dict):
+    """
+    A preset engine (``algorithm.engine`` takes its ``engine_id``, or its name with its version).
+    """
+    def __init__(__self__, *,
+                 engine_id: Optional[_builtins.str] = None,
+                 engine_name: Optional[_builtins.str] = None,
+                 engine_version: Optional[_builtins.str] = None,
+                 image_info: Optional['outputs.EngineImages'] = None,
+                 run_user: Optional[_builtins.str] = None,
+                 v1_compatible: Optional[_builtins.bool] = None):
+        """
+        A preset engine (``algorithm.engine`` takes its ``engine_id``, or its name with its version).
+        """
+        if engine_id is not None:
+            pulumi.set(__self__, "engine_id", engine_id)
+        if engine_name is not None:
+            pulumi.set(__self__, "engine_name", engine_name)
+        if engine_version is not None:
+            pulumi.set(__self__, "engine_version", engine_version)
+        if image_info is not None:
+            pulumi.set(__self__, "image_info", image_info)
+        if run_user is not None:
+            pulumi.set(__self__, "run_user", run_user)
+        if v1_compatible is not None:
+            pulumi.set(__self__, "v1_compatible", v1_compatible)
+
+    @_builtins.property
+    @pulumi.getter(name="engineId")
+    def engine_id(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "engine_id")
+
+    @_builtins.property
+    @pulumi.getter(name="engineName")
+    def engine_name(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "engine_name")
+
+    @_builtins.property
+    @pulumi.getter(name="engineVersion")
+    def engine_version(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "engine_version")
+
+    @_builtins.property
+    @pulumi.getter(name="imageInfo")
+    def image_info(self) -> Optional['outputs.EngineImages']:
+        return pulumi.get(self, "image_info")
+
+    @_builtins.property
+    @pulumi.getter(name="runUser")
+    def run_user(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "run_user")
+
+    @_builtins.property
+    @pulumi.getter(name="v1Compatible")
+    def v1_compatible(self) -> Optional[_builtins.bool]:
+        return pulumi.get(self, "v1_compatible")
+
+
+@pulumi.output_type
+class OfferedFlavor(dict):
+    """
+    A flavor the account may run training jobs on (``flavor_info.max_num``: the most nodes a job takes).
+    """
+    def __init__(__self__, *,
+                 attributes: Optional[Mapping[str, _builtins.str]] = None,
+                 billing: Optional['outputs.BillingInfo'] = None,
+                 flavor_id: Optional[_builtins.str] = None,
+                 flavor_info: Optional['outputs.FlavorInfo'] = None,
+                 flavor_name: Optional[_builtins.str] = None,
+                 flavor_type: Optional[_builtins.str] = None,
+                 max_num: Optional[_builtins.int] = None,
+                 pool_id: Optional[_builtins.str] = None,
+                 support_engines: Optional[_builtins.str] = None,
+                 support_groups: Optional[_builtins.str] = None):
+        """
+        A flavor the account may run training jobs on (``flavor_info.max_num``: the most nodes a job takes).
+        """
+        if attributes is not None:
+            pulumi.set(__self__, "attributes", attributes)
+        if billing is not None:
+            pulumi.set(__self__, "billing", billing)
+        if flavor_id is not None:
+            pulumi.set(__self__, "flavor_id", flavor_id)
+        if flavor_info is not None:
+            pulumi.set(__self__, "flavor_info", flavor_info)
+        if flavor_name is not None:
+            pulumi.set(__self__, "flavor_name", flavor_name)
+        if flavor_type is not None:
+            pulumi.set(__self__, "flavor_type", flavor_type)
+        if max_num is not None:
+            pulumi.set(__self__, "max_num", max_num)
+        if pool_id is not None:
+            pulumi.set(__self__, "pool_id", pool_id)
+        if support_engines is not None:
+            pulumi.set(__self__, "support_engines", support_engines)
+        if support_groups is not None:
+            pulumi.set(__self__, "support_groups", support_groups)
+
+    @_builtins.property
+    @pulumi.getter
+    def attributes(self) -> Optional[Mapping[str, _builtins.str]]:
+        return pulumi.get(self, "attributes")
+
+    @_builtins.property
+    @pulumi.getter
+    def billing(self) -> Optional['outputs.BillingInfo']:
+        return pulumi.get(self, "billing")
+
+    @_builtins.property
+    @pulumi.getter(name="flavorId")
+    def flavor_id(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "flavor_id")
+
+    @_builtins.property
+    @pulumi.getter(name="flavorInfo")
+    def flavor_info(self) -> Optional['outputs.FlavorInfo']:
+        return pulumi.get(self, "flavor_info")
+
+    @_builtins.property
+    @pulumi.getter(name="flavorName")
+    def flavor_name(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "flavor_name")
+
+    @_builtins.property
+    @pulumi.getter(name="flavorType")
+    def flavor_type(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "flavor_type")
+
+    @_builtins.property
+    @pulumi.getter(name="maxNum")
+    def max_num(self) -> Optional[_builtins.int]:
+        return pulumi.get(self, "max_num")
+
+    @_builtins.property
+    @pulumi.getter(name="poolId")
+    def pool_id(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "pool_id")
+
+    @_builtins.property
+    @pulumi.getter(name="supportEngines")
+    def support_engines(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "support_engines")
+
+    @_builtins.property
+    @pulumi.getter(name="supportGroups")
+    def support_groups(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "support_groups")
 
 
 @pulumi.output_type

@@ -23,6 +23,7 @@ offending field); responses are tolerant (every field optional, unknown fields k
 * responses.py             ``TrainingJob`` as returned, search answers, logs, events, error bodies
 * responses_algorithm.py   the returned ``algorithm``
 * responses_spec.py        the returned ``spec``
+* responses_catalogue.py   the training catalogue: the flavors and engines an account may use
 * messages.py              ``problems()`` and ``advice()``: (dotted path, plain message) pairs
 * phases.py                the phase vocabulary, re-exported here
 
@@ -33,9 +34,8 @@ from __future__ import annotations
 
 import gc
 
-# Building ~150 model classes allocates enough to set off several full collections of the cyclic garbage
-# collector (about a third of the models' import time, measured); nothing built here is garbage, so the
-# collector waits until the last part is loaded (the end of this module).
+# Building ~150 model classes sets off several full collections of the cyclic garbage collector (a third of
+# the models' import time, measured); nothing built here is garbage: it waits until the end of this module.
 _COLLECTING = gc.isenabled()
 gc.disable()
 
@@ -93,13 +93,8 @@ from .rules import (  # noqa: E402
     Severity as Severity,
 )
 from .model_base import (  # noqa: E402
-    Number as Number,
-    RequestModel,
-    ResponseModel,
-    WholeNumber as WholeNumber,
-    build_validators,
-    to_wire,
-    wire_fields,
+    Number as Number, RequestModel, ResponseModel, WholeNumber as WholeNumber,
+    build_validators, to_wire, wire_fields,
 )
 from .requests_job import (  # noqa: E402
     CheckpointConfig,
@@ -251,12 +246,10 @@ from .responses_spec import (  # noqa: E402
     ResourceResponse,
     SpecResponse,
 )
-from .messages import (  # noqa: E402
-    TOP_LEVEL as TOP_LEVEL,
-    advice,
-    advice_rules,
-    problems,
+from .responses_catalogue import (  # noqa: E402
+    EngineImages, EngineListing, FlavorListing, OfferedEngine, OfferedFlavor
 )
+from .messages import TOP_LEVEL as TOP_LEVEL, advice, advice_rules, problems  # noqa: E402
 
 __all__ = [
     "INPUT_RULES",
@@ -284,10 +277,13 @@ __all__ = [
     "DiskInfo",
     "Endpoints",
     "Engine",
+    "EngineImages",
+    "EngineListing",
     "EngineResponse",
     "ErrorBody",
     "FlavorDetail",
     "FlavorInfo",
+    "FlavorListing",
     "FtEnv",
     "FtJobConfig",
     "FtJobConfigResponse",
@@ -321,6 +317,8 @@ __all__ = [
     "NpuInfo",
     "ObsLocation",
     "ObsVolume",
+    "OfferedEngine",
+    "OfferedFlavor",
     "Output",
     "OutputModel",
     "OutputModelObs",
