@@ -238,7 +238,7 @@ def _build_go_module(cache_dir: Path, target: Path) -> None:
         f"replace {module} => {SDK_GO}\n"
     )
     shutil.copy(SDK_GO / "go.sum", staging / "go.sum")
-    (staging / "main.go").write_text(go_program({}, {}))
+    (staging / "main.go").write_text(go_program())
     env = {"GOTOOLCHAIN": "local", "GOFLAGS": "-mod=mod"}
     try:
         _run(["go", "mod", "tidy"], staging, {**env, "GOPROXY": "off"})
@@ -264,93 +264,209 @@ def _go_type_name(ref_spec: Mapping[str, Any]) -> str:
 _GO_SCALARS = {"string": "String", "integer": "Int", "number": "Float64", "boolean": "Bool"}
 
 
-def _go_value(value: Any, spec: Mapping[str, Any], indent: str) -> str:
-    """A Go expression of the SDK's input type for a value of this schema type."""
-    target = _object_type(spec)
-    if target is not None:
-        return f"&modelarts.{_go_type_name(spec)}Args" + _go_fields(
-            value, target.get("properties", {}), indent
-        )
-    kind = spec.get("type")
-    if kind in _GO_SCALARS:
-        literal = json.dumps(value) if kind != "number" else repr(float(value))
-        return f"pulumi.{_GO_SCALARS[kind]}({literal})"
-    inner = indent + "\t"
-    if kind == "array":
-        items = spec.get("items", {})
-        elements = "".join(f"{inner}{_go_value(item, items, inner)},\n" for item in value)
-        return f"{_go_collection(items, 'Array')}{{\n{elements}{indent}}}"
-    if kind == "object":
-        items = spec.get("additionalProperties", {"type": "string"})
-        entries = "".join(
-            f"{inner}{json.dumps(k)}: {_go_value(v, items, inner)},\n" for k, v in value.items()
-        )
-        return f"{_go_collection(items, 'Map')}{{\n{entries}{indent}}}"
-    raise ValueError(f"no Go literal for a value of schema type {dict(spec)!r}")
-
-
 def _go_collection(items: Mapping[str, Any], suffix: str) -> str:
     if _object_type(items) is not None:
         return f"modelarts.{_go_type_name(items)}{suffix}"
     return f"pulumi.{_GO_SCALARS[str(items.get('type'))]}{suffix}"
 
 
-def _go_fields(value: Mapping[str, Any], properties: Mapping[str, Any], indent: str) -> str:
-    inner = indent + "\t"
-    fields = "".join(
-        f"{inner}{_go_title(name)}: {_go_value(item, properties[name], inner)},\n"
-        for name, item in value.items()
+def _go_decode(spec: Mapping[str, Any], expr: str) -> str:
+    """A Go expression turning expr (a value of jobs.json, decoded by encoding/json into interface{}) into the
+    SDK's input type for a value of this schema type."""
+    if _object_type(spec) is not None:
+        return f"decode{_go_type_name(spec)}({expr})"
+    if spec.get("$ref") == "pulumi.json#/Any":
+        return f"pulumi.Any({expr})"
+    if "oneOf" in spec:
+        return f"decodeOneOf({expr})"
+    kind = spec.get("type")
+    if kind == "string":
+        return f"pulumi.String({expr}.(string))"
+    if kind == "integer":
+        return f"pulumi.Int(int({expr}.(float64)))"
+    if kind == "number":
+        return f"pulumi.Float64({expr}.(float64))"
+    if kind == "boolean":
+        return f"pulumi.Bool({expr}.(bool))"
+    if kind == "array":
+        items = spec.get("items", {})
+        collection = _go_collection(items, "Array")
+        return (
+            f"func(x interface{{}}) {collection} {{ out := {collection}{{}}; "
+            f"for _, e := range x.([]interface{{}}) {{ out = append(out, {_go_decode(items, 'e')}) }}; "
+            f"return out }}({expr})"
+        )
+    if kind == "object":
+        items = spec.get("additionalProperties", {"type": "string"})
+        collection = _go_collection(items, "Map")
+        return (
+            f"func(x interface{{}}) {collection} {{ out := {collection}{{}}; "
+            f"for k, e := range x.(map[string]interface{{}}) {{ out[k] = {_go_decode(items, 'e')} }}; "
+            f"return out }}({expr})"
+        )
+    raise ValueError(f"no Go input for a value of schema type {dict(spec)!r}")
+
+
+def _go_decoder(function: str, args_type: str, properties: Mapping[str, Any]) -> str:
+    cases = "".join(
+        f"\t\tcase {json.dumps(name)}:\n\t\t\ta.{_go_title(name)} = {_go_decode(spec, 'value')}\n"
+        for name, spec in properties.items()
     )
-    return f"{{\n{fields}{indent}}}"
+    return (
+        f"func {function}(x interface{{}}) *modelarts.{args_type} {{\n"
+        f"\ta := &modelarts.{args_type}{{}}\n"
+        "\tfor key, value := range x.(map[string]interface{}) {\n"
+        "\t\tswitch key {\n"
+        f"{cases}"
+        "\t\tdefault:\n"
+        f"\t\t\tpanic(fmt.Sprintf(\"{args_type}: no property %q\", key))\n"
+        "\t\t}\n\t}\n\treturn a\n}\n"
+    )
 
 
-def go_program(jobs: Mapping[str, Any], existing: Mapping[str, str]) -> str:
-    """main.go declaring these jobs (schema names, see schema_args) and reading the existing ones."""
+def _go_decoders() -> str:
+    """One decoder per object type the resource's inputs reach, and the resource's own (decodeJobArgs)."""
     properties = schema()["resources"][JOB_TOKEN]["inputProperties"]
-    body = ""
-    for name, declared in jobs.items():
-        args = {k: v for k, v in declared.items() if k != "customTimeouts"}
-        options = ""
-        if timeouts := declared.get("customTimeouts"):
-            fields = ", ".join(f"{_go_title(k)}: {json.dumps(v)}" for k, v in timeouts.items())
-            options = f", pulumi.Timeouts(&pulumi.CustomTimeouts{{{fields}}})"
-        body += (
-            f"\t\tif err := export({json.dumps(name)}, func() (*modelarts.TrainingJob, error) {{\n"
-            f"\t\t\treturn modelarts.NewTrainingJob(ctx, {json.dumps(name)}, &modelarts.TrainingJobArgs"
-            f"{_go_fields(args, properties, chr(9) * 3)}{options})\n"
-            "\t\t}); err != nil {\n\t\t\treturn err\n\t\t}\n"
-        )
-    for name, job_id in existing.items():
-        body += (
-            f"\t\tif err := export({json.dumps(name)}, func() (*modelarts.TrainingJob, error) {{\n"
-            f"\t\t\treturn modelarts.GetTrainingJob(ctx, {json.dumps(name)}, "
-            f"pulumi.ID({json.dumps(job_id)}), nil)\n"
-            "\t\t}); err != nil {\n\t\t\treturn err\n\t\t}\n"
-        )
-    return f"""\
-// Jobs declared in jobs.json (generated from it), exported as {{id, name, phase}}.
+    found: dict[str, Mapping[str, Any]] = {}
+
+    def reach(spec: Mapping[str, Any]) -> None:
+        target = _object_type(spec)
+        if target is not None:
+            name = _go_type_name(spec)
+            if name not in found:
+                found[name] = target.get("properties", {})
+                for inner in found[name].values():
+                    reach(inner)
+        elif spec.get("type") == "array":
+            reach(spec.get("items", {}))
+        elif spec.get("type") == "object":
+            reach(spec.get("additionalProperties", {}))
+
+    for spec in properties.values():
+        reach(spec)
+    decoders = [_go_decoder("decodeJobArgs", "TrainingJobArgs", properties)]
+    decoders += [_go_decoder(f"decode{name}", f"{name}Args", props) for name, props in sorted(found.items())]
+    return "\n".join(decoders)
+
+
+GO_PROGRAM_HEAD = """\
+// The jobs declared in jobs.json, exported as {id, name, phase}: each job's arguments (the schema's names)
+// built into the SDK's typed inputs by the decoders below, generated from the schema
+// (tests/cli/languages.py), so one program serves every declaration and is built once.
 package main
 
 import (
-\t"{go_sdk_module()}/modelarts"
+\t"bytes"
+\t"encoding/json"
+\t"fmt"
+\t"os"
+
+\t"%(module)s/modelarts"
 \t"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-func main() {{
-\tpulumi.Run(func(ctx *pulumi.Context) error {{
-\t\texport := func(name string, declare func() (*modelarts.TrainingJob, error)) error {{
-\t\t\tjob, err := declare()
-\t\t\tif err != nil {{
+type member struct {
+\tname  string
+\tvalue interface{}
+}
+
+// members: the members of the document's object at key, in the order they are written.
+func members(raw []byte, key string) ([]member, error) {
+\tvar doc map[string]json.RawMessage
+\tif err := json.Unmarshal(raw, &doc); err != nil {
+\t\treturn nil, err
+\t}
+\tsection, ok := doc[key]
+\tif !ok {
+\t\treturn nil, nil
+\t}
+\tdecoder := json.NewDecoder(bytes.NewReader(section))
+\tif _, err := decoder.Token(); err != nil {
+\t\treturn nil, err
+\t}
+\tvar out []member
+\tfor decoder.More() {
+\t\tname, err := decoder.Token()
+\t\tif err != nil {
+\t\t\treturn nil, err
+\t\t}
+\t\tvar value interface{}
+\t\tif err := decoder.Decode(&value); err != nil {
+\t\t\treturn nil, err
+\t\t}
+\t\tout = append(out, member{name.(string), value})
+\t}
+\treturn out, nil
+}
+
+func decodeOneOf(x interface{}) pulumi.Input {
+\tswitch v := x.(type) {
+\tcase string:
+\t\treturn pulumi.String(v)
+\tcase float64:
+\t\treturn pulumi.Float64(v)
+\t}
+\tpanic(fmt.Sprintf("no input for %%v", x))
+}
+
+func text(x interface{}) string {
+\tif x == nil {
+\t\treturn ""
+\t}
+\treturn x.(string)
+}
+
+func main() {
+\tpulumi.Run(func(ctx *pulumi.Context) error {
+\t\traw, err := os.ReadFile("jobs.json")
+\t\tif err != nil {
+\t\t\treturn err
+\t\t}
+\t\tdeclared, err := members(raw, "jobs")
+\t\tif err != nil {
+\t\t\treturn err
+\t\t}
+\t\texisting, err := members(raw, "existing")
+\t\tif err != nil {
+\t\t\treturn err
+\t\t}
+\t\texport := func(name string, job *modelarts.TrainingJob) {
+\t\t\tctx.Export(name, pulumi.Map{"id": job.ID(), "name": job.Name, "phase": job.Phase})
+\t\t}
+\t\tfor _, m := range declared {
+\t\t\targs := m.value.(map[string]interface{})
+\t\t\tvar options []pulumi.ResourceOption
+\t\t\tif t, ok := args["customTimeouts"].(map[string]interface{}); ok {
+\t\t\t\ttimeouts := pulumi.CustomTimeouts{
+\t\t\t\t\tCreate: text(t["create"]), Update: text(t["update"]), Delete: text(t["delete"]),
+\t\t\t\t}
+\t\t\t\toptions = append(options, pulumi.Timeouts(&timeouts))
+\t\t\t\tdelete(args, "customTimeouts")
+\t\t\t}
+\t\t\tjob, err := modelarts.NewTrainingJob(ctx, m.name, decodeJobArgs(args), options...)
+\t\t\tif err != nil {
 \t\t\t\treturn err
-\t\t\t}}
-\t\t\tctx.Export(name, pulumi.Map{{"id": job.ID(), "name": job.Name, "phase": job.Phase}})
-\t\t\treturn nil
-\t\t}}
-\t\t_ = export
-{body}\t\treturn nil
-\t}})
-}}
+\t\t\t}
+\t\t\texport(m.name, job)
+\t\t}
+\t\tfor _, m := range existing {
+\t\t\tjob, err := modelarts.GetTrainingJob(ctx, m.name, pulumi.ID(m.value.(string)), nil)
+\t\t\tif err != nil {
+\t\t\t\treturn err
+\t\t\t}
+\t\t\texport(m.name, job)
+\t\t}
+\t\treturn nil
+\t})
+}
+
 """
+
+
+@cache
+def go_program() -> str:
+    """main.go: the jobs declared in jobs.json (schema names, see schema_args) and the existing ones read."""
+    return GO_PROGRAM_HEAD % {"module": go_sdk_module()} + _go_decoders()
 
 
 # The program's executable in the project directory, which Pulumi.yaml names (runtime option `binary`).
@@ -361,7 +477,7 @@ GO_RUNTIME = f"runtime:\n  name: go\n  options:\n    binary: {GO_BINARY}\n"
 def write_go_project(workdir: Path, module: Path) -> None:
     for name in ("go.mod", "go.sum"):
         shutil.copy(module / name, workdir / name)
-    write_go_program(workdir, go_program({}, {}))
+    write_go_program(workdir, go_program())
 
 
 def write_go_program(workdir: Path, source: str) -> None:

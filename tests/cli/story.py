@@ -98,9 +98,7 @@ class StoryStack:
             declared = {name: languages.schema_args(args) for name, args in jobs.items()}
         payload = {"jobs": declared, "existing": dict(existing or {})}
         (self.workdir / "jobs.json").write_text(json.dumps(payload, indent=2))
-        if self.front_end.language == "go":  # the program is the declaration
-            languages.write_go_program(self.workdir, languages.go_program(declared, payload["existing"]))
-        elif self.front_end.language == "yaml":  # likewise
+        if self.front_end.language == "yaml":  # the program is the declaration
             (self.workdir / "Main.yaml").write_text(languages.yaml_program(declared, payload["existing"]))
 
     def jobs_in_state(self, *, show_secrets: bool = False) -> dict[str, dict[str, Any]]:
