@@ -1,4 +1,4 @@
-"""What the two front-ends do alike, written once: the dynamic provider (``provider.py``, with ``resource.py``
+"""What the two front-ends do alike, written once: the dynamic provider (``dynamic.py``, with ``resource.py``
 in the program) and the native plugin (``plugin.py``) each translate their own protocol and call here for
 
 - the provider configuration: the ``modelarts:*`` keys kept for the settings, the near misses named in hints

@@ -7,12 +7,18 @@ not enforce (``advice()`` in messages.py collects it). docs/input-rules.md is ge
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final, Literal, NamedTuple
+from typing import Any, Final, Literal, NamedTuple, Protocol
 
 from pydantic_core import PydanticCustomError
 
-if TYPE_CHECKING:
-    from .model_base import RequestModel
+
+class Advised(Protocol):
+    """What a warning rule notes its advice on: a request model (``model_base.RequestModel``), named by what
+    it offers so that the rules need not import the models' base (which imports them)."""
+
+    @property
+    def advice_notes(self) -> list[tuple[tuple[str, ...], str, str]]: ...
+
 
 # ----------------------------------------------------------------------------------------------------
 # Shared pieces
@@ -66,7 +72,7 @@ class InputRule(NamedTuple):
         assert self.severity == "error", self.key
         return rule_error(message, at)
 
-    def warn(self, model: RequestModel, message: str, at: str | tuple[str, ...] | None = None) -> None:
+    def warn(self, model: Advised, message: str, at: str | tuple[str, ...] | None = None) -> None:
         """Note a broken ``warning`` rule on the model; ``advice()`` collects the notes with their paths.
 
         ``at`` is a dotted path below the model, or its parts (for a map key, which may hold dots).
