@@ -16,8 +16,8 @@ from pulumi.provider.experimental.property_value import PropertyValue
 from pulumi.provider.experimental.provider import DiffRequest, DiffResponse, PropertyDiffKind
 
 from pulumi_modelarts.frontends import plugin
+from pulumi_modelarts.frontends.engine import EngineLog
 from pulumi_modelarts.frontends.native_values import property_map
-from pulumi_modelarts.job.progress import EngineLog
 
 __all__ = ["URN", "declared_state", "diff", "diff_kinds", "engine_log", "run"]
 

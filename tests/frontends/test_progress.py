@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import pytest
 
 from pulumi_modelarts.frontends import dynamic as provider_module
-from pulumi_modelarts.job.progress import StderrProgress, engine_address, engine_reachable
+from pulumi_modelarts.frontends.engine import StderrProgress, engine_address, engine_reachable
 
 
 @pytest.fixture

@@ -22,8 +22,8 @@ from pulumi.output import Unknown
 from modelarts_emulator.testing import EmulatorProcess
 from pulumi_modelarts.frontends import dynamic as provider_module
 from pulumi_modelarts.frontends.dynamic import ProvisioningError, TrainingJobProvider
+from pulumi_modelarts.frontends.engine import StderrProgress
 from pulumi_modelarts.job import polling as wait_module
-from pulumi_modelarts.job.progress import StderrProgress
 from pulumi_modelarts.wire.errors import JobNotFoundError, SettingsError
 
 from ..support import init_failure, minimal_job, phase_of, wait_phase

@@ -37,9 +37,9 @@ from pulumi.dynamic import (
 )
 
 from ..account.settings import near_miss_keys
-from ..job.progress import StderrProgress, engine_address
 from ..job.reports import JobMayStillRun
 from ..wire.errors import InvalidInputsError, ModelArtsError, ProvisioningError
+from .engine import StderrProgress, engine_address
 from .shared import (
     CONFIG_KEYS,
     ProviderConfig,

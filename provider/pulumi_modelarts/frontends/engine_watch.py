@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from ..job.progress import engine_answer
+from .engine import engine_answer
 
 __all__ = ["GONE_REFUSALS", "GONE_SECONDS", "parent_holds_address", "wait_until_engine_gone"]
 

@@ -12,7 +12,7 @@ import sys
 import threading
 from collections.abc import Iterator
 
-from ..job.progress import EngineLog
+from .engine import EngineLog
 
 __all__ = ["InFlight"]
 

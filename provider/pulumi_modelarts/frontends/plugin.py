@@ -66,9 +66,9 @@ from ..account.settings import CONFIG_NAMESPACE, SOURCES
 from ..generated import schema_names
 from ..job.checking import Failure
 from ..job.job_state import declared_from_job
-from ..job.progress import EngineLog
 from ..job.reports import JobMayStillRun
 from ..wire.errors import InvalidInputsError
+from .engine import EngineLog
 from .functions import BY_TOKEN
 from .in_flight import InFlight
 from .native_values import (

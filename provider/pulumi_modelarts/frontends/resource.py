@@ -330,7 +330,7 @@ def get_training_jobs(
     environment, as for the resource. Environment variables and endpoint tokens are left out of the result,
     which is not secret.
     """
-    from ..job.progress import StderrProgress
+    from .engine import StderrProgress
 
     try:
         return find_jobs(
@@ -358,7 +358,7 @@ def get_training_job_flavors(flavor_type: Optional[str] = None) -> list[outputs.
     flavor_type: only flavors of this type (``CPU``, ``GPU`` or ``Ascend``); all when None. Settings as for
     the resource.
     """
-    from ..job.progress import StderrProgress
+    from .engine import StderrProgress
     from .functions import training_job_flavors
 
     found = training_job_flavors(_program_config(), StderrProgress(None), {"flavor_type": flavor_type})
@@ -368,7 +368,7 @@ def get_training_job_flavors(flavor_type: Optional[str] = None) -> list[outputs.
 def get_training_job_engines() -> list[outputs.OfferedEngine]:
     """The preset engines the account may train with, as plain dicts (wire names): ``engine_id``, or
     ``engine_name`` with ``engine_version``, goes in ``algorithm.engine``. Settings as for the resource."""
-    from ..job.progress import StderrProgress
+    from .engine import StderrProgress
     from .functions import training_job_engines
 
     return training_job_engines(_program_config(), StderrProgress(None), {})["engines"]  # type: ignore[no-any-return]

@@ -18,7 +18,7 @@ from typing import Any
 
 from pulumi.provider.experimental.provider import Provider
 
-from ..job.progress import engine_address
+from .engine import engine_address
 from .engine_watch import wait_until_engine_gone
 from .partial import PartialCreate
 from .shared import error_text
