@@ -1,7 +1,8 @@
 """The account's catalogue at preview, through the real `pulumi` CLI, with a job of each front-end in one
-stack: a planned create or replace the catalogue refuses fails `pulumi preview` naming the field as the
-program wrote it and the closest offered flavor; a job that stays makes no call at all; a catalogue the
-account may not read is one warning per provider process, and the jobs are created all the same.
+stack: a planned create or replace the catalogue refuses (a flavor, a node count, an engine) fails `pulumi
+preview` naming the field as the program wrote it and the closest offered values; a job that stays makes no
+call at all; a catalogue the account may not read is one warning per provider process, and the jobs are
+created all the same.
 
 What each rule refuses, the paths, the engines, the reads shared by concurrent checks: in process
 (tests/job/test_catalogue.py, tests/frontends/test_catalogue_frontends.py).
@@ -52,6 +53,19 @@ def test_preview_refuses_what_the_catalogue_does_not_offer(tmp_path: Path, emula
         f"did you mean '{FLAVOR}'"
     ) in text, text
     assert set(emulator.stats()["by_operation"]) == {"flavors"}, emulator.stats()
+
+    # A new dynamic job on a preset engine of a version the account does not list: refused, as written.
+    engine = job_args(wait_for="none")
+    engine["algorithm"]["engine"] = {"engine_name": "PyTorch", "engine_version": "pytorch_9.9"}
+    declare(stack, {**jobs, "dyn2": (DYNAMIC, engine)})
+    emulator.reset_stats()
+    refused = stack.preview(check=False)
+    text = refused.stdout + refused.stderr
+    assert refused.returncode != 0, text
+    assert_no_traceback(text)
+    listed = "engine_version: 'pytorch_9.9' is not a version of engine 'PyTorch' this account lists"
+    assert f"algorithm.engine.{listed}" in text, text
+    assert set(emulator.stats()["by_operation"]) == {"flavors", "engines"}, emulator.stats()
 
     # The dynamic job replaced by one asking more nodes than its flavor takes: refused at preview as written.
     declare(stack, {**jobs, "dyn": (DYNAMIC, job_args(wait_for="none", node_count=17))})
