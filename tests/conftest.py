@@ -18,6 +18,7 @@ from hypothesis import settings
 
 from modelarts_emulator.testing import EmulatorProcess, start_emulator
 
+from . import policy_env
 from .cli.pulumi_cli import RUNS_FILE_ENV, TEMPLATES_ENV
 from .httpserver import ScriptedServer
 from .loopback import keep_to_loopback
@@ -95,6 +96,12 @@ def built_once(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str, Calla
         return target
 
     return once
+
+
+@pytest.fixture(scope="session")
+def policy_python(built_once: Callable[[str, Callable[[Path], object]], Path]) -> Path:
+    """The Python of the environment the policy pack runs in (tests/policy_env.py), built once per run."""
+    return built_once("policy-venv", policy_env.build) / "bin" / "python"
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -27,6 +27,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import http.server
+import io
 import json
 import os
 import platform
@@ -306,6 +307,7 @@ def test_dist_holds_every_release_file_with_checksums(dist: Path) -> None:
         f"pulumi_modelarts-{VERSION}.tar.gz",
         f"pulumi_modelarts_native-{VERSION}-py3-none-any.whl",
         f"pulumi-modelarts-modelarts-{VERSION}.tgz",
+        f"pulumi-modelarts-policy-{VERSION}.tar.gz",
         *(archive_name(p) for p in ARCHIVE_PLATFORMS),
     }
     assert {p.name for p in dist.iterdir()} == expected | {"SHA256SUMS"}
@@ -316,6 +318,15 @@ def test_dist_holds_every_release_file_with_checksums(dist: Path) -> None:
     assert set(sums) == expected
     for name, digest in sums.items():
         assert hashlib.sha256((dist / name).read_bytes()).hexdigest() == digest, name
+
+    # The policy pack: the directory a user names in --policy-pack, its launcher executable.
+    with tarfile.open(dist / f"pulumi-modelarts-policy-{VERSION}.tar.gz") as pack:
+        members = {m.name: m for m in pack.getmembers()}
+        shipped = [p.name for p in (REPO / "policy").iterdir() if p.name not in ("venv", "__pycache__")]
+        assert set(members) == {"policy", *(f"policy/{name}" for name in shipped)}, sorted(members)
+        assert members["policy/pulumi-analyzer-modelarts"].mode & 0o111 == 0o111
+        settings = pack.extractfile("policy/PulumiPolicy.yaml") or io.BytesIO()
+        assert "virtualenv: venv" in settings.read().decode()
 
     package_wheel = (dist / f"pulumi_modelarts-{VERSION}-py3-none-any.whl").read_bytes()
     launchers: set[bytes] = set()
