@@ -27,7 +27,7 @@ from ..generated.fields import OUTPUT_ONLY_FIELDS, SECRET_OUTPUTS
 from ..job.secret_paths import Steps, mark
 from ..wire.errors import ModelArtsError
 from .dynamic import TrainingJobProvider
-from .shared import CONFIG_KEYS, find_jobs, stack_scope, with_naming
+from .shared import CONFIG_KEYS, stack_scope, with_naming
 
 if TYPE_CHECKING:
     # Only annotations name the typed inputs: a program that passes plain dicts never loads them. The typed
@@ -331,20 +331,22 @@ def get_training_jobs(
     which is not secret.
     """
     from .engine import StderrProgress
+    from .functions import training_jobs
 
+    # getTrainingJobs' arguments (wire names), read by the function both front-ends serve.
+    args = {
+        "name": name,
+        "phases": [phase] if isinstance(phase, str) else list(phase or []),
+        "kind": kind,
+        "created_after": _millis(created_after),
+        "created_before": _millis(created_before),
+        "tags": tags,
+        "sort_by": sort_by,
+        "order": order,
+    }
     try:
-        return find_jobs(
-            _program_config(),
-            StderrProgress(None),
-            name=name,
-            phases=[phase] if isinstance(phase, str) else list(phase or []),
-            kind=kind,
-            created_after_ms=_millis(created_after),
-            created_before_ms=_millis(created_before),
-            tags=tags,
-            sort_by=sort_by,
-            order=order,
-        )
+        jobs: list[dict[str, Any]] = training_jobs(_program_config(), StderrProgress(None), args)["jobs"]
+        return jobs
     except ModelArtsError:
         raise
     except ValueError as exc:  # a filter the service would refuse
