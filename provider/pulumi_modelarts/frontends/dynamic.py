@@ -23,7 +23,7 @@ import functools
 import inspect
 import sys
 from collections.abc import Callable, Mapping
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pulumi.dynamic import (
     CheckFailure,
@@ -49,6 +49,9 @@ from .shared import (
     tags_drifted,
     warning_line,
 )
+
+if TYPE_CHECKING:
+    from ..job.checking import Failure
 
 __all__ = ["ProvisioningError", "TrainingJobProvider", "current_config", "set_config", "stderr_progress"]
 
@@ -178,6 +181,21 @@ def _job_name(inputs: Mapping[str, Any]) -> str | None:
     return name if isinstance(name, str) else None
 
 
+def _catalogue(inputs: Mapping[str, Any]) -> list[Failure]:
+    """What the account's catalogue refuses in a job about to be created or replaced (job/catalogue.py), once
+    the engine configured the provider (a direct call has no account to ask); a listing that could not be
+    read is a warning naming the job."""
+    from ..job.catalogue import check_planned
+
+    if CONFIG.for_check()[0] is None:
+        return []
+    said = stderr_progress()
+    verdict = check_planned(inputs, CONFIG.current(), said)
+    for skipped in verdict.skipped:
+        said.say(f"warning: {warning_line('', skipped, _job_name(inputs))}")
+    return verdict.failures
+
+
 class TrainingJobProvider(ResourceProvider):
     """CRUD for ModelArts training jobs. Stateless: safe to pickle, safe to share between threads."""
 
@@ -187,7 +205,6 @@ class TrainingJobProvider(ResourceProvider):
 
     def check(self, _olds: dict[str, Any], news: dict[str, Any]) -> CheckResult:
         from ..job import core
-        from ..job.catalogue import check_planned
         from .renaming import as_written, from_python, spelled_twice
 
         # Outside the provider host (no configure), settings come from wherever the caller resolves them.
@@ -202,31 +219,21 @@ class TrainingJobProvider(ResourceProvider):
             said = stderr_progress()
             for warning in checked.warnings:
                 said.say(f"warning: {warning_line(*as_written(warning.path, warning.reason, news), job)}")
-        failures = checked.failures
-        if not failures and not _olds and config is not None:
-            # A new job: what the account's catalogue refuses fails the preview (job/catalogue.py).
-            verdict = check_planned(checked.inputs, CONFIG.current(), stderr_progress())
-            failures = verdict.failures
-            for skipped in verdict.skipped:
-                stderr_progress().say(f"warning: {warning_line('', skipped, _job_name(checked.inputs))}")
+        # A new job: what the account's catalogue refuses fails the preview.
+        failures = checked.failures or ([] if _olds else _catalogue(checked.inputs))
         problems = [*spelled_twice(news), *(as_written(f.path, f.reason, news) for f in failures)]
         return CheckResult(checked.inputs, [check_failure(path, reason) for path, reason in problems])
 
     @_reported
     def diff(self, _id: str, _olds: dict[str, Any], _news: dict[str, Any]) -> DiffResult:
         from ..job import core
-        from ..job.catalogue import check_planned
         from .renaming import as_written
 
         # The protocol carries top-level replaces only: the progress line names the values forcing a new job.
         decision = core.plan(_id, _olds, _news, stderr_progress(), explain=True)
-        if decision.replaces and CONFIG.for_check()[0] is not None:
-            # A new job replaces this one: the account's catalogue judges it as it judges a create.
-            verdict = check_planned(_news, CONFIG.current(), stderr_progress())
-            for skipped in verdict.skipped:
-                stderr_progress().say(f"warning: {warning_line('', skipped, _job_name(_news))}")
-            if verdict.failures:
-                raise InvalidInputsError(as_written(f.path, f.reason, _news) for f in verdict.failures)
+        # A new job replaces this one: the account's catalogue judges it as it judges a create.
+        if decision.replaces and (refused := _catalogue(_news)):
+            raise InvalidInputsError(as_written(f.path, f.reason, _news) for f in refused)
         return DiffResult(
             changes=decision.changes,
             replaces=decision.replaces,

@@ -183,10 +183,12 @@ class ModelArtsProvider(Provider):
         return self._config.current()
 
     async def _catalogue(self, urn: str, inputs: Mapping[str, Any]) -> list[Failure]:
-        """What the account's catalogue refuses in a job about to be created or replaced (job/catalogue.py);
-        a listing it could not read is a warning on the job."""
+        """What the account's catalogue refuses in a job about to be created or replaced (job/catalogue.py),
+        once the engine configured the provider; a listing it could not read is a warning on the job."""
         from ..job.catalogue import check_planned
 
+        if self._config.for_check()[0] is None:
+            return []
         progress = self._log.progress(urn)
         verdict = await self._run(lambda: check_planned(inputs, self.config(), progress), "catalogue")
         for skipped in verdict.skipped:
@@ -234,8 +236,8 @@ class ModelArtsProvider(Provider):
         checked = core.check(olds, news, config=config, misplaced=misplaced)
         # Paths and the names their reasons mention as the user wrote them (schema names).
         found = checked.failures
-        if not found and not request.old_inputs and config is not None:
-            found = await self._catalogue(request.urn, checked.inputs)  # a new job
+        if not found and not request.old_inputs:  # a new job: what the catalogue refuses fails the preview
+            found = await self._catalogue(request.urn, checked.inputs)
         failures = [CheckFailure(*engine_failure(*schema_failure(f.path, f.reason))) for f in found]
         # Advice the service does not enforce: a warning on the job's row, the inputs pass.
         for advice in checked.warnings:
@@ -254,8 +256,7 @@ class ModelArtsProvider(Provider):
         news = wire_inputs(request.new_inputs)
         progress = self._log.progress(request.urn)
         decision = core.plan(request.resource_id, olds, news, progress)
-        configured = self._config.for_check()[0] is not None
-        if decision.forcing() and configured and (refused := await self._catalogue(request.urn, news)):
+        if decision.forcing() and (refused := await self._catalogue(request.urn, news)):
             raise InvalidInputsError(schema_failure(f.path, f.reason) for f in refused)
         # Each changed value at its own path (spec.resource.nodeCount, algorithm.parameters[1].value), in
         # schema names: `preview --diff` shows it where it is and `preview --json` lists it. The replace

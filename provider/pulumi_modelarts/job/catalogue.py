@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from ..wire.error_base import ModelArtsError, listing, shorten
 from ..wire.errors import APIError
 from .checking import Failure
-from .normalising import is_unknown, job_body
+from .normalising import is_unknown, job_body, normalise_inputs
 from .progress import Progress
 
 if TYPE_CHECKING:
@@ -133,7 +133,8 @@ def _engine_named(engine: Mapping[str, Any]) -> bool:
 
 
 def wanted(inputs: Mapping[str, Any]) -> frozenset[str]:
-    """The listings (``"flavors"``, ``"engines"``) a check of these inputs needs; none: no call to make."""
+    """The listings (``"flavors"``, ``"engines"``) a check of these inputs (normalised) needs; none: no call
+    to make."""
     kinds: set[str] = set()
     for part in _parts(inputs):
         if isinstance(part, _Machines) and _public_flavor(part.value):
@@ -161,11 +162,10 @@ def _flavor_problems(part: _Machines, flavors: Sequence[OfferedFlavor]) -> Itera
     most = flavor.max_num
     if most is None and flavor.flavor_info is not None:
         most = flavor.flavor_info.max_num
-    count = part.value.get("node_count")
-    if isinstance(count, float) and count.is_integer():
-        count = int(count)  # as the engine hands numbers over
-    counted = isinstance(count, int) and not isinstance(count, bool)
-    if isinstance(most, int) and most > 0 and counted and isinstance(count, int) and count > most:
+    count = part.value.get("node_count")  # a whole number as an int: the inputs are normalised
+    if isinstance(count, bool) or not isinstance(count, int) or not isinstance(most, int):
+        return
+    if 0 < most < count:
         nodes = "node" if most == 1 else "nodes"
         yield Failure(
             f"{part.path}.node_count",
@@ -208,7 +208,8 @@ def problems(
     flavors: Sequence[OfferedFlavor] | None,
     engines: Sequence[OfferedEngine] | None,
 ) -> list[Failure]:
-    """What the service would refuse in these inputs, by the listings (None: not read, so not checked)."""
+    """What the service would refuse in these inputs (normalised: ``normalising.normalise_inputs``), by the
+    listings (None: not read, so not checked)."""
     found: list[Failure] = []
     for part in _parts(inputs):
         if isinstance(part, _Machines) and flavors is not None and _public_flavor(part.value):
@@ -220,8 +221,8 @@ def problems(
 
 @dataclass
 class Verdict:
-    """failures: what the catalogue refuses; skipped: why a listing could not be read (said once per process,
-    account and listing; None after that, and when it was read)."""
+    """failures: what the catalogue refuses; skipped: why a listing could not be read (each said once per
+    process, account and listing: empty after that, and when every listing was read)."""
 
     failures: list[Failure] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
@@ -254,15 +255,17 @@ class Catalogue:
         self._reads: dict[tuple[str, str, str], _Read] = {}
 
     def check(self, inputs: Mapping[str, Any], open_client: Callable[[], ModelArtsClient]) -> Verdict:
-        """The catalogue's verdict on a planned create or replace (no call when there is nothing to check)."""
+        """The catalogue's verdict on a planned create or replace (no call when there is nothing to check).
+        inputs: the declared inputs, normalised here (the check's answer, or a diff's new inputs as sent)."""
+        inputs = normalise_inputs(inputs)
         kinds = wanted(inputs)
         if not kinds:
             return Verdict()
-        verdict = Verdict()
         try:
             client = open_client()
         except ModelArtsError as exc:
             return Verdict(skipped=[f"the catalogue check was skipped: {exc}"])
+        verdict = Verdict()
         with client:
             listings = {kind: self._listing(client, kind, verdict) for kind in sorted(kinds)}
         verdict.failures = problems(inputs, listings.get(FLAVORS), listings.get(ENGINES))
