@@ -12,11 +12,14 @@ import signal
 import time
 from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
-from typing import Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
+
+if TYPE_CHECKING:
+    from pulumi_modelarts.job.client import ModelArtsClient
 
 __all__ = [
     "FAST_POLL_SECONDS",
@@ -106,6 +109,26 @@ def emulator_env(emu: EmulatorProcess, poll_seconds: str | None = None) -> dict[
     if poll_seconds is not None:
         env[POLL_SECONDS_ENV] = poll_seconds
     return env
+
+
+def emulator_config(emu: EmulatorProcess) -> dict[str, str]:
+    """The stack config (``modelarts:*`` keys) that points the provider at emu, as an engine configures it."""
+    return {
+        "modelarts:endpoint": emu.url,
+        "modelarts:accessKey": emu.access_key,
+        "modelarts:secretKey": emu.secret_key,
+        "modelarts:projectId": emu.project_id,
+    }
+
+
+def emulator_api(emu: EmulatorProcess, *, secret_key: str | None = None) -> ModelArtsClient:
+    """This project's client for emu (AK/SK signing, retries without pauses), or signing with another secret
+    key when given."""
+    from pulumi_modelarts.job.client import ModelArtsClient
+    from pulumi_modelarts.wire.auth import AkSkAuth
+
+    auth = AkSkAuth(emu.access_key, secret_key or emu.secret_key, project_id=emu.project_id)
+    return ModelArtsClient(endpoint=emu.url, project_id=emu.project_id, auth=auth, base_delay=0.01)
 
 
 def default_sigint() -> None:

@@ -22,7 +22,7 @@ from pulumi_modelarts.generated import schema_names
 from pulumi_modelarts.job import catalogue
 
 from ..plugin_support import URN, declared_state, engine_log, run
-from ..support import minimal_job
+from ..support import emulator_config, minimal_job
 
 Factory = Callable[..., EmulatorProcess]
 
@@ -36,24 +36,15 @@ def fresh_catalogue(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     dynamic_module.set_config({})
 
 
-def config_of(emu: EmulatorProcess) -> dict[str, str]:
-    return {
-        "modelarts:endpoint": emu.url,
-        "modelarts:accessKey": emu.access_key,
-        "modelarts:secretKey": emu.secret_key,
-        "modelarts:projectId": emu.project_id,
-    }
-
-
 def native(emu: EmulatorProcess) -> plugin.ModelArtsProvider:
     provider = plugin.ModelArtsProvider()
-    run(provider.configure(ConfigureRequest(config_of(emu), {}, True, False)))
+    run(provider.configure(ConfigureRequest(emulator_config(emu), {}, True, False)))
     return provider
 
 
 def dynamic(emu: EmulatorProcess) -> dynamic_module.TrainingJobProvider:
     provider = dynamic_module.TrainingJobProvider()
-    provider.configure(DynamicConfigure(Config(config_of(emu), "project")))
+    provider.configure(DynamicConfigure(Config(emulator_config(emu), "project")))
     return provider
 
 

@@ -26,7 +26,7 @@ from pulumi_modelarts.frontends.engine import StderrProgress
 from pulumi_modelarts.job import polling as wait_module
 from pulumi_modelarts.wire.errors import JobNotFoundError, SettingsError
 
-from ..support import init_failure, minimal_job, phase_of, wait_phase
+from ..support import emulator_config, init_failure, minimal_job, phase_of, wait_phase
 
 ENV_NAMES = (
     "HW_REGION_NAME",
@@ -249,13 +249,7 @@ def test_settings_from_configure(
     inputs = checked(prov, job_inputs(wait_for="none"))
     with pytest.raises(SettingsError):
         prov.create(inputs)
-    config = {
-        "modelarts:endpoint": emulator.url,
-        "modelarts:accessKey": emulator.access_key,
-        "modelarts:secretKey": emulator.secret_key,
-        "modelarts:projectId": emulator.project_id,
-        "other:thing": "ignored",
-    }
+    config = {**emulator_config(emulator), "other:thing": "ignored"}
     prov.configure(ConfigureRequest(Config(config, "project")))
     assert "other:thing" not in provider_module.current_config()
     created = prov.create(inputs)

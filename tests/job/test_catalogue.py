@@ -15,11 +15,9 @@ from pulumi.runtime import rpc
 from modelarts_emulator.testing import EmulatorProcess
 from pulumi_modelarts.job.catalogue import Catalogue, check_planned, problems, wanted
 from pulumi_modelarts.job.checking import Failure
-from pulumi_modelarts.job.client import ModelArtsClient
-from pulumi_modelarts.wire.auth import AkSkAuth
 from pulumi_modelarts.wire.models import EngineListing, FlavorListing, OfferedEngine, OfferedFlavor
 
-from ..support import ProgressLines
+from ..support import ProgressLines, emulator_api, emulator_config
 
 Factory = Callable[..., EmulatorProcess]
 
@@ -43,11 +41,6 @@ def listings(emu: EmulatorProcess) -> tuple[list[OfferedFlavor], list[OfferedEng
     flavors = httpx.get(emu.api_url("/training-job-flavors"), auth=emu.auth(), timeout=10).json()
     engines = httpx.get(emu.api_url("/training-job-engines"), auth=emu.auth(), timeout=10).json()
     return FlavorListing.model_validate(flavors).flavors, EngineListing.model_validate(engines).items
-
-
-def client_for(emu: EmulatorProcess) -> ModelArtsClient:
-    auth = AkSkAuth(emu.access_key, emu.secret_key, project_id=emu.project_id)
-    return ModelArtsClient(endpoint=emu.url, project_id=emu.project_id, auth=auth, base_delay=0.01)
 
 
 def test_what_the_catalogue_refuses_is_named_at_its_path(emulator: EmulatorProcess) -> None:
@@ -129,7 +122,7 @@ def test_one_read_per_account_and_listing_whoever_asks(emulator: EmulatorProcess
     def check(flavor: str) -> None:
         start.wait()
         planned = inputs(flavor, engine={"engine_id": PYTORCH_18})
-        results.append(shared.check(planned, lambda: client_for(emulator)).failures)
+        results.append(shared.check(planned, lambda: emulator_api(emulator)).failures)
 
     threads = [threading.Thread(target=check, args=(f,)) for f in ["modelarts.vm.cpu.8u"] * 5 + ["typo"]]
     for thread in threads:
@@ -140,29 +133,25 @@ def test_one_read_per_account_and_listing_whoever_asks(emulator: EmulatorProcess
     assert emulator.stats()["by_operation"] == {"flavors": 1, "engines": 1}
     # A custom image in a dedicated pool: no call at all, not even a client opened.
     opened: list[int] = []
-    assert shared.check(inputs(pool_id="p"), lambda: opened.append(1) or client_for(emulator)).failures == []
+    verdict = shared.check(inputs(pool_id="p"), lambda: opened.append(1) or emulator_api(emulator))
+    assert verdict.failures == []
     assert opened == []
 
 
 def test_a_closed_catalogue_is_one_warning_and_refuses_nothing(emulator_factory: Factory) -> None:
     closed = emulator_factory(catalogue="closed")
     shared = Catalogue()
-    first = shared.check(inputs("nope", engine={"engine_id": "nope"}), lambda: client_for(closed))
+    first = shared.check(inputs("nope", engine={"engine_id": "nope"}), lambda: emulator_api(closed))
     assert first.failures == []
     assert len(first.skipped) == 2, first.skipped
     assert all("were not checked against the catalogue" in s and "403" in s for s in first.skipped), first
-    again = shared.check(inputs("nope"), lambda: client_for(closed))
+    again = shared.check(inputs("nope"), lambda: emulator_api(closed))
     assert again.failures == [] and again.skipped == []  # said once
     assert closed.stats()["by_operation"] == {"flavors": 1, "engines": 1}
 
 
 def test_check_planned_reads_the_account_of_the_config(emulator: EmulatorProcess) -> None:
-    config = {
-        "modelarts:endpoint": emulator.url,
-        "modelarts:accessKey": emulator.access_key,
-        "modelarts:secretKey": emulator.secret_key,
-        "modelarts:projectId": emulator.project_id,
-    }
+    config = emulator_config(emulator)
     verdict = check_planned(inputs("modelarts.vm.cpu.8x"), config, ProgressLines())
     assert [f.path for f in verdict.failures] == ["spec.resource.flavor_id"]
     # An account the settings cannot reach: skipped, said, nothing refused.

@@ -7,17 +7,10 @@ from collections.abc import Callable
 import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
-from pulumi_modelarts.job.client import ModelArtsClient
-from pulumi_modelarts.wire.auth import AkSkAuth
 from pulumi_modelarts.wire.errors import AuthenticationError, NotFoundError
 from pulumi_modelarts.wire.models import CreateTrainingJobRequest, SearchFilter
 
-from ..support import wait_phase
-
-
-def client_for(emu: EmulatorProcess, *, secret_key: str | None = None) -> ModelArtsClient:
-    auth = AkSkAuth(emu.access_key, secret_key or emu.secret_key, project_id=emu.project_id)
-    return ModelArtsClient(endpoint=emu.url, project_id=emu.project_id, auth=auth, base_delay=0.01)
+from ..support import emulator_api, wait_phase
 
 
 def request(name: str) -> CreateTrainingJobRequest:
@@ -32,7 +25,7 @@ def request(name: str) -> CreateTrainingJobRequest:
 
 def test_job_round_trip(emulator_factory: Callable[..., EmulatorProcess]) -> None:
     emulator = emulator_factory(running_seconds=60)  # still terminable however slow the machine
-    with client_for(emulator) as client:
+    with emulator_api(emulator) as client:
         created = client.create_job(request("round-trip"))
         job_id = created.metadata.id
         assert job_id
@@ -51,7 +44,7 @@ def test_job_round_trip(emulator_factory: Callable[..., EmulatorProcess]) -> Non
 
 
 def test_paging_through_the_emulator(emulator: EmulatorProcess) -> None:
-    with client_for(emulator) as client:
+    with emulator_api(emulator) as client:
         for i in range(7):
             client.create_job(request(f"page-{i}"))
         listed = list(client.iter_jobs(page_size=3))
@@ -61,7 +54,7 @@ def test_paging_through_the_emulator(emulator: EmulatorProcess) -> None:
 
 def test_dropped_create_is_found_not_repeated(emulator_factory: Callable[..., EmulatorProcess]) -> None:
     emu = emulator_factory(drop_after_commit_rate=1.0)
-    with client_for(emu) as client:
+    with emulator_api(emu) as client:
         created = client.create_job(request("dropped"))
         assert created.metadata.name == "dropped"
     stats = emu.stats()
@@ -71,7 +64,7 @@ def test_dropped_create_is_found_not_repeated(emulator_factory: Callable[..., Em
 
 def test_wrong_secret_is_refused_once(emulator: EmulatorProcess) -> None:
     with (
-        client_for(emulator, secret_key="not-the-secret") as client,
+        emulator_api(emulator, secret_key="not-the-secret") as client,
         pytest.raises(AuthenticationError) as caught,
     ):
         client.get_job("anything")
@@ -81,7 +74,7 @@ def test_wrong_secret_is_refused_once(emulator: EmulatorProcess) -> None:
 
 def test_log_preview_and_events(emulator_factory: Callable[..., EmulatorProcess]) -> None:
     emulator = emulator_factory(creating_seconds=30)
-    with client_for(emulator) as client:
+    with emulator_api(emulator) as client:
         job_id = client.create_job(request("logs-and-events")).metadata.id
         assert job_id
         # Not running yet: the service has no log (HTTP 204), which is not an error.
@@ -92,7 +85,7 @@ def test_log_preview_and_events(emulator_factory: Callable[..., EmulatorProcess]
         assert client.list_events(job_id, level="Error", limit=5).events == []
 
     quick = emulator_factory(running_seconds=0.2)
-    with client_for(quick) as client:
+    with emulator_api(quick) as client:
         job_id = client.create_job(request("logged")).metadata.id
         assert job_id
         wait_phase(lambda: client.get_job(job_id), "Completed", timeout=20)
