@@ -64,4 +64,5 @@ def engine_log(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str, bool]]:
         logged.append((urn, line, warning))
 
     monkeypatch.setattr(EngineLog, "log", log)
+    monkeypatch.setattr(EngineLog, "log_now", log)  # a plugin's last words
     return logged

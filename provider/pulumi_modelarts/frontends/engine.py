@@ -13,13 +13,18 @@ engine was killed: ``engine_watch``.)
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
+import contextlib
+import logging
 import socket
 import sys
-import threading
+import time
 from collections.abc import Sequence
 from typing import Any
 
 __all__ = [
+    "EngineDebug",
     "EngineLog",
     "ResourceProgress",
     "StderrProgress",
@@ -98,23 +103,28 @@ class StderrProgress:
 
 
 class EngineLog:
-    """Progress lines on the engine's log service, each under a resource; and whether the engine listens."""
+    """Progress lines on the engine's log service, each under a resource; and whether the engine listens.
+
+    The lines go over a gRPC asyncio channel on the loop that serves the plugin (``bind``): from that loop a
+    line is sent without blocking it, from an operation's thread the thread waits for its line. A synchronous
+    channel in the same process as the plugin's asyncio server kept a core busy for as long as the plugin ran
+    with grpcio 1.66 (what pulumi 3.171, the oldest SDK supported, requires). Only ``log_now``, for the last
+    words of a plugin on its way out, when the loop may be stopped or be the caller, opens one, once.
+
+    So the loop must never wait on a lock an operation's thread holds while it says a line (``EngineDebug``
+    takes no lock); a line that still finds the loop unable to send it is given up at its timeout.
+    """
 
     def __init__(self, address: str | None) -> None:
         self.address = address
-        self._lock = threading.Lock()
-        self._stub: Any = None
-        self._channel: Any = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._stub: Any = None  # the asyncio stub, for the loop it was made on
+        self._stub_loop: asyncio.AbstractEventLoop | None = None
+        self._sending: set[asyncio.Task[None]] = set()
 
-    def _engine(self) -> Any:
-        with self._lock:
-            if self._stub is None and self.address is not None:
-                import grpc  # type: ignore[import-untyped]  # (no stubs; one call used)
-                from pulumi.runtime.proto import engine_pb2_grpc
-
-                self._channel = grpc.insecure_channel(self.address)
-                self._stub = engine_pb2_grpc.EngineStub(self._channel)
-            return self._stub
+    def bind(self, loop: asyncio.AbstractEventLoop) -> None:
+        """The loop that serves the plugin: lines said on other threads are sent through it."""
+        self._loop = loop
 
     def log(
         self, urn: str, line: str, *, warning: bool = False, ephemeral: bool = False, timeout: float = 10.0
@@ -123,27 +133,74 @@ class EngineLog:
         replaces it) and stays out of the diagnostics at the end."""
         from pulumi.runtime.proto import engine_pb2
 
-        try:
-            engine = self._engine()
-            if engine is None:
-                sys.stderr.write(f"modelarts: {'warning: ' if warning else ''}{line}\n")
-                return
-            severity = engine_pb2.WARNING if warning else engine_pb2.INFO
-            request = engine_pb2.LogRequest(severity=severity, message=line, urn=urn, ephemeral=ephemeral)
-            engine.Log(request, timeout=timeout)
-        except Exception:  # progress is informative only: a lost line must never fail an operation
-            pass
+        if self.address is None:
+            sys.stderr.write(f"modelarts: {'warning: ' if warning else ''}{line}\n")
+            return
+        severity = engine_pb2.WARNING if warning else engine_pb2.INFO
+        request = engine_pb2.LogRequest(severity=severity, message=line, urn=urn, ephemeral=ephemeral)
+        self._deliver(request, timeout)
 
     def debug(self, line: str) -> None:
         """A line for the engine's debug log only (``pulumi up --debug``), under no resource."""
         from pulumi.runtime.proto import engine_pb2
 
+        if self.address is not None:
+            self._deliver(engine_pb2.LogRequest(severity=engine_pb2.DEBUG, message=line), 10.0)
+
+    def log_now(self, urn: str, line: str, *, warning: bool = False, timeout: float = 1.0) -> None:
+        """log, sent before this returns, from any thread, the loop's own and a signal handler's included
+        (a plugin's last words, just before it exits)."""
+        import grpc  # type: ignore[import-untyped]  # (no stubs; one call used)
+        from pulumi.runtime.proto import engine_pb2, engine_pb2_grpc
+
+        if self.address is None:
+            sys.stderr.write(f"modelarts: {'warning: ' if warning else ''}{line}\n")
+            return
+        severity = engine_pb2.WARNING if warning else engine_pb2.INFO
+        with contextlib.suppress(Exception), grpc.insecure_channel(self.address) as channel:
+            request = engine_pb2.LogRequest(severity=severity, message=line, urn=urn)
+            engine_pb2_grpc.EngineStub(channel).Log(request, timeout=timeout)
+
+    # Progress is informative only: a lost line must never fail an operation, so nothing here raises.
+    def _deliver(self, request: Any, timeout: float) -> None:
         try:
-            engine = self._engine()
-            if engine is not None:
-                engine.Log(engine_pb2.LogRequest(severity=engine_pb2.DEBUG, message=line), timeout=10)
-        except Exception:  # as log(): informative only
-            pass
+            running: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is not None:  # on a loop: never block it
+            task = running.create_task(self._send(request, timeout))
+            self._sending.add(task)
+            task.add_done_callback(self._sent)
+            return
+        loop = self._loop
+        if loop is None or not loop.is_running():
+            return  # no loop to send through (none bound yet, or stopped: the plugin is on its way out)
+        with contextlib.suppress(Exception):
+            sent = asyncio.run_coroutine_threadsafe(self._send(request, timeout), loop)
+            deadline = time.monotonic() + timeout
+            while True:  # in slices: a loop that stops meanwhile (SIGINT) never answers
+                try:
+                    sent.result(timeout=0.2)
+                    return
+                except concurrent.futures.TimeoutError:
+                    if not loop.is_running() or time.monotonic() > deadline:
+                        sent.cancel()
+                        return
+
+    async def _send(self, request: Any, timeout: float) -> None:
+        import grpc
+        from pulumi.runtime.proto import engine_pb2_grpc
+
+        loop = asyncio.get_running_loop()
+        if self._stub_loop is not loop:  # an asyncio channel belongs to the loop it was opened on
+            self._stub = engine_pb2_grpc.EngineStub(grpc.aio.insecure_channel(self.address))
+            self._stub_loop = loop
+        await self._stub.Log(request, timeout=timeout)
+
+    def _sent(self, task: asyncio.Task[None]) -> None:
+        self._sending.discard(task)
+        if not task.cancelled():
+            task.exception()  # retrieved: a lost line is no error
 
     def listening(self) -> bool:
         return self.address is None or engine_reachable(self.address)
@@ -167,3 +224,24 @@ class ResourceProgress:
 
     def engine_listening(self) -> bool:
         return self._log.listening()
+
+
+class EngineDebug(logging.Handler):
+    """The package's debug records (where the credentials came from, never a value) on the engine's debug
+    log, which ``pulumi up --debug`` shows."""
+
+    def __init__(self, log: EngineLog) -> None:
+        super().__init__(logging.DEBUG)
+        self.log = log
+
+    def handle(self, record: logging.LogRecord) -> bool:
+        # Without the handler's lock, which logging holds through emit: an operation's thread waits in emit
+        # for the serving loop to send its record, and the loop, logging a record of its own, would wait for
+        # that lock (EngineLog is safe from any thread).
+        if not self.filter(record):
+            return False
+        self.emit(record)
+        return True
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.log.debug(f"modelarts: {record.getMessage()}")

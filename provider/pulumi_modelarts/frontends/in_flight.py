@@ -59,4 +59,4 @@ class InFlight:
             sys.stderr.flush()
         if running:
             with contextlib.suppress(Exception):
-                self._log.log("", line, warning=True, timeout=1.0)
+                self._log.log_now("", line, warning=True)

@@ -10,7 +10,8 @@ the provider class, which translates each request for ``core`` and its answer ba
 - create, read, update and delete run ``core`` on threads of this module's own executor, sized for many jobs
   waiting at once (``asyncio.to_thread`` would use the default executor, a handful of threads on a small
   machine, and quietly cap the number of concurrent waits);
-- progress lines go to the engine's log service with the resource's URN, so the CLI shows them under the job;
+- progress lines go to the engine's log service with the resource's URN (the CLI shows them under the job),
+  through the loop that serves the plugin (``EngineLog``);
 - a request's timeout (``customTimeouts``) goes to core as it came, which bounds a create's wait, an update's
   retries and a delete's wait with it (``waiting.clamp``); the engine's cancel (Ctrl-C) ends the waits: the
   job is then terminated while the engine still listens, as for any failed wait;
@@ -68,7 +69,7 @@ from ..job.checking import Failure
 from ..job.job_state import declared_from_job
 from ..job.reports import JobMayStillRun
 from ..wire.errors import InvalidInputsError
-from .engine import EngineLog
+from .engine import EngineDebug, EngineLog
 from .functions import BY_TOKEN
 from .in_flight import InFlight
 from .native_values import (
@@ -161,18 +162,20 @@ class ModelArtsProvider(Provider):
     def __init__(self, engine: str | None = None, workers: int = WORKERS, *, warm_up: bool = False) -> None:
         """warm_up: load the models and the client on a thread of their own once an operation announces it
         will need them (``WarmUp``), as the served plugin does; off, each operation loads what it uses."""
-        self._log = EngineLog(engine)
+        self.engine_log = EngineLog(engine)
         self.workers = workers
         self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="modelarts")
         self._config = ProviderConfig()
         self._stop = threading.Event()
         self._warned_config = False
         self.warm_up = WarmUp() if warm_up else None
-        self.flights = InFlight(self._log)
+        self.flights = InFlight(self.engine_log)
 
     async def _run(self, call: Callable[[], T], what: str) -> T:
+        loop = asyncio.get_running_loop()
+        self.engine_log.bind(loop)
         with self.flights.under_way(what):
-            return await asyncio.get_running_loop().run_in_executor(self._executor, call)
+            return await loop.run_in_executor(self._executor, call)
 
     def last_words(self, why: str) -> None:
         """Say why this plugin stops and which of its operations end with it (``in_flight``); never raises."""
@@ -189,10 +192,10 @@ class ModelArtsProvider(Provider):
 
         if self._config.for_check()[0] is None:
             return []
-        progress = self._log.progress(urn)
+        progress = self.engine_log.progress(urn)
         verdict = await self._run(lambda: check_planned(inputs, self.config(), progress), "catalogue")
         for skipped in verdict.skipped:
-            self._log.log(urn, warning_line("", skipped), warning=True)
+            self.engine_log.log(urn, warning_line("", skipped), warning=True)
         return verdict.failures
 
     async def get_schema(self, request: GetSchemaRequest) -> GetSchemaResponse:
@@ -207,7 +210,7 @@ class ModelArtsProvider(Provider):
         given = [key for key in secret_settings() if key in request.new_inputs]
         if given and not self._warned_config and _is_default_provider(request.urn):
             self._warned_config = True  # once per plugin, not on every check of the provider
-            self._log.log(request.urn, config_secrets_warning(given), warning=True)
+            self.engine_log.log(request.urn, config_secrets_warning(given), warning=True)
         return CheckResponse(inputs=inputs, failures=[])
 
     async def configure(self, request: ConfigureRequest) -> ConfigureResponse:
@@ -241,7 +244,7 @@ class ModelArtsProvider(Provider):
         failures = [CheckFailure(*engine_failure(*schema_failure(f.path, f.reason))) for f in found]
         # Advice the service does not enforce: a warning on the job's row, the inputs pass.
         for advice in checked.warnings:
-            self._log.log(
+            self.engine_log.log(
                 request.urn, warning_line(*schema_failure(advice.path, advice.reason)), warning=True
             )
         answer = with_secret_inputs(answered(checked.inputs, sent, request.new_inputs))
@@ -254,7 +257,7 @@ class ModelArtsProvider(Provider):
         olds = wire_state(planned_state(request.old_state))
         # Normalised once, by core.plan.
         news = wire_inputs(request.new_inputs)
-        progress = self._log.progress(request.urn)
+        progress = self.engine_log.progress(request.urn)
         decision = core.plan(request.resource_id, olds, news, progress)
         if decision.forcing() and (refused := await self._catalogue(request.urn, news)):
             raise InvalidInputsError(schema_failure(f.path, f.reason) for f in refused)
@@ -277,7 +280,7 @@ class ModelArtsProvider(Provider):
         from ..job import core
 
         inputs = wire_inputs(request.properties)
-        progress = self._log.progress(request.urn)
+        progress = self.engine_log.progress(request.urn)
 
         def call() -> core.JobState:
             if self.warm_up is not None:
@@ -298,7 +301,7 @@ class ModelArtsProvider(Provider):
         from ..job.job_state import DECLARED_INPUTS
 
         olds = wire_state(request.properties)
-        progress = self._log.progress(request.urn)
+        progress = self.engine_log.progress(request.urn)
         lookup = is_lookup(olds)
 
         def call() -> core.JobState | None:
@@ -325,7 +328,7 @@ class ModelArtsProvider(Provider):
 
         olds = wire_state(request.olds)
         news = wire_inputs(request.news)
-        progress = self._log.progress(request.urn)
+        progress = self.engine_log.progress(request.urn)
 
         def call() -> core.JobState:
             if (stored := core.stored_update(request.resource_id, olds, news)) is not None:
@@ -340,7 +343,7 @@ class ModelArtsProvider(Provider):
         from ..job import core
 
         state = wire_state(request.properties)
-        progress = self._log.progress(request.urn)
+        progress = self.engine_log.progress(request.urn)
 
         def call() -> None:
             with core.open_client(self.config(), progress, limit=request.timeout) as client:
@@ -353,7 +356,7 @@ class ModelArtsProvider(Provider):
         if roots is None:
             raise ValueError(f"unknown function {request.tok}")
         args, function = wire_args(request.args, roots[0]), BY_TOKEN[request.tok]
-        progress = self._log.progress("")
+        progress = self.engine_log.progress("")
         what = request.tok.rsplit(":", 1)[-1]
         result = await self._run(lambda: function(self.config(), progress, args), what)
         return InvokeResponse(return_value=property_map(to_schema(result, roots[1])))
@@ -374,25 +377,14 @@ _KINDS = {
 }
 
 
-class EngineDebug(logging.Handler):
-    """The package's debug records (where the credentials came from, never a value) on the engine's debug
-    log, which ``pulumi up --debug`` shows."""
-
-    def __init__(self, log: EngineLog) -> None:
-        super().__init__(logging.DEBUG)
-        self.log = log
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.log.debug(f"modelarts: {record.getMessage()}")
-
-
 def main() -> None:
     """Entry point of ``pulumi-resource-modelarts``: serve the provider to the engine that started it."""
 
     def provider_for(engine: str) -> ModelArtsProvider:
         package_log = logging.getLogger("pulumi_modelarts")
         package_log.setLevel(logging.DEBUG)
-        package_log.addHandler(EngineDebug(EngineLog(engine)))
-        return ModelArtsProvider(engine, warm_up=True)
+        provider = ModelArtsProvider(engine, warm_up=True)
+        package_log.addHandler(EngineDebug(provider.engine_log))
+        return provider
 
     serve_engine(provider_for)
