@@ -14,11 +14,12 @@ import httpx
 
 from .errors import SettingsError
 
-__all__ = ["CA_CERT_SETTINGS", "verifying_ssl_context"]
+__all__ = ["CA_CERT_SETTINGS", "ssl_context_for", "verifying_ssl_context"]
 
 CA_CERT_SETTINGS = "modelarts:caCertFile or HW_CACERT_FILE"
 
 _SSL_LOCK = threading.Lock()
+_TRUSTS_NOBODY: ssl.SSLContext | None = None
 _SSL_CONTEXTS: dict[tuple[str, str, str, float], ssl.SSLContext] = {}
 
 
@@ -49,3 +50,22 @@ def verifying_ssl_context(ca_cert_file: str | None = None) -> ssl.SSLContext:
                     raise SettingsError(f"{what} holds no usable PEM certificate ({reason})") from None
             _SSL_CONTEXTS[key] = context
         return context
+
+
+def ssl_context_for(url: str, ca_cert_file: str | None = None) -> ssl.SSLContext:
+    """The context a client of ``url`` verifies with: ``verifying_ssl_context`` for https; for plain http (a
+    loopback endpoint: the settings refuse it anywhere else) one that trusts no authority at all.
+
+    A plain http client makes no handshake, but httpx builds its context when the client is made: the
+    verifying one loads the CA bundle (about 90 ms of CPU in a new plugin process), this one nothing. It
+    still verifies, so a TLS peer it ever met would be refused, never trusted.
+    """
+    global _TRUSTS_NOBODY
+    if not url.lower().startswith("http://"):
+        return verifying_ssl_context(ca_cert_file)
+    if ca_cert_file:
+        verifying_ssl_context(ca_cert_file)  # a CA file given is still read and named when unusable
+    with _SSL_LOCK:
+        if _TRUSTS_NOBODY is None:
+            _TRUSTS_NOBODY = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)  # CERT_REQUIRED, hostnames checked
+        return _TRUSTS_NOBODY

@@ -57,7 +57,7 @@ from .reading import MAX_ANSWER_BYTES, TooLarge, read_body
 from .renewal import KEY_EXPIRED_CODE, RenewableAuth
 from .sendable import path_segment, project_id_problem
 from .throttling import ThrottleGate, gate_for
-from .tls import verifying_ssl_context
+from .tls import ssl_context_for, verifying_ssl_context
 
 __all__ = ["MAX_BODY_BYTES", "Transport", "path_segment", "verifying_ssl_context"]
 
@@ -132,7 +132,7 @@ class Transport:
             auth=auth,
             timeout=httpx.Timeout(timeout),
             transport=transport,
-            verify=verifying_ssl_context(ca_cert_file) if transport is None else True,
+            verify=ssl_context_for(self.endpoint, ca_cert_file) if transport is None else True,
             follow_redirects=False,  # a redirect must never carry a signed request elsewhere
             headers={"User-Agent": USER_AGENT, "Accept": "application/json"},
         )
