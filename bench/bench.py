@@ -442,6 +442,7 @@ def _create_body(index: int) -> dict[str, Any]:
 
 def _ours(emu: EmulatorProcess) -> tuple[Any, dict[str, Callable[..., Any]]]:
     from pulumi_modelarts.job.client import ModelArtsClient
+    from pulumi_modelarts.job.lost_creates import LostCreate
     from pulumi_modelarts.wire.auth import AkSkAuth
     from pulumi_modelarts.wire.models import CreateTrainingJobRequest, SearchFilter, SearchRequest
 
@@ -449,11 +450,13 @@ def _ours(emu: EmulatorProcess) -> tuple[Any, dict[str, Callable[..., Any]]]:
         endpoint=emu.url, project_id=emu.project_id, auth=AkSkAuth(emu.access_key, emu.secret_key)
     )
     request = CreateTrainingJobRequest.model_validate(_create_body(0))
+    name = request.metadata.name or ""
     search = SearchRequest(
         limit=10, filters=[SearchFilter(key="name", operator="like", value=["client-bench"])]
     )
     ops: dict[str, Callable[..., Any]] = {
-        "create": lambda: client.create_job(request).job_id,
+        # With the recovery the job layer hands every create (held_names), as the provider posts one.
+        "create": lambda: client.create_job(request, LostCreate(client, name, started=time.time())).job_id,
         "get": client.get_job,
         "terminate": client.terminate_job,
         "search": lambda: client.search_jobs(search),

@@ -32,6 +32,7 @@ from pulumi_modelarts.wire.auth import AkSkAuth
 from pulumi_modelarts.wire.errors import AuthenticationError, CertificateError, SettingsError
 from pulumi_modelarts.wire.models import CreateTrainingJobRequest
 
+from ..client_support import create_job
 from ..httpserver import Certificate, ScriptedServer, json_reply
 from ..support import minimal_job, poll
 from .account_support import AGENCY, keyless, settings_for
@@ -147,7 +148,8 @@ def test_keys_refused_as_expired_are_renewed_and_the_call_sent_again(
     emu = emulator_factory(running_seconds=60)
     said: list[str] = []
     with ModelArtsClient.from_settings(settings_for(emu, assume_role=AGENCY), log=said.append) as client:
-        job = client.create_job(
+        job = create_job(
+            client,
             CreateTrainingJobRequest.model_validate(minimal_job(metadata={"name": "one"}))
         )
         emu.expire_temporary_keys()  # the keys this process holds are still good, by their expiry
@@ -155,7 +157,8 @@ def test_keys_refused_as_expired_are_renewed_and_the_call_sent_again(
         assert any("temporary keys had expired; sending again" in line for line in said)
         emu.expire_temporary_keys()
         emu.reset_stats()
-        second = client.create_job(
+        second = create_job(
+            client,
             CreateTrainingJobRequest.model_validate(minimal_job(metadata={"name": "two"}))
         )
         # The create was looked for (a search) before it was posted again.

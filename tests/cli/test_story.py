@@ -22,6 +22,7 @@ import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
 
+from ..client_support import create_job
 from .both_front_ends import BOTH, both_stack, declare
 from .front_ends import FRONT_ENDS, STORY_FRONT_ENDS, FrontEnd
 from .story import (
@@ -388,7 +389,7 @@ def test_get_reads_an_existing_job_without_owning_it(
         require_name=True,
     )
     with emulator_client(emulator) as client:
-        existing = client.create_job(request)
+        existing = create_job(client, request)
         assert existing.job_id is not None
         wait_until(client, existing.job_id, lambda job: job.phase == "Running")
 

@@ -23,6 +23,7 @@ from pulumi_modelarts.wire.errors import (
 )
 from pulumi_modelarts.wire.models import validate_create_request
 
+from ..client_support import create_job
 from ..support import ProgressLines, minimal_job
 
 Factory = Callable[..., EmulatorProcess]
@@ -323,9 +324,9 @@ def sdk_error(emu: EmulatorProcess, call: Callable[[Any, Any], Any]) -> tuple[in
 def test_client_raises_duplicate_name_where_the_sdk_sees_2751(unique: EmulatorProcess, client: Any) -> None:
     inputs = declared(metadata={"name": "taken"})
     request = validate_create_request(normalising.job_body(inputs), require_name=True)
-    client.create_job(request)
+    create_job(client, request)
     with pytest.raises(DuplicateNameError) as caught:
-        client.create_job(request)
+        create_job(client, request)
     assert caught.value.status_code == 400 and caught.value.error_code == "ModelArts.2751"
     body = normalising.job_body(inputs)
     assert sdk_error(unique, lambda c, m: c.create_training_job(m.CreateTrainingJobRequest(body=body))) == (

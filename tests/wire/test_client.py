@@ -28,6 +28,7 @@ from pulumi_modelarts.wire.errors import (
 )
 from pulumi_modelarts.wire.models import SearchFilter, SearchRequest, TrainingJob
 
+from ..client_support import create_job
 from ..httpserver import Recorded, Reply, ScriptedServer, json_reply, self_signed_certificate
 from ..support import FakeTime
 from .scripted_service import (
@@ -106,7 +107,7 @@ def test_ids_are_encoded_and_dot_segments_refused(server: ScriptedServer, make_c
 
 def test_create_sends_the_wire_body(server: ScriptedServer, make_client: Any) -> None:
     server.queue(json_reply(job("new-1"), status=201))
-    created = make_client().create_job(create_request())
+    created = create_job(make_client(), create_request())
     assert created.metadata.id == "new-1"
     (sent,) = server.requests
     assert (sent.method, sent.path) == ("POST", JOBS)
@@ -210,7 +211,7 @@ def test_authentication_errors_are_never_retried(
     # APIG.0301 can come with other statuses; the code alone must stop retries.
     server.queue(json_reply(error_body("APIG.0301", "signature expired"), status=400))
     with pytest.raises(AuthenticationError):
-        make_client().create_job(create_request())
+        create_job(make_client(), create_request())
     assert len(server.requests) == 1
     assert fake_time.sleeps == []
 
@@ -406,7 +407,7 @@ def test_lost_create_answer_finds_the_job_and_does_not_post_twice(
     store.jobs.append(job("other", name="job-a-2"))
     store.create_reply = lambda created: Reply(drop=True)  # commits, then hangs up
     server.handler = store
-    created = make_client().create_job(create_request("job-a"))
+    created = create_job(make_client(), create_request("job-a"))
     assert created.metadata.id == "id-3"
     assert len(posts(server)) == 1
     assert len(searches(server)) == 1
@@ -441,7 +442,7 @@ def test_lost_create_that_never_happened_is_posted_again(
         return reply
 
     server.handler = handler
-    created = make_client().create_job(create_request("job-a"))
+    created = create_job(make_client(), create_request("job-a"))
     assert created.metadata.id != "old-same-name"
     assert [r.path for r in server.requests] == [JOBS, SEARCH, JOBS]
 
@@ -450,7 +451,7 @@ def test_gateway_timeout_after_commit_is_recovered(server: ScriptedServer, make_
     store = JobStore()
     store.create_reply = lambda created: json_reply(error_body("APIG.0201", "Backend timeout."), status=504)
     server.handler = store
-    created = make_client().create_job(create_request("job-a"))
+    created = create_job(make_client(), create_request("job-a"))
     assert created.metadata.id == "id-1"
     assert len(posts(server)) == 1
 
@@ -459,7 +460,7 @@ def test_throttled_create_is_retried_without_searching(server: ScriptedServer, m
     store = JobStore()
     server.queue(json_reply(error_body("APIG.0308", "throttled"), status=429))
     server.handler = store
-    assert make_client().create_job(create_request("job-a")).metadata.id == "id-1"
+    assert create_job(make_client(), create_request("job-a")).metadata.id == "id-1"
     assert [r.path for r in server.requests] == [JOBS, JOBS]
 
 
@@ -469,14 +470,14 @@ def test_lost_create_checked_once_more_before_giving_up(server: ScriptedServer, 
     store.create_reply = lambda created: Reply(drop=True)
     server.handler = store
     with pytest.raises(TransportError):
-        make_client(max_attempts=2).create_job(create_request("job-a"))
+        create_job(make_client(max_attempts=2), create_request("job-a"))
     assert [r.path for r in server.requests] == [JOBS, SEARCH, JOBS, SEARCH]
 
 
 def test_create_answer_without_an_id_is_invalid(server: ScriptedServer, make_client: Any) -> None:
     server.queue(json_reply({"kind": "job", "metadata": {"name": "job-a"}}, status=201))
     with pytest.raises(InvalidResponseError, match=r"no metadata\.id"):
-        make_client().create_job(create_request("job-a"))
+        create_job(make_client(), create_request("job-a"))
     assert len(server.requests) == 1
 
 
@@ -710,6 +711,6 @@ def test_lost_create_of_a_job_that_already_completed_is_still_found(
         return reply
 
     server.handler = handler
-    created = make_client().create_job(create_request("job-a"))
+    created = create_job(make_client(), create_request("job-a"))
     assert created.phase == "Completed"
     assert len(posts(server)) == 1

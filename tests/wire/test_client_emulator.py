@@ -10,6 +10,7 @@ from modelarts_emulator.testing import EmulatorProcess
 from pulumi_modelarts.wire.errors import AuthenticationError, NotFoundError
 from pulumi_modelarts.wire.models import CreateTrainingJobRequest, SearchFilter
 
+from ..client_support import create_job
 from ..support import emulator_api, wait_phase
 
 
@@ -26,7 +27,7 @@ def request(name: str) -> CreateTrainingJobRequest:
 def test_job_round_trip(emulator_factory: Callable[..., EmulatorProcess]) -> None:
     emulator = emulator_factory(running_seconds=60)  # still terminable however slow the machine
     with emulator_api(emulator) as client:
-        created = client.create_job(request("round-trip"))
+        created = create_job(client, request("round-trip"))
         job_id = created.metadata.id
         assert job_id
         assert client.get_job(job_id).metadata.description == "训练 ü"
@@ -46,7 +47,7 @@ def test_job_round_trip(emulator_factory: Callable[..., EmulatorProcess]) -> Non
 def test_paging_through_the_emulator(emulator: EmulatorProcess) -> None:
     with emulator_api(emulator) as client:
         for i in range(7):
-            client.create_job(request(f"page-{i}"))
+            create_job(client, request(f"page-{i}"))
         listed = list(client.iter_jobs(page_size=3))
         assert sorted(j.metadata.name or "" for j in listed) == [f"page-{i}" for i in range(7)]
     assert emulator.stats()["by_operation"]["search"] == 3
@@ -55,7 +56,7 @@ def test_paging_through_the_emulator(emulator: EmulatorProcess) -> None:
 def test_dropped_create_is_found_not_repeated(emulator_factory: Callable[..., EmulatorProcess]) -> None:
     emu = emulator_factory(drop_after_commit_rate=1.0)
     with emulator_api(emu) as client:
-        created = client.create_job(request("dropped"))
+        created = create_job(client, request("dropped"))
         assert created.metadata.name == "dropped"
     stats = emu.stats()
     assert stats["by_operation"]["create"] == 1
@@ -75,7 +76,7 @@ def test_wrong_secret_is_refused_once(emulator: EmulatorProcess) -> None:
 def test_log_preview_and_events(emulator_factory: Callable[..., EmulatorProcess]) -> None:
     emulator = emulator_factory(creating_seconds=30)
     with emulator_api(emulator) as client:
-        job_id = client.create_job(request("logs-and-events")).metadata.id
+        job_id = create_job(client, request("logs-and-events")).metadata.id
         assert job_id
         # Not running yet: the service has no log (HTTP 204), which is not an error.
         assert client.get_log_preview(job_id, "worker-0") is None
@@ -86,7 +87,7 @@ def test_log_preview_and_events(emulator_factory: Callable[..., EmulatorProcess]
 
     quick = emulator_factory(running_seconds=0.2)
     with emulator_api(quick) as client:
-        job_id = client.create_job(request("logged")).metadata.id
+        job_id = create_job(client, request("logged")).metadata.id
         assert job_id
         wait_phase(lambda: client.get_job(job_id), "Completed", timeout=20)
         preview = client.get_log_preview(job_id, "worker-0")

@@ -15,6 +15,7 @@ from pulumi_modelarts.job import core, normalising
 from pulumi_modelarts.job.client import ModelArtsClient
 from pulumi_modelarts.wire import models
 
+from ..client_support import create_job
 from ..real_requests import RealRequest, real_requests
 
 REQUESTS = real_requests()
@@ -68,7 +69,7 @@ def test_the_emulator_creates_every_one(emulator: EmulatorProcess) -> None:
     with client:
         for real in REQUESTS:
             request = models.validate_create_request(copy.deepcopy(real.inputs))
-            created = client.create_job(request)
+            created = create_job(client, request)
             assert created.metadata.id, real.name
             found = client.get_job(created.metadata.id)
             assert found.metadata.name == real.inputs["metadata"]["name"], real.name

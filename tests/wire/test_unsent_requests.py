@@ -18,6 +18,7 @@ import pytest
 from pulumi_modelarts.wire.auth import AkSkAuth, TokenAuth
 from pulumi_modelarts.wire.errors import AuthenticationError, SettingsError
 
+from ..client_support import create_job
 from ..httpserver import Recorded, Reply, ScriptedServer, json_reply
 from ..support import FakeTime
 from .scripted_service import JOBS, SEARCH, create_request, error_body
@@ -49,7 +50,7 @@ def test_a_request_that_cannot_be_built_is_refused_at_once(
     server: ScriptedServer, make_client: Any, fake_time: FakeTime, case: str
 ) -> None:
     client = make_client(auth=UNSENDABLE[case])
-    for call in (lambda: client.get_job("j-1"), lambda: client.create_job(create_request("job-a"))):
+    for call in (lambda: client.get_job("j-1"), lambda: create_job(client, create_request("job-a"))):
         with pytest.raises(SettingsError) as caught:
             call()
         text = str(caught.value)
@@ -84,7 +85,7 @@ def test_a_create_refused_as_expired_to_the_last_attempt_reports_that_answer(
     server.handler = answer
     auth = AlwaysRenewing()
     with pytest.raises(AuthenticationError) as caught:
-        make_client(auth=auth).create_job(create_request("job-a"))
+        create_job(make_client(auth=auth), create_request("job-a"))
     text = str(caught.value)
     assert "APIG.0307" in text and "HTTP 401" in text and "create training job 'job-a'" in text
     assert "no answer" not in text and "may or may not" not in text

@@ -21,6 +21,7 @@ from pulumi_modelarts.wire.errors import (
     api_error_class,
 )
 
+from ..client_support import create_job
 from ..httpserver import Recorded, Reply, ScriptedServer, json_reply
 from .scripted_service import JOBS, PROJECT, SEARCH, JobStore, create_request, error_body, posts, searches
 
@@ -132,7 +133,7 @@ def test_a_create_answered_unreadably_adopts_the_job_it_made(
     store = JobStore()
     unusable_create(store, body)
     server.handler = store
-    created = make_client().create_job(create_request("job-a"))
+    created = create_job(make_client(), create_request("job-a"))
     assert created.metadata.id == "id-1" and created.metadata.name == "job-a"
     assert len(posts(server)) == 1
     assert len(searches(server)) == 1
@@ -146,7 +147,7 @@ def test_a_create_answered_unreadably_whose_job_is_not_found_fails_without_posti
     unusable_create(store, DEEP)
     server.handler = store
     with pytest.raises(InvalidResponseError) as caught:
-        make_client().create_job(create_request("job-a"))
+        create_job(make_client(), create_request("job-a"))
     text = str(caught.value)
     assert "create training job 'job-a'" in text and "(HTTP 201)" in text and "nested too deeply" in text
     assert "console" in text  # says what to do: the job may exist
@@ -161,7 +162,7 @@ def test_a_create_answered_unreadably_whose_search_fails_too_names_both(
 
     server.handler = handler
     with pytest.raises(ModelArtsError) as caught:
-        make_client().create_job(create_request("job-a"))
+        create_job(make_client(), create_request("job-a"))
     text = str(caught.value)
     assert "create training job 'job-a'" in text and "HTTP 201" in text and "search training jobs" in text
     assert [r.path for r in server.requests].count(JOBS) == 1

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from ..wire.errors import DuplicateNameError, InvalidInputsError, ProvisioningError, SearchRejectedError
 from . import matching, naming, ownership
 from .labels import job_label
+from .lost_creates import LostCreate
 from .normalising import job_body
 from .progress import Progress
 from .stopping import delete_bound, delete_record
@@ -43,7 +44,8 @@ def post_create(inputs: Mapping[str, Any], client: ModelArtsClient, progress: Pr
     while True:
         name = request.metadata.name or ""
         try:
-            job: TrainingJob = client.post_job(body)
+            # The recovery of a post whose answer is lost or unusable: the job found by name, judged from now.
+            job: TrainingJob = client.post_job(body, LostCreate(client, name, started=time.time()))
         except DuplicateNameError:
             pass
         else:
