@@ -442,7 +442,7 @@ def _create_body(index: int) -> dict[str, Any]:
 
 def _ours(emu: EmulatorProcess) -> tuple[Any, dict[str, Callable[..., Any]]]:
     from pulumi_modelarts.job.client import ModelArtsClient
-    from pulumi_modelarts.job.lost_creates import LostCreate
+    from pulumi_modelarts.job.ownership.lost_creates import LostCreate
     from pulumi_modelarts.wire.auth import AkSkAuth
     from pulumi_modelarts.wire.models import CreateTrainingJobRequest, SearchFilter, SearchRequest
 

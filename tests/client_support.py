@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 
 from pulumi_modelarts.job.client import ModelArtsClient
-from pulumi_modelarts.job.lost_creates import LostCreate
+from pulumi_modelarts.job.ownership.lost_creates import LostCreate
 from pulumi_modelarts.wire.models import CreateTrainingJobRequest, TrainingJob
 
 __all__ = ["create_job"]

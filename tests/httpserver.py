@@ -190,8 +190,10 @@ def serving_the_provider(
         dynamic as provider,  # provider code, loaded only by the tests using this
     )
     from pulumi_modelarts.job import core  # provider code, loaded only by the tests using this
-    from pulumi_modelarts.job import polling as wait  # provider code, loaded only by the tests using this
     from pulumi_modelarts.job.client import ModelArtsClient
+    from pulumi_modelarts.job.waiting import (  # provider code, loaded only by the tests using this
+        polling as wait,
+    )
 
     for name in list(os.environ):
         if name.startswith(("HW_", "HUAWEICLOUD_SDK_")):

@@ -50,8 +50,8 @@ SEEDS = REPO.parent / "shared" / "seeds"
 # hands out: written out here, not read from the emulator, so that the tests check the emulator's answer.
 PARTNER_PROJECT = "fedcba9876543210fedcba9876543210"
 
-# The provider's poll knob (pulumi_modelarts.job.polling); spelled out so that this module loads no provider
-# code.
+# The provider's poll knob (pulumi_modelarts.job.waiting.polling); spelled out so that this module loads no
+# provider code.
 POLL_SECONDS_ENV = "PULUMI_MODELARTS_POLL_SECONDS"
 # The provider's poll interval in unit tests: waits take a few milliseconds, not the real pauses.
 FAST_POLL_SECONDS = "0.02"

@@ -21,6 +21,12 @@ ALLOWED: dict[str, set[str]] = {
 }
 
 
+# job/'s own rooms -> the rooms of job/ each may import besides itself (job/__init__ and each room's say so).
+# Both may import the job's base modules: those directly in job/ that import no room of job/, at any depth;
+# the operations (core and what it calls) import the rooms.
+JOB_ROOMS: dict[str, set[str]] = {"waiting": set(), "ownership": {"waiting"}}
+
+
 def _room(module: str) -> str:
     parts = module.split(".")
     return parts[1] if len(parts) > 1 and parts[1] in ALLOWED else "(top)"
@@ -73,3 +79,47 @@ def test_the_pickle_path_of_old_states_still_names_the_dynamic_provider() -> Non
     from pulumi_modelarts.provider import TrainingJobProvider as named_by_old_states
 
     assert named_by_old_states is TrainingJobProvider
+
+
+def _job_room(module: str) -> str | None:
+    """The room of job/ a module lives in (``waiting``), None for a module directly in job/."""
+    parts = module.split(".")
+    return parts[2] if len(parts) > 3 and parts[1] == "job" and parts[2] in JOB_ROOMS else None
+
+
+def _job_imports() -> dict[str, set[str]]:
+    """Each module of job/ with the modules of job/ it imports."""
+    found: dict[str, set[str]] = {}
+    for path in (PACKAGE / "job").rglob("*.py"):
+        name = "pulumi_modelarts." + ".".join(path.relative_to(PACKAGE).with_suffix("").parts)
+        name = name.removesuffix(".__init__")
+        found[name] = {t for t in _imports(path) if t.startswith("pulumi_modelarts.job.")}
+    return found
+
+
+def test_the_jobs_rooms_import_its_base_and_the_rooms_below_them() -> None:
+    imports = _job_imports()
+    for room in JOB_ROOMS:
+        init = PACKAGE / "job" / room / "__init__.py"
+        doc = ast.get_docstring(ast.parse(init.read_text(encoding="utf-8")))
+        assert doc and len(doc) > 80, room
+
+    def reaches_a_room(module: str, seen: set[str]) -> bool:
+        if module in seen:
+            return False
+        seen.add(module)
+        return any(_job_room(t) is not None or reaches_a_room(t, seen) for t in imports.get(module, ()))
+
+    for module, targets in imports.items():
+        room = _job_room(module)
+        if room is None:
+            continue  # directly in job/: whether it may be a room's base is asked where a room imports it
+        for target in targets:
+            other = _job_room(target)
+            said = f"{module} ({room}) imports {target} ({other or 'job/'})"
+            if other is None:
+                assert not reaches_a_room(target, set()), f"{said}, which imports a room of job/"
+            else:
+                assert other == room or other in JOB_ROOMS[room], said
+    direct = sorted(p.name for p in (PACKAGE / "job").glob("*.py") if p.name != "__init__.py")
+    assert len(direct) <= 14, direct

@@ -40,7 +40,7 @@ from pulumi_modelarts.frontends.native_values import (
     wire_state,
 )
 from pulumi_modelarts.job import job_state
-from pulumi_modelarts.job import polling as wait
+from pulumi_modelarts.job.waiting import polling as wait
 
 from ..plugin_support import URN, declared_state, diff, diff_kinds, engine_log, run
 from ..support import init_failure, poll

@@ -18,8 +18,10 @@ from pulumi.output import Unknown
 
 from modelarts_emulator.testing import EmulatorProcess
 from pulumi_modelarts.generated import fields
-from pulumi_modelarts.job import core, job_state, reports, stopping
+from pulumi_modelarts.job import core, job_state
 from pulumi_modelarts.job.client import ModelArtsClient
+from pulumi_modelarts.job.waiting import giving_up as reports
+from pulumi_modelarts.job.waiting import stopping
 from pulumi_modelarts.wire.errors import InvalidInputsError, ModelArtsError, ProvisioningError
 from pulumi_modelarts.wire.models import TrainingJob
 

@@ -12,9 +12,10 @@ from typing import Any
 import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
-from pulumi_modelarts.job import core, reports
+from pulumi_modelarts.job import core
 from pulumi_modelarts.job.client import ModelArtsClient
-from pulumi_modelarts.job.reports import JobMayStillRun
+from pulumi_modelarts.job.waiting import giving_up as reports
+from pulumi_modelarts.job.waiting.giving_up import JobMayStillRun
 from pulumi_modelarts.wire.errors import ProvisioningError
 
 from ..httpserver import Recorded, Reply, ScriptedServer, json_reply

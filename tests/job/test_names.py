@@ -11,8 +11,9 @@ import httpx
 import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
-from pulumi_modelarts.job import core, diffing, matching, naming, normalising
-from pulumi_modelarts.job.ownership import Holding
+from pulumi_modelarts.job import core, diffing, naming, normalising
+from pulumi_modelarts.job.ownership import matching
+from pulumi_modelarts.job.ownership.judging import Holding
 from pulumi_modelarts.wire.errors import (
     DuplicateNameError,
     NotTerminableError,

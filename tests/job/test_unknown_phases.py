@@ -13,8 +13,9 @@ import httpx
 import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
-from pulumi_modelarts.job import core, lifecycle, stopping
+from pulumi_modelarts.job import core, lifecycle
 from pulumi_modelarts.job.client import ModelArtsClient
+from pulumi_modelarts.job.waiting import stopping
 from pulumi_modelarts.tools import orphans
 from pulumi_modelarts.wire import phases
 from pulumi_modelarts.wire.errors import ProvisioningError

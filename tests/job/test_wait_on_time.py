@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from pulumi_modelarts.job import core
-from pulumi_modelarts.job.reports import JobMayStillRun
+from pulumi_modelarts.job.waiting.giving_up import JobMayStillRun
 from pulumi_modelarts.wire.errors import ProvisioningError
 
 from ..httpserver import Recorded, Reply, ScriptedServer, json_reply

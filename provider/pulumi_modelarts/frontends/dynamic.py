@@ -37,7 +37,7 @@ from pulumi.dynamic import (
 )
 
 from ..account.settings import near_miss_keys
-from ..job.reports import JobMayStillRun
+from ..job.waiting.giving_up import JobMayStillRun
 from ..wire.errors import InvalidInputsError, ModelArtsError, ProvisioningError
 from .engine import StderrProgress, engine_address
 from .shared import (

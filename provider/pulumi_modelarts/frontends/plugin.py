@@ -67,7 +67,7 @@ from ..account.settings import CONFIG_NAMESPACE, SOURCES
 from ..generated import schema_names
 from ..job.checking import Failure
 from ..job.job_state import declared_from_job
-from ..job.reports import JobMayStillRun
+from ..job.waiting.giving_up import JobMayStillRun
 from ..wire.errors import InvalidInputsError
 from .engine import EngineDebug, EngineLog
 from .functions import BY_TOKEN

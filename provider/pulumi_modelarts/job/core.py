@@ -4,13 +4,14 @@ They take plain data (the inputs as declared, the outputs stored last time) plus
 and return plain results or raise the typed errors of ``errors``. Nothing here knows which front-end
 (``pulumi.dynamic`` or a provider plugin) called it. The rules they apply are pure functions elsewhere:
 ``normalising`` (declared inputs), ``naming`` (job names), ``diffing`` (update versus replace), ``lifecycle``
-(wait targets, durations, failure texts), ``polling`` (the loop). The steps are in modules named by their job:
+(wait targets, durations, failure texts), ``waiting.polling`` (the loop). The steps are in modules named by
+their job:
 
 - ``checking``: check (validation, failures, warnings); re-exported here;
-- ``held_names``: the create call, and what happens when the name is already held;
-- ``waiting``: a create's wait for wait_for, wait bounds, the retry budget;
-- ``reports``: giving up on a job and the failure report;
-- ``stopping``: terminating a job and deleting a stopped job's record;
+- ``ownership.held_names``: the create call, and what happens when the name is already held;
+- ``waiting.goal``: a create's wait for wait_for, wait bounds, the retry budget;
+- ``waiting.giving_up``: giving up on a job and the failure report;
+- ``waiting.stopping``: terminating a job and deleting a stopped job's record;
 - ``tagging``: tags; ``job_state``: the outputs the state records (``JobState`` is re-exported here).
 
 Importing this module is cheap: pydantic, httpx and the wire models load on the first validation or call.
@@ -36,7 +37,6 @@ from ..wire.errors import (
 from . import diffing
 from . import lifecycle as lc
 from .checking import Checked, Failure, check
-from .held_names import post_create
 from .job_state import (
     DECLARED_INPUTS,
     JobState,
@@ -47,11 +47,12 @@ from .job_state import (
     restrict,
 )
 from .normalising import normalise_inputs, secret_values
+from .ownership.held_names import post_create
 from .progress import Progress
-from .reports import JobMayStillRun, give_up, lost_watch, warn_unknown_phase
-from .stopping import delete_bound, delete_record, stop_job
 from .tagging import TAGS_FIELD, change_tags, tag_map, tag_new_job, tags_of
-from .waiting import CUSTOM_TIMEOUTS, Bound, clamp, log_follower, retry_budget, wait_created, wait_settings
+from .waiting import goal
+from .waiting.giving_up import JobMayStillRun, give_up, lost_watch, warn_unknown_phase
+from .waiting.stopping import delete_bound, delete_record, stop_job
 
 if TYPE_CHECKING:
     from ..wire.models import SearchFilter, TrainingJob
@@ -172,8 +173,8 @@ def create(
     """
     inputs = normalise_inputs(inputs)
     client.hide(secret_values(inputs))  # the service may echo the request in its error messages
-    wait_for, timeout = wait_settings(inputs)
-    bound = clamp(limit, Bound(timeout, "wait_timeout"))
+    wait_for, timeout = goal.wait_settings(inputs)
+    bound = goal.clamp(limit, goal.Bound(timeout, "wait_timeout"))
     job: TrainingJob = post_create(inputs, client, progress)
     job_id = job.job_id or ""
     # From here the job exists and the engine learns its id only from what this returns or raises: whatever
@@ -186,8 +187,8 @@ def create(
                 # What the state records as declared is what the job carries: the next `up` sees the change.
                 inputs = {**inputs, TAGS_FIELD: applied}
         if wait_for != "none":
-            follow = log_follower(client, job, inputs, progress) if wait_for == "completed" else None
-            job = wait_created(client, job, job_id, wait_for, bound, progress, stop, follow)
+            follow = goal.log_follower(client, job, inputs, progress) if wait_for == "completed" else None
+            job = goal.wait_created(client, job, job_id, wait_for, bound, progress, stop, follow)
         return JobState(job_id, job_outputs(job, inputs, tags=tags_of(inputs)))
     except JobMayStillRun as exc:
         raise _kept(exc, inputs) from None
@@ -299,9 +300,9 @@ def update(
     if _only_settings(before, decision):
         return JobState(job_id, {**old_outputs, DECLARED_INPUTS: dict(inputs)})
     client.hide(secret_values(inputs) | secret_values(old_outputs))
-    retries = clamp(limit, Bound(client.max_retry_seconds, ""))
+    retries = goal.clamp(limit, goal.Bound(client.max_retry_seconds, ""))
     try:
-        with retry_budget(client, limit):
+        with goal.retry_budget(client, limit):
             if decision.description_changed:
                 metadata = inputs.get("metadata")
                 description = metadata.get("description") if isinstance(metadata, Mapping) else None
@@ -320,12 +321,12 @@ def update(
             "(the next `pulumi up` then creates a new job)"
         ) from None
     except (ThrottledError, ServerError, TransportError) as exc:
-        if retries.source != CUSTOM_TIMEOUTS:
+        if retries.source != goal.CUSTOM_TIMEOUTS:
             raise
         raise ProvisioningError(
             f"training job {job_id} could not be updated within {lc.format_elapsed(retries.seconds)} "
-            f"({CUSTOM_TIMEOUTS}): {exc}; the job runs on unchanged: run `pulumi up` again, or allow the "
-            "update more time in the resource's customTimeouts"
+            f"({goal.CUSTOM_TIMEOUTS}): {exc}; the job runs on unchanged: run `pulumi up` again, or allow "
+            "the update more time in the resource's customTimeouts"
         ) from None
     return JobState(job_id, job_outputs(job, inputs, tags=tags_of(inputs)))
 
@@ -349,7 +350,7 @@ def delete(
     declared = declared_inputs(outputs or {}) or {}
     client.hide(secret_values(outputs))
     bound = delete_bound(limit)
-    with retry_budget(client, limit):
+    with goal.retry_budget(client, limit):
         job = stop_job(job_id, client, progress, bound)
         if lc.deletes_record(declared) and job is not None:
             delete_record(client, job, progress, bound, on_destroy=True)

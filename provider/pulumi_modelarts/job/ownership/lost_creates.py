@@ -1,9 +1,9 @@
-"""A create whose answer was lost or unusable: the job it made, found by name and judged by ``ownership``.
+"""A create whose answer was lost or unusable: the job it made, found by name and judged by ``judging``.
 
 The client (``api.ModelArtsAPI.create_job``) knows *when* a post may have created the job without a usable
 answer (no answer after sending, a 5xx, a success status with a body it cannot read) and never posts twice
 for it; this module decides *which* job that is. A job of exactly that name created since the create began
-is that request's own (``ownership.judge`` with ``sent``), whatever its body says and even when it already
+is that request's own (``judging.judge`` with ``sent``), whatever its body says and even when it already
 failed. ``held_names`` answers the same question for a name the service says is taken.
 """
 
@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..wire.errors import APIError, InvalidResponseError, TransportError
-from . import ownership
-from .ownership import CLOCK_SKEW_SECONDS
+from ...wire.errors import APIError, InvalidResponseError, TransportError
+from . import judging
+from .judging import CLOCK_SKEW_SECONDS
 
 if TYPE_CHECKING:
-    from ..wire.api import ModelArtsAPI
-    from ..wire.models import TrainingJob
+    from ...wire.api import ModelArtsAPI
+    from ...wire.models import TrainingJob
 
 __all__ = ["CLOCK_SKEW_SECONDS", "LostCreate"]
 
@@ -33,7 +33,7 @@ class LostCreate:
     ) -> None:
         self._client = client
         self._name = name
-        self._since_ms = ownership.since_ms(started, skew)
+        self._since_ms = judging.since_ms(started, skew)
 
     def find(self, operation: str, *, looking: str | None = None) -> TrainingJob | None:
         """The job a create whose answer was lost made, or None; a failed search is a TransportError saying
@@ -41,7 +41,7 @@ class LostCreate:
 
         looking: what the progress line says is being done (by default: before posting again).
         """
-        from ..wire.models import SearchFilter
+        from ...wire.models import SearchFilter
 
         say = self._client.say
         say(f"{operation}: {looking or _BEFORE_POSTING_AGAIN}")
@@ -51,10 +51,10 @@ class LostCreate:
                 meta = job.metadata
                 if meta.name != self._name or not meta.id:
                     continue
-                judgment = ownership.judge(
+                judgment = judging.judge(
                     phase=job.phase, created_ms=meta.create_time, since_ms=self._since_ms, sent=True
                 )
-                if judgment.holding is ownership.Holding.ADOPT:
+                if judgment.holding is judging.Holding.ADOPT:
                     say(f"{operation}: found the job the earlier attempt created; not creating it again")
                     return job
         except (APIError, TransportError, InvalidResponseError) as exc:

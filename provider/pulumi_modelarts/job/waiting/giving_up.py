@@ -14,17 +14,17 @@ from __future__ import annotations
 import enum
 from typing import TYPE_CHECKING, Any
 
-from ..wire.errors import NotFoundError, NotTerminableError, ProvisioningError, WaitTimedOut, redact
-from ..wire.phases import is_failure, is_known, may_still_run
-from . import lifecycle as lc
-from .labels import brief, described, job_label
-from .progress import Progress
-from .secret_paths import ATTRIBUTES, ENVIRONMENTS, found
+from ...wire.errors import NotFoundError, NotTerminableError, ProvisioningError, WaitTimedOut, redact
+from ...wire.phases import is_failure, is_known, may_still_run
+from .. import lifecycle as lc
+from ..labels import brief, described, job_label
+from ..progress import Progress
+from ..secret_paths import ATTRIBUTES, ENVIRONMENTS, found
 from .stopped import has_stopped, until_stopped
 
 if TYPE_CHECKING:
-    from ..wire.models import TrainingJob
-    from .client import ModelArtsClient
+    from ...wire.models import TrainingJob
+    from ..client import ModelArtsClient
 
 __all__ = [
     "REPORT_LINE_CHARS",
@@ -240,7 +240,7 @@ def _failure_report(client: ModelArtsClient, job: TrainingJob, job_id: str) -> l
     Never raises: a log not generated yet or already cleared (ModelArts.2776/2777/2818/2819, HTTP 204), a
     timeout or any other trouble turns into a line saying what was not available.
     """
-    from ..wire.models import environments_map
+    from ...wire.models import environments_map
 
     # The log is the job's own output: it may print a credential or an environment variable's value (the
     # job's or any task's).

@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 
-from pulumi_modelarts.job import logtail
-from pulumi_modelarts.job.logtail import LogFollower, Throttle, clean_line, new_lines
+from pulumi_modelarts.job.waiting import logtail
+from pulumi_modelarts.job.waiting.logtail import LogFollower, Throttle, clean_line, new_lines
 from pulumi_modelarts.wire.errors import ThrottledError
 from pulumi_modelarts.wire.models import LogPreview, TrainingJob
 
-from ..support import FakeTime
+from ...support import FakeTime
 
 # ---------------------------------------------------------------------------------------------- new lines
 

@@ -1,6 +1,7 @@
 """Waiting for a job just created to reach what wait_for asks (the log's newest line shown meanwhile), the
 bounds of every wait and which setting set them, and the retry budget a front-end's timeout leaves the
-client. The polling loop itself is ``wait.until``; a wait that fails gives up through ``reports.give_up``.
+client. The polling loop itself is ``polling.until``; a wait that fails gives up through
+``giving_up.give_up``.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..wire.errors import (
+from ...wire.errors import (
     MAX_SERVICE_PAUSE,
     JobVanished,
     ProvisioningError,
@@ -20,18 +21,18 @@ from ..wire.errors import (
     WaitFailed,
     WaitTimedOut,
 )
-from ..wire.phases import SecondaryPhase, is_stopped
-from ..wire.throttling import account_throttled
-from . import lifecycle as lc
+from ...wire.phases import SecondaryPhase, is_stopped
+from ...wire.throttling import account_throttled
+from .. import lifecycle as lc
+from ..progress import Progress
+from ..secret_paths import ENVIRONMENTS, found
+from .giving_up import give_up, lost_watch
 from .polling import Condition, until
-from .progress import Progress
-from .reports import give_up, lost_watch
-from .secret_paths import ENVIRONMENTS, found
 from .shared_polls import shared_step
 
 if TYPE_CHECKING:
-    from ..wire.models import TrainingJob
-    from .client import ModelArtsClient
+    from ...wire.models import TrainingJob
+    from ..client import ModelArtsClient
     from .logtail import LogFollower
 
 __all__ = [
@@ -225,7 +226,7 @@ def log_follower(
 ) -> LogFollower | None:
     """What shows the newest log line on the job's row while the wait goes on past Running (``logtail``);
     None when show_logs is off. Hidden: every environment value declared (the service may not echo them)."""
-    from ..generated.fields import SETTING_DEFAULTS
+    from ...generated.fields import SETTING_DEFAULTS
     from .logtail import LogFollower
 
     wanted = inputs.get("show_logs")

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from pulumi_modelarts.job import polling as wait
-from pulumi_modelarts.job.polling import Condition, until
+from pulumi_modelarts.job.waiting import polling as wait
+from pulumi_modelarts.job.waiting.polling import Condition, until
 from pulumi_modelarts.wire.errors import (
     JobVanished,
     ModelArtsError,
@@ -22,7 +22,7 @@ from pulumi_modelarts.wire.errors import (
 )
 from pulumi_modelarts.wire.models import TrainingJob
 
-from ..support import FakeTime
+from ...support import FakeTime
 
 
 def job(phase: str | None, secondary: str | None = None) -> TrainingJob:

@@ -28,11 +28,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..wire.errors import redact
-from ..wire.phases import Phase
+from ...wire.errors import redact
+from ...wire.phases import Phase
 
 if TYPE_CHECKING:
-    from ..wire.models import LogPreview, TrainingJob
+    from ...wire.models import LogPreview, TrainingJob
 
 __all__ = ["LogFollower", "Throttle", "clean_line", "new_lines"]
 

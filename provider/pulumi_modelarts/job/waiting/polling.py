@@ -29,11 +29,11 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..wire.errors import JobVanished, NotFoundError, WaitCancelled, WaitFailed, WaitTimedOut
-from .lifecycle import backoff
+from ...wire.errors import JobVanished, NotFoundError, WaitCancelled, WaitFailed, WaitTimedOut
+from ..lifecycle import backoff
 
 if TYPE_CHECKING:
-    from ..wire.models import TrainingJob
+    from ...wire.models import TrainingJob
 
 __all__ = ["POLL_SECONDS_ENV", "Condition", "Step", "poll_base", "poll_delays", "until"]
 

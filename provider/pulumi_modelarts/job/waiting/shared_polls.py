@@ -32,12 +32,12 @@ import time
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
-from ..wire.errors import InvalidResponseError, SearchRejectedError
-from ..wire.throttling import ThrottleGate, shared_gate
+from ...wire.errors import InvalidResponseError, SearchRejectedError
+from ...wire.throttling import ThrottleGate, shared_gate
 
 if TYPE_CHECKING:
-    from ..wire.models import TrainingJob
-    from .client import ModelArtsClient
+    from ...wire.models import TrainingJob
+    from ..client import ModelArtsClient
     from .polling import Step
 
 __all__ = ["CLAIM_GRACE_SECONDS", "STOP_CHECK_SECONDS", "PollGroup", "group_for", "shared_step"]
@@ -132,7 +132,7 @@ class PollGroup:
     def _paced_pause(self) -> float:
         """The least pause before the watch's next poll: none unless the account's calls are paced, else the
         time a round of searches for every waiting job takes at its share of the pace (the lock held)."""
-        from ..wire.api import MAX_IDS_PER_SEARCH
+        from ...wire.api import MAX_IDS_PER_SEARCH
 
         rate = None if self._gate is None else self._gate.rate()
         if rate is None:
@@ -142,7 +142,7 @@ class PollGroup:
 
     def _claimable(self, watch: _Watch) -> list[_Watch]:
         """The watch and up to nine others asleep and unclaimed, soonest due first (the lock held)."""
-        from ..wire.api import MAX_IDS_PER_SEARCH  # here: importing this module loads no models
+        from ...wire.api import MAX_IDS_PER_SEARCH
 
         if not self.searchable:
             return [watch]

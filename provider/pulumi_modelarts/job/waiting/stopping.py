@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
-from ..wire.errors import (
+from ...wire.errors import (
     BadRequestError,
     JobVanished,
     ModelArtsError,
@@ -17,17 +17,17 @@ from ..wire.errors import (
     ProvisioningError,
     WaitTimedOut,
 )
-from ..wire.phases import Phase, is_known, is_terminable, may_still_run
-from . import lifecycle as lc
-from .labels import brief, job_label
+from ...wire.phases import Phase, is_known, is_terminable, may_still_run
+from .. import lifecycle as lc
+from ..labels import brief, job_label
+from ..progress import Progress
+from .goal import CUSTOM_TIMEOUTS, Bound, clamp, named
 from .polling import until
-from .progress import Progress
 from .stopped import until_stopped
-from .waiting import CUSTOM_TIMEOUTS, Bound, clamp, named
 
 if TYPE_CHECKING:
-    from ..wire.models import TrainingJob
-    from .client import ModelArtsClient
+    from ...wire.models import TrainingJob
+    from ..client import ModelArtsClient
 
 __all__ = ["DELETE_WAIT_SECONDS", "delete_bound", "delete_record", "stop_job"]
 

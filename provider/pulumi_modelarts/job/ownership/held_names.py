@@ -1,5 +1,5 @@
 """A create whose name is already held (ModelArts.2751): the service names the holder, which is looked up and
-judged (``ownership``, ``matching.judge_holder``). The job this create declared is adopted; a running stranger
+judged (``judging``, ``matching.judge_holder``). The job this create declared is adopted; a running stranger
 is an error; a stale holder is passed by (an auto-name moves to its next free generation) or, for a pinned
 name, its record is deleted to free the name.
 """
@@ -10,17 +10,18 @@ import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..wire.errors import DuplicateNameError, InvalidInputsError, ProvisioningError, SearchRejectedError
-from . import matching, naming, ownership
-from .labels import job_label
+from ...wire.errors import DuplicateNameError, InvalidInputsError, ProvisioningError, SearchRejectedError
+from .. import naming
+from ..labels import job_label
+from ..normalising import job_body
+from ..progress import Progress
+from ..waiting.stopping import delete_bound, delete_record
+from . import judging, matching
 from .lost_creates import LostCreate
-from .normalising import job_body
-from .progress import Progress
-from .stopping import delete_bound, delete_record
 
 if TYPE_CHECKING:
-    from ..wire.models import CreateTrainingJobRequest, TrainingJob
-    from .client import ModelArtsClient
+    from ...wire.models import CreateTrainingJobRequest, TrainingJob
+    from ..client import ModelArtsClient
 
 __all__ = ["HOLDER_LOOKUPS", "post_create"]
 
@@ -36,7 +37,7 @@ def post_create(inputs: Mapping[str, Any], client: ModelArtsClient, progress: Pr
     running stranger is an error; a stopped or older finished job is stale: an auto-named job moves to the
     next generation of its name, a pinned name is freed by deleting the stale job's record.
     """
-    since_ms = ownership.since_ms(time.time())
+    since_ms = judging.since_ms(time.time())
     generation = naming.auto_name_generation(inputs)
     # Each request serialised once: the body posted is the one a holder is compared with.
     request, body = _create_request(inputs)
@@ -62,10 +63,10 @@ def post_create(inputs: Mapping[str, Any], client: ModelArtsClient, progress: Pr
             time.sleep(1.0)  # the search may not list a job created a moment ago
             continue
         label = job_label(holder)
-        if judgment.holding is ownership.Holding.ADOPT:
+        if judgment.holding is judging.Holding.ADOPT:
             return _adopt(client, holder, "the name", request, progress)
         where = ", ".join(judgment.differences) or "its phase"
-        if judgment.holding is ownership.Holding.MISMATCH:
+        if judgment.holding is judging.Holding.MISMATCH:
             raise ProvisioningError(
                 f"the name {name!r} is held by the running {label}, which is not the job declared here "
                 f"(it differs at {where}); choose another metadata.name, or stop and delete that job"
@@ -121,11 +122,11 @@ def _with_description(
 
 def _holder(
     client: ModelArtsClient, body: Mapping[str, Any], name: str, since_ms: float
-) -> tuple[TrainingJob | None, ownership.Judgment]:
+) -> tuple[TrainingJob | None, judging.Judgment]:
     """The job holding name and its judgment (without unique names several may: the most favourable wins);
     body: the create request as sent."""
     found = _holders(client, {name: body}, since_ms, operator="like")
-    return found.get(name, (None, ownership.Judgment(ownership.Holding.STALE)))
+    return found.get(name, (None, judging.Judgment(judging.Holding.STALE)))
 
 
 def _holders(
@@ -134,12 +135,12 @@ def _holders(
     since_ms: float,
     *,
     operator: str,
-) -> dict[str, tuple[TrainingJob, ownership.Judgment]]:
+) -> dict[str, tuple[TrainingJob, judging.Judgment]]:
     """Each held name of declared (name -> the wire body declared under it) with its holder, in one search."""
-    from ..wire.models import SearchFilter
+    from ...wire.models import SearchFilter
 
-    rank = {ownership.Holding.ADOPT: 0, ownership.Holding.MISMATCH: 1, ownership.Holding.STALE: 2}
-    best: dict[str, tuple[TrainingJob, ownership.Judgment]] = {}
+    rank = {judging.Holding.ADOPT: 0, judging.Holding.MISMATCH: 1, judging.Holding.STALE: 2}
+    best: dict[str, tuple[TrainingJob, judging.Judgment]] = {}
     for job in client.iter_jobs([SearchFilter(key="name", operator=operator, value=list(declared))]):
         name = job.name or ""
         if name not in declared or not job.job_id:
@@ -167,7 +168,7 @@ def _later_generation(
     calls however many there are. A service refusing that search gets start: the create then meets each held
     name in turn.
     """
-    from ..wire.models import SEARCH_FILTER_MAX_VALUES as batch
+    from ...wire.models import SEARCH_FILTER_MAX_VALUES as batch
 
     for first in range(start, naming.MAX_NAME_GENERATIONS, batch):
         generations = range(first, min(first + batch, naming.MAX_NAME_GENERATIONS))
@@ -180,9 +181,9 @@ def _later_generation(
             if name not in held:
                 return generation, name, None
             job, judgment = held[name]
-            if judgment.holding is ownership.Holding.ADOPT:
+            if judgment.holding is judging.Holding.ADOPT:
                 return generation, name, job
-            if judgment.holding is ownership.Holding.MISMATCH:
+            if judgment.holding is judging.Holding.MISMATCH:
                 raise ProvisioningError(
                     f"the generated name {name!r} is held by the running {job_label(job)}, which is not the "
                     f"job declared here (it differs at {', '.join(judgment.differences) or 'its phase'}); "
@@ -203,7 +204,7 @@ def _create_request(inputs: Mapping[str, Any]) -> tuple[CreateTrainingJobRequest
     """The create request of the inputs, validated, and its body on the wire (``to_wire``)."""
     import pydantic
 
-    from ..wire.models import problems, to_wire, validate_create_request
+    from ...wire.models import problems, to_wire, validate_create_request
 
     try:
         request = validate_create_request(job_body(inputs), require_name=True)

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..wire.errors import JobVanished
-from ..wire.phases import Phase, may_still_run
+from ...wire.errors import JobVanished
+from ...wire.phases import Phase, may_still_run
 from .polling import Condition, until
 from .shared_polls import shared_step
 
 if TYPE_CHECKING:
-    from ..wire.models import TrainingJob
-    from .client import ModelArtsClient
+    from ...wire.models import TrainingJob
+    from ..client import ModelArtsClient
 
 __all__ = ["has_stopped", "until_stopped"]
 

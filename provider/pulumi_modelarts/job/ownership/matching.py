@@ -1,6 +1,6 @@
 """A name already held: whether the job holding it matches what a create declared. Pure functions.
 
-``ownership.judge`` is the rule; this module supplies its evidence, the paths where the holder differs from
+``judging.judge`` is the rule; this module supplies its evidence, the paths where the holder differs from
 the declaration (``differences``), and asks it (``judge_holder``).
 """
 
@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .normalising import canonical, dotted
-from .ownership import Judgment, judge
+from ..normalising import canonical, dotted
+from .judging import Judgment, judge
 
 __all__ = ["differences", "judge_holder"]
 
@@ -63,8 +63,8 @@ def judge_holder(
 ) -> Judgment:
     """Whether the job holding a name is the one declared (wire bodies; description not compared).
 
-    The rule is ``ownership.judge``; this supplies its evidence: where the holder differs from the
-    declaration. since_ms: when the create began, clock skew allowed for (``ownership.since_ms``).
+    The rule is ``judging.judge``; this supplies its evidence: where the holder differs from the
+    declaration. since_ms: when the create began, clock skew allowed for (``judging.since_ms``).
     """
     wanted = dict(declared)
     metadata = wanted.get("metadata")

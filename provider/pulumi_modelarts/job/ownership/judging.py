@@ -18,7 +18,7 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ..wire.phases import Phase, is_stopped, may_still_run
+from ...wire.phases import Phase, is_stopped, may_still_run
 
 __all__ = ["CLOCK_SKEW_SECONDS", "Holding", "Judgment", "judge", "since_ms"]
 

@@ -17,8 +17,13 @@ import pytest
 from modelarts_emulator.testing import EmulatorProcess, start_emulator
 from pulumi_modelarts.job import core
 from pulumi_modelarts.job.client import ModelArtsClient
-from pulumi_modelarts.job.polling import Condition, until
-from pulumi_modelarts.job.shared_polls import CLAIM_GRACE_SECONDS, PACED_POLL_SHARE, PollGroup, group_for
+from pulumi_modelarts.job.waiting.polling import Condition, until
+from pulumi_modelarts.job.waiting.shared_polls import (
+    CLAIM_GRACE_SECONDS,
+    PACED_POLL_SHARE,
+    PollGroup,
+    group_for,
+)
 from pulumi_modelarts.wire.api import MAX_IDS_PER_SEARCH
 from pulumi_modelarts.wire.errors import (
     MODELARTS_THROTTLED_MIN_PAUSE,
@@ -37,7 +42,7 @@ from pulumi_modelarts.wire.throttling import (
     shared_gate,
 )
 
-from ..support import FakeTime, ProgressLines, minimal_job, poll
+from ...support import FakeTime, ProgressLines, minimal_job, poll
 
 # ------------------------------------------------------------------------------------------------ fakes
 

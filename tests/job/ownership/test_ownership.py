@@ -1,11 +1,11 @@
-"""The one rule for whether a job found under a create's name is that create's own (``ownership.judge``)."""
+"""The one rule for whether a job found under a create's name is that create's own (``judging.judge``)."""
 
 from __future__ import annotations
 
 import pytest
 
-from pulumi_modelarts.job import ownership
-from pulumi_modelarts.job.ownership import Holding
+from pulumi_modelarts.job.ownership import judging
+from pulumi_modelarts.job.ownership.judging import Holding
 
 
 @pytest.mark.parametrize(
@@ -26,16 +26,16 @@ from pulumi_modelarts.job.ownership import Holding
 def test_a_job_the_lost_request_may_have_made(
     phase: str | None, created: int | None, expected: Holding
 ) -> None:
-    judgment = ownership.judge(phase=phase, created_ms=created, since_ms=1000, sent=True)
+    judgment = judging.judge(phase=phase, created_ms=created, since_ms=1000, sent=True)
     assert judgment.holding is expected
 
 
 def test_a_held_name_needs_a_matching_body_where_the_sent_request_needs_none() -> None:
     differs = ["algorithm.command"]
-    held = ownership.judge(phase="Running", created_ms=2000, since_ms=1000, differences=differs)
-    assert held == ownership.Judgment(Holding.MISMATCH, differs)
-    assert ownership.judge(phase="Running", created_ms=0, since_ms=1000).holding is Holding.ADOPT
-    assert ownership.judge(phase="Failed", created_ms=2000, since_ms=1000).holding is Holding.STALE
+    held = judging.judge(phase="Running", created_ms=2000, since_ms=1000, differences=differs)
+    assert held == judging.Judgment(Holding.MISMATCH, differs)
+    assert judging.judge(phase="Running", created_ms=0, since_ms=1000).holding is Holding.ADOPT
+    assert judging.judge(phase="Failed", created_ms=2000, since_ms=1000).holding is Holding.STALE
 
 
 def test_a_job_holding_the_name_in_a_phase_this_code_does_not_know_is_taken_for_a_live_one() -> None:
@@ -43,12 +43,12 @@ def test_a_job_holding_the_name_in_a_phase_this_code_does_not_know_is_taken_for_
     would delete it to free a pinned name): it is ours when it matches, else some other job."""
     differs = ["algorithm.command"]
     for phase in ("Queuing", None):
-        matching = ownership.judge(phase=phase, created_ms=0, since_ms=1000)
+        matching = judging.judge(phase=phase, created_ms=0, since_ms=1000)
         assert matching.holding is Holding.ADOPT
-        other = ownership.judge(phase=phase, created_ms=0, since_ms=1000, differences=differs)
-        assert other == ownership.Judgment(Holding.MISMATCH, differs)
+        other = judging.judge(phase=phase, created_ms=0, since_ms=1000, differences=differs)
+        assert other == judging.Judgment(Holding.MISMATCH, differs)
 
 
 def test_since_allows_for_clock_skew() -> None:
-    assert ownership.since_ms(1000.0) == (1000.0 - ownership.CLOCK_SKEW_SECONDS) * 1000.0
-    assert ownership.since_ms(1000.0, skew=0) == 1_000_000.0
+    assert judging.since_ms(1000.0) == (1000.0 - judging.CLOCK_SKEW_SECONDS) * 1000.0
+    assert judging.since_ms(1000.0, skew=0) == 1_000_000.0

@@ -1,0 +1,1 @@
+"""Tests of job/waiting/: the polling loop, shared polls, the log tail."""
