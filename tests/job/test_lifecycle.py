@@ -1,4 +1,5 @@
-"""Pure rules of the job lifecycle: wait targets, backoff, durations, failure text."""
+"""Pure rules of a job's life: wait targets and what a phase means for them, backoff, durations, elapsed
+time, failure text (setting_values, waiting.targets, waiting.polling, labels, waiting.failure_text)."""
 
 from __future__ import annotations
 
@@ -6,8 +7,10 @@ import itertools
 
 import pytest
 
-from pulumi_modelarts.job import lifecycle as lc
-from pulumi_modelarts.job.lifecycle import Verdict, WaitFor
+from pulumi_modelarts.job import labels, setting_values
+from pulumi_modelarts.job.setting_values import WaitFor
+from pulumi_modelarts.job.waiting import failure_text, polling, targets
+from pulumi_modelarts.job.waiting.targets import Verdict
 from pulumi_modelarts.wire import phases
 
 
@@ -34,7 +37,7 @@ from pulumi_modelarts.wire import phases
     ],
 )
 def test_classify(phase: str | None, wait_for: WaitFor, verdict: Verdict) -> None:
-    assert lc.classify(phase, wait_for) is verdict
+    assert targets.classify(phase, wait_for) is verdict
 
 
 @pytest.mark.parametrize("phase", ["Abnormal", "Creating", "Running", None])
@@ -42,17 +45,17 @@ def test_classify_create_failed_ends_every_wait(phase: str | None) -> None:
     # The service reports a failed creation as phase Abnormal, secondary phase CreateFailed; the secondary
     # phase alone is enough, whatever the level-1 phase says.
     for wait_for in ("pending", "running", "completed"):
-        assert lc.classify(phase, wait_for, "CreateFailed") is Verdict.FAILED
-    assert lc.classify(phase, "none", "CreateFailed") is Verdict.DONE
-    assert lc.classify("Running", "running", "Running") is Verdict.DONE
+        assert targets.classify(phase, wait_for, "CreateFailed") is Verdict.FAILED
+    assert targets.classify(phase, "none", "CreateFailed") is Verdict.DONE
+    assert targets.classify("Running", "running", "Running") is Verdict.DONE
 
 
 def test_wait_for_parse() -> None:
-    assert lc.parse_wait_for("Running") == "running"
-    assert lc.parse_wait_for(" none ") == "none"
+    assert setting_values.parse_wait_for("Running") == "running"
+    assert setting_values.parse_wait_for(" none ") == "none"
     for bad in ("started", "", None, 3, ["running"]):
         with pytest.raises(ValueError, match="must be one of"):
-            lc.parse_wait_for(bad)
+            setting_values.parse_wait_for(bad)
 
 
 def test_terminable_phases_follow_the_terminate_page() -> None:
@@ -66,15 +69,15 @@ def test_terminable_phases_follow_the_terminate_page() -> None:
 
 
 def test_backoff_grows_and_caps() -> None:
-    delays = list(itertools.islice(lc.backoff(1.0, 15.0), 12))
+    delays = list(itertools.islice(polling.backoff(1.0, 15.0), 12))
     assert delays[0] == 1.0
     assert delays[1] == 1.5
     assert all(b >= a for a, b in itertools.pairwise(delays))
     assert max(delays) == 15.0
     assert delays[-1] == 15.0
-    assert list(itertools.islice(lc.backoff(0.01, 0.02), 3)) == [0.01, 0.015, 0.02]
+    assert list(itertools.islice(polling.backoff(0.01, 0.02), 3)) == [0.01, 0.015, 0.02]
     with pytest.raises(ValueError):
-        next(lc.backoff(0, 1))
+        next(polling.backoff(0, 1))
 
 
 @pytest.mark.parametrize(
@@ -93,7 +96,7 @@ def test_backoff_grows_and_caps() -> None:
     ],
 )
 def test_parse_duration(value: object, seconds: float) -> None:
-    assert lc.parse_duration(value) == seconds
+    assert setting_values.parse_duration(value) == seconds
 
 
 @pytest.mark.parametrize(
@@ -119,14 +122,14 @@ def test_parse_duration(value: object, seconds: float) -> None:
 )
 def test_parse_duration_rejects(value: object) -> None:
     with pytest.raises(ValueError):
-        lc.parse_duration(value)
+        setting_values.parse_duration(value)
 
 
 def test_format_elapsed() -> None:
-    assert lc.format_elapsed(0.43) == "0.4s"
-    assert lc.format_elapsed(12.7) == "12s"
-    assert lc.format_elapsed(185) == "3m05s"
-    assert lc.format_elapsed(3720) == "1h02m"
+    assert labels.format_elapsed(0.43) == "0.4s"
+    assert labels.format_elapsed(12.7) == "12s"
+    assert labels.format_elapsed(185) == "3m05s"
+    assert labels.format_elapsed(3720) == "1h02m"
 
 
 def test_describe_failure_has_everything_a_reader_needs() -> None:
@@ -141,7 +144,7 @@ def test_describe_failure_has_everything_a_reader_needs() -> None:
             {"task": "worker-2"},
         ],
     }
-    text = lc.describe_failure(
+    text = failure_text.describe_failure(
         name="train-abc123",
         job_id="5a0e",
         status=status,
@@ -156,7 +159,7 @@ def test_describe_failure_has_everything_a_reader_needs() -> None:
     assert "worker-2" not in text
     assert "nothing is left running" in text
 
-    timed_out = lc.describe_failure(
+    timed_out = failure_text.describe_failure(
         name="n",
         job_id="i",
         status={"phase": "Pending"},
@@ -164,6 +167,6 @@ def test_describe_failure_has_everything_a_reader_needs() -> None:
         terminated=True,
     )
     assert "was terminated" in timed_out
-    unknown = lc.describe_failure(name=None, job_id="i", status=None, reason="x", terminated=None)
+    unknown = failure_text.describe_failure(name=None, job_id="i", status=None, reason="x", terminated=None)
     assert "phase unknown" in unknown
     assert "could NOT be terminated" in unknown

@@ -13,9 +13,9 @@ import httpx
 import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
-from pulumi_modelarts.job import core, lifecycle
+from pulumi_modelarts.job import core
 from pulumi_modelarts.job.client import ModelArtsClient
-from pulumi_modelarts.job.waiting import stopping
+from pulumi_modelarts.job.waiting import failure_text, stopping
 from pulumi_modelarts.tools import orphans
 from pulumi_modelarts.wire import phases
 from pulumi_modelarts.wire.errors import ProvisioningError
@@ -57,7 +57,7 @@ def test_only_known_final_phases_say_a_job_no_longer_runs() -> None:
 
 
 def test_a_failure_that_could_not_stop_the_job_says_how_to_stop_it() -> None:
-    text = lifecycle.describe_failure(
+    text = failure_text.describe_failure(
         name="n",
         job_id="i-1",
         status={"phase": "Exploding"},

@@ -16,9 +16,10 @@ from typing import Any
 import pytest
 
 from pulumi_modelarts.generated import fields, schema_names
-from pulumi_modelarts.job import lifecycle, normalising
+from pulumi_modelarts.job import normalising, setting_values
 from pulumi_modelarts.job.job_state import job_outputs
 from pulumi_modelarts.job.resource_models import ProviderSettings
+from pulumi_modelarts.job.waiting import targets
 from pulumi_modelarts.wire import models
 
 from ..support import REPO
@@ -118,15 +119,15 @@ def test_the_description_carries_what_a_schema_needs() -> None:
 
 
 def test_settings_defaults_are_the_ones_the_provider_applies() -> None:
-    assert fields.SETTING_DEFAULTS["wait_for"] == lifecycle.DEFAULT_WAIT_FOR
-    assert lifecycle.parse_duration(fields.SETTING_DEFAULTS["wait_timeout"]) == (
-        lifecycle.DEFAULT_WAIT_TIMEOUT_SECONDS
+    assert fields.SETTING_DEFAULTS["wait_for"] == setting_values.DEFAULT_WAIT_FOR
+    assert setting_values.parse_duration(fields.SETTING_DEFAULTS["wait_timeout"]) == (
+        setting_values.DEFAULT_WAIT_TIMEOUT_SECONDS
     )
     assert fields.SETTING_DEFAULTS["replace_when_failed"] is False
     assert fields.JOB_DEFAULTS == {"kind": normalising.DEFAULT_KIND}
     for value in ProviderSettings.model_fields["wait_for"].annotation.__args__:  # type: ignore[union-attr]
         # every documented choice is one the provider accepts, and has a rule
-        lifecycle.classify("Creating", lifecycle.parse_wait_for(value))
+        targets.classify("Creating", setting_values.parse_wait_for(value))
 
 
 def test_outputs_are_what_the_provider_returns() -> None:

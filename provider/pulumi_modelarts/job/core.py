@@ -3,9 +3,8 @@
 They take plain data (the inputs as declared, the outputs stored last time) plus a client and a ``Progress``,
 and return plain results or raise the typed errors of ``errors``. Nothing here knows which front-end
 (``pulumi.dynamic`` or a provider plugin) called it. The rules they apply are pure functions elsewhere:
-``normalising`` (declared inputs), ``naming`` (job names), ``diffing`` (update versus replace), ``lifecycle``
-(wait targets, durations, failure texts), ``waiting.polling`` (the loop). The steps are in modules named by
-their job:
+``normalising`` (declared inputs), ``naming`` (job names), ``diffing`` (update versus replace),
+``setting_values`` (wait targets, durations), ``waiting.polling`` (the loop). The steps, by module:
 
 - ``checking``: check (validation, failures, warnings); re-exported here;
 - ``ownership.held_names``: the create call, and what happens when the name is already held;
@@ -35,7 +34,6 @@ from ..wire.errors import (
     TransportError,
 )
 from . import diffing
-from . import lifecycle as lc
 from .checking import Checked, Failure, check
 from .job_state import (
     DECLARED_INPUTS,
@@ -46,9 +44,11 @@ from .job_state import (
     public_job,
     restrict,
 )
+from .labels import format_elapsed
 from .normalising import normalise_inputs, secret_values
 from .ownership.held_names import post_create
 from .progress import Progress
+from .setting_values import deletes_record
 from .tagging import TAGS_FIELD, change_tags, tag_map, tag_new_job, tags_of
 from .waiting import goal
 from .waiting.giving_up import JobMayStillRun, give_up, lost_watch, warn_unknown_phase
@@ -324,7 +324,7 @@ def update(
         if retries.source != goal.CUSTOM_TIMEOUTS:
             raise
         raise ProvisioningError(
-            f"training job {job_id} could not be updated within {lc.format_elapsed(retries.seconds)} "
+            f"training job {job_id} could not be updated within {format_elapsed(retries.seconds)} "
             f"({goal.CUSTOM_TIMEOUTS}): {exc}; the job runs on unchanged: run `pulumi up` again, or allow "
             "the update more time in the resource's customTimeouts"
         ) from None
@@ -352,7 +352,7 @@ def delete(
     bound = delete_bound(limit)
     with goal.retry_budget(client, limit):
         job = stop_job(job_id, client, progress, bound)
-        if lc.deletes_record(declared) and job is not None:
+        if deletes_record(declared) and job is not None:
             delete_record(client, job, progress, bound, on_destroy=True)
 
 

@@ -10,7 +10,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from ..wire.models.tag_models import tag_problems
-from . import lifecycle
+from . import setting_values
 
 # ----------------------------------------------------------------------------------------------------
 # Provider settings and resource outputs: not wire fields, but part of the resource's shape.
@@ -21,7 +21,8 @@ class ProviderSettings(BaseModel):
     the tag calls, not the create).
 
     The one place their defaults are written; generated into ``fields.SETTING_DEFAULTS``. ``check`` validates
-    them (lifecycle.py parses ``wait_for`` and ``wait_timeout``); a change to ``triggers`` replaces the job.
+    them (``setting_values`` parses ``wait_for`` and ``wait_timeout``); a change to ``triggers`` replaces the
+    job.
     """
 
     model_config = ConfigDict(extra="forbid", defer_build=True)
@@ -103,23 +104,23 @@ class ProviderSettings(BaseModel):
         json_schema_extra={"hidden": True},
     )
 
-    # The rules the provider applies to its settings (lifecycle's parsers), so check reports what create and
-    # the wait would refuse; the values stay as declared.
+    # The rules the provider applies to its settings (setting_values' parsers), so check reports what create
+    # and the wait would refuse; the values stay as declared.
     @field_validator("wait_for", mode="before")
     @classmethod
     def _wait_for_choice(cls, value: object) -> str:
-        return lifecycle.parse_wait_for(value)
+        return setting_values.parse_wait_for(value)
 
     @field_validator("wait_timeout", mode="before")
     @classmethod
     def _wait_timeout_duration(cls, value: object) -> object:
-        lifecycle.parse_duration(value)
+        setting_values.parse_duration(value)
         return value
 
     @field_validator("on_destroy", mode="before")
     @classmethod
     def _on_destroy_choice(cls, value: object) -> str:
-        return lifecycle.parse_on_destroy(value)
+        return setting_values.parse_on_destroy(value)
 
     @model_validator(mode="after")
     def _one_answer_for_destroy(self) -> ProviderSettings:

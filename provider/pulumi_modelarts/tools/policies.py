@@ -24,7 +24,7 @@ from typing import Any, Final, Literal
 
 from ..generated.fields import NAME_SCOPE_FIELD
 from ..generated.schema_names import INPUTS, TYPES
-from ..job.lifecycle import parse_duration
+from ..job.setting_values import parse_duration
 
 __all__ = [
     "DYNAMIC",

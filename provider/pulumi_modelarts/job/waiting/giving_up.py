@@ -16,10 +16,11 @@ from typing import TYPE_CHECKING, Any
 
 from ...wire.errors import NotFoundError, NotTerminableError, ProvisioningError, WaitTimedOut, redact
 from ...wire.phases import is_failure, is_known, may_still_run
-from .. import lifecycle as lc
-from ..labels import brief, described, job_label
+from ..labels import brief, described, format_elapsed, job_label
 from ..progress import Progress
 from ..secret_paths import ATTRIBUTES, ENVIRONMENTS, found
+from ..setting_values import WaitFor
+from .failure_text import describe_failure, unknown_phase
 from .stopped import has_stopped, until_stopped
 
 if TYPE_CHECKING:
@@ -96,7 +97,7 @@ def give_up(
     job: TrainingJob,
     job_id: str,
     reason: str,
-    wait_for: lc.WaitFor,
+    wait_for: WaitFor,
     progress: Progress,
 ) -> ProvisioningError:
     """Terminate the job if it may still run, and build the error create raises.
@@ -116,7 +117,7 @@ def give_up(
     try:
         return _give_up(client, job, job_id, reason, wait_for, progress)
     except Exception as exc:  # a last net: no failure may hide a job that may still run
-        text = lc.describe_failure(
+        text = describe_failure(
             name=job.name,
             job_id=job_id,
             status=None,
@@ -134,7 +135,7 @@ def _give_up(
     job: TrainingJob,
     job_id: str,
     reason: str,
-    wait_for: lc.WaitFor,
+    wait_for: WaitFor,
     progress: Progress,
 ) -> ProvisioningError:
     fate = _Fate.ENDED
@@ -147,12 +148,12 @@ def _give_up(
         else:
             fate = _Fate.MAY_RUN
         if fate is _Fate.MAY_RUN and not is_known(job.phase):  # the phase as last read
-            notes.insert(0, lc.unknown_phase(job.phase))
+            notes.insert(0, unknown_phase(job.phase))
     elif not has_stopped(job):  # Terminating (someone stopped it): seen through like our own terminate
         fate, job = _seen_through(client, job, job_id, accepted=False, notes=notes)
     status = job.status.model_dump(mode="json", exclude_none=True)
     may_run = fate in (_Fate.TERMINATING, _Fate.MAY_RUN)
-    text = lc.describe_failure(
+    text = describe_failure(
         name=job.name,
         job_id=job_id,
         status=status,
@@ -222,7 +223,7 @@ def _seen_through(
     except WaitTimedOut as exc:
         job = exc.job
         notes.append(
-            f"it was still {job.phase or 'in no phase'} after {lc.format_elapsed(exc.elapsed)} "
+            f"it was still {job.phase or 'in no phase'} after {format_elapsed(exc.elapsed)} "
             "(a terminate takes effect once the service has stopped the job)"
         )
         return unseen, job

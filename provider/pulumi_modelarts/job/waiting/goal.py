@@ -23,12 +23,20 @@ from ...wire.errors import (
 )
 from ...wire.phases import SecondaryPhase, is_stopped
 from ...wire.throttling import account_throttled
-from .. import lifecycle as lc
+from ..labels import describe_job, format_elapsed
 from ..progress import Progress
 from ..secret_paths import ENVIRONMENTS, found
+from ..setting_values import (
+    DEFAULT_WAIT_FOR,
+    DEFAULT_WAIT_TIMEOUT_SECONDS,
+    WaitFor,
+    parse_duration,
+    parse_wait_for,
+)
 from .giving_up import give_up, lost_watch
 from .polling import Condition, until
 from .shared_polls import shared_step
+from .targets import Verdict, classify
 
 if TYPE_CHECKING:
     from ...wire.models import TrainingJob
@@ -84,12 +92,12 @@ def retry_budget(client: ModelArtsClient, limit: float | None) -> Iterator[None]
         client.max_retry_seconds = before
 
 
-def wait_settings(inputs: Mapping[str, Any]) -> tuple[lc.WaitFor, float]:
+def wait_settings(inputs: Mapping[str, Any]) -> tuple[WaitFor, float]:
     wait_for = inputs.get("wait_for")
     timeout = inputs.get("wait_timeout")
     return (
-        lc.parse_wait_for(wait_for) if wait_for is not None else lc.DEFAULT_WAIT_FOR,
-        lc.parse_duration(timeout) if timeout is not None else lc.DEFAULT_WAIT_TIMEOUT_SECONDS,
+        parse_wait_for(wait_for) if wait_for is not None else DEFAULT_WAIT_FOR,
+        parse_duration(timeout) if timeout is not None else DEFAULT_WAIT_TIMEOUT_SECONDS,
     )
 
 
@@ -97,7 +105,7 @@ def wait_created(
     client: ModelArtsClient,
     job: TrainingJob,
     job_id: str,
-    wait_for: lc.WaitFor,
+    wait_for: WaitFor,
     bound: Bound,
     progress: Progress,
     stop: threading.Event | None,
@@ -114,7 +122,7 @@ def wait_created(
         return last
 
     def changed(j: TrainingJob, elapsed: float) -> None:
-        progress.say(f"{name} (id {job_id}) {j.phase or 'unknown'} after {lc.format_elapsed(elapsed)}")
+        progress.say(f"{name} (id {job_id}) {j.phase or 'unknown'} after {format_elapsed(elapsed)}")
 
     ends = time.monotonic() + bound.seconds + LAST_READ_SECONDS  # the end of every call of the wait
     try:
@@ -130,7 +138,7 @@ def wait_created(
         raise give_up(client, ended, job_id, reason, wait_for, progress) from None
     except WaitTimedOut as exc:
         reason = (
-            f"did not reach {wait_for} within {lc.format_elapsed(bound.seconds)} "
+            f"did not reach {wait_for} within {format_elapsed(bound.seconds)} "
             f"({bound.source}); it was still {exc.job.phase or 'unknown'}"
         )
         raise give_up(client, exc.job, job_id, reason, wait_for, progress) from None
@@ -142,7 +150,7 @@ def wait_created(
         raise give_up(client, exc.job, job_id, reason, wait_for, progress) from None
     except JobVanished:
         raise ProvisioningError(
-            f"{lc.describe_job(name, job_id)} disappeared while waiting for it to reach "
+            f"{describe_job(name, job_id)} disappeared while waiting for it to reach "
             f"{wait_for}; nothing is left running."
         ) from None
     except ThrottledError as exc:
@@ -150,7 +158,7 @@ def wait_created(
             raise give_up(client, last, job_id, lost_watch(client, exc), wait_for, progress) from None
         # The account's pause outlasts the wait: it ends now, as a wait that timed out, saying why.
         reason = (
-            f"did not reach {wait_for} within {lc.format_elapsed(bound.seconds)}{named(bound)}: "
+            f"did not reach {wait_for} within {format_elapsed(bound.seconds)}{named(bound)}: "
             f"{_asked_pause(exc)}, past the wait's end, so it could not be read again; it was still "
             f"{last.phase or 'unknown'} when last read"
         )
@@ -175,7 +183,7 @@ def _paused_past(exc: ThrottledError, ends: float) -> bool:
 def _asked_pause(exc: ThrottledError) -> str:
     """'the service asked to pause the account's calls for 60s or more (APIG.0308)'."""
     pause = exc.retry_after or 0.0
-    length = lc.format_elapsed(pause) + (" or more" if pause >= MAX_SERVICE_PAUSE else "")
+    length = format_elapsed(pause) + (" or more" if pause >= MAX_SERVICE_PAUSE else "")
     code = f" ({exc.error_code})" if exc.error_code else ""
     return f"the service asked to pause the account's calls for {length}{code}"
 
@@ -184,7 +192,7 @@ def _watch(
     client: ModelArtsClient,
     job: TrainingJob,
     job_id: str,
-    wait_for: lc.WaitFor,
+    wait_for: WaitFor,
     bound: Bound,
     stop: threading.Event | None,
     seen: Callable[[TrainingJob], TrainingJob],
@@ -194,13 +202,13 @@ def _watch(
     what ends it is read by id. seen(job) is told of every fresh copy."""
 
     def reached(j: TrainingJob) -> bool:
-        return lc.classify(j.phase, wait_for, j.secondary_phase) is lc.Verdict.DONE
+        return classify(j.phase, wait_for, j.secondary_phase) is Verdict.DONE
 
     def lost(j: TrainingJob) -> bool:
-        return lc.classify(j.phase, wait_for, j.secondary_phase) is lc.Verdict.FAILED
+        return classify(j.phase, wait_for, j.secondary_phase) is Verdict.FAILED
 
     def over(j: TrainingJob) -> bool:
-        return lc.classify(j.phase, wait_for, j.secondary_phase) is not lc.Verdict.WAIT
+        return classify(j.phase, wait_for, j.secondary_phase) is not Verdict.WAIT
 
     # Every call of the wait ends with it (a pause the service names included), give or take the last read.
     with client.within(bound.seconds + LAST_READ_SECONDS), shared_step(client, job_id, over) as shared:

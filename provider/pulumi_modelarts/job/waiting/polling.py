@@ -30,12 +30,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ...wire.errors import JobVanished, NotFoundError, WaitCancelled, WaitFailed, WaitTimedOut
-from ..lifecycle import backoff
 
 if TYPE_CHECKING:
     from ...wire.models import TrainingJob
 
-__all__ = ["POLL_SECONDS_ENV", "Condition", "Step", "poll_base", "poll_delays", "until"]
+__all__ = ["POLL_SECONDS_ENV", "Condition", "Step", "backoff", "poll_base", "poll_delays", "until"]
 
 POLL_SECONDS_ENV = "PULUMI_MODELARTS_POLL_SECONDS"
 DEFAULT_POLL_SECONDS = 1.0
@@ -134,3 +133,13 @@ def _next(
     elif stop.is_set() or stop.wait(pause):
         return None
     return fetch()
+
+
+def backoff(initial: float = 1.0, cap: float = 15.0, factor: float = 1.5) -> Iterator[float]:
+    """Pauses between polls: initial, then growing by factor, never above cap (an endless iterator)."""
+    if not (initial > 0 and cap > 0 and factor >= 1):
+        raise ValueError("backoff needs initial > 0, cap > 0 and factor >= 1")
+    delay = min(initial, cap)
+    while True:
+        yield delay
+        delay = min(delay * factor, cap)

@@ -18,8 +18,7 @@ from ...wire.errors import (
     WaitTimedOut,
 )
 from ...wire.phases import Phase, is_known, is_terminable, may_still_run
-from .. import lifecycle as lc
-from ..labels import brief, job_label
+from ..labels import brief, format_elapsed, how_to_stop, job_label
 from ..progress import Progress
 from .goal import CUSTOM_TIMEOUTS, Bound, clamp, named
 from .polling import until
@@ -64,7 +63,7 @@ def stop_job(job_id: str, client: ModelArtsClient, progress: Progress, bound: Bo
     # Right after terminate the service may still report the old phase; Terminating comes next.
     stopped = _wait_stopped(client, job, job_id, label, bound)
     if stopped is not None:
-        elapsed = lc.format_elapsed(time.monotonic() - start)
+        elapsed = format_elapsed(time.monotonic() - start)
         progress.say(f"{label} {stopped.phase or 'stopped'} after {elapsed}")
     return stopped
 
@@ -100,7 +99,7 @@ def _refused(label: str, job: TrainingJob, job_id: str, exc: BadRequestError) ->
     return ProvisioningError(
         f"{label} is in phase {job.phase or '(none)'}, which this provider does not know, and the service "
         f"refuses to terminate it ({brief(exc)}): it may still be running, so it stays in the Pulumi state. "
-        f"Check it: {lc.how_to_stop(job.name, job_id)} if it still runs; once it has stopped, run "
+        f"Check it: {how_to_stop(job.name, job_id)} if it still runs; once it has stopped, run "
         "`pulumi destroy` (or `pulumi up`) again. If you know it has ended, `pulumi state delete` with its "
         "URN drops it from the state without stopping anything"
     )
@@ -127,7 +126,7 @@ def _still_stopping(label: str, exc: WaitTimedOut, bound: Bound) -> Provisioning
         else ""
     )
     return ProvisioningError(
-        f"{label} is still {exc.job.phase} after {lc.format_elapsed(exc.elapsed)}{named(bound)}; "
+        f"{label} is still {exc.job.phase} after {format_elapsed(exc.elapsed)}{named(bound)}; "
         f"run `pulumi destroy` (or `pulumi up`) again to finish deleting it{more}"
     )
 
@@ -152,7 +151,7 @@ def delete_record(
     if may_still_run(job.phase, job.secondary_phase):
         raise ProvisioningError(
             f"{label} is in phase {job.phase or '(none)'}, which this provider does not know: it may still "
-            f"be running, so its record is not deleted; {lc.how_to_stop(job.name, job_id)} if it still runs"
+            f"be running, so its record is not deleted; {how_to_stop(job.name, job_id)} if it still runs"
         )
     try:
         client.delete_job(job_id)
@@ -172,7 +171,7 @@ def delete_record(
         progress.say(f"{label}: record deleted")
         return
     except WaitTimedOut:
-        waited = f"{lc.format_elapsed(bound.seconds)}{named(bound)}"
+        waited = f"{format_elapsed(bound.seconds)}{named(bound)}"
         if not on_destroy:
             raise ProvisioningError(
                 f"{label}'s record was deleted but the service still lists it after {waited}; run the "
