@@ -123,3 +123,18 @@ def test_the_jobs_rooms_import_its_base_and_the_rooms_below_them() -> None:
                 assert other == room or other in JOB_ROOMS[room], said
     direct = sorted(p.name for p in (PACKAGE / "job").glob("*.py") if p.name != "__init__.py")
     assert len(direct) <= 14, direct
+
+
+def test_the_job_layer_knows_nothing_of_pulumi_or_grpc() -> None:
+    # Pulumi's unknowns, secrets and protocol are translated at the front-ends' edge (frontends/unknowns.py,
+    # frontends/native_values.py); the job layer takes plain values and its own marker (NOT_KNOWN).
+    for path in sorted((PACKAGE / "job").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else []
+            )
+            for name in names:
+                where = path.relative_to(PACKAGE)
+                assert name.split(".")[0] not in ("pulumi", "grpc"), f"{where} imports {name}"

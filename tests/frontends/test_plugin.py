@@ -25,7 +25,6 @@ from pulumi.provider.experimental.provider import (
     PropertyDiffKind,
     ReadRequest,
 )
-from pulumi.runtime import rpc
 
 from modelarts_emulator.testing import EmulatorProcess
 from pulumi_modelarts.frontends import engine_watch, plugin, renaming
@@ -40,6 +39,7 @@ from pulumi_modelarts.frontends.native_values import (
     wire_state,
 )
 from pulumi_modelarts.job import job_state
+from pulumi_modelarts.job.normalising import NOT_KNOWN
 from pulumi_modelarts.job.waiting import polling as wait
 
 from ..plugin_support import URN, declared_state, diff, diff_kinds, engine_log, run
@@ -72,7 +72,8 @@ def test_values_round_trip_with_whole_numbers_secrets_and_unknowns() -> None:
         }
     )
     plain = to_plain(value)
-    assert plain == {"n": 2, "x": 0.5, "env": {"K": "v"}, "later": rpc.UNKNOWN, "items": [True, None]}
+    # A value not known yet is the job layer's marker (Computed going back out).
+    assert plain == {"n": 2, "x": 0.5, "env": {"K": "v"}, "later": NOT_KNOWN, "items": [True, None]}
     assert isinstance(plain["n"], int)
     back = to_property(plain, value)
     assert back.value["env"].is_secret and not back.value["n"].is_secret

@@ -10,11 +10,11 @@ from collections.abc import Callable
 from typing import Any
 
 import httpx
-from pulumi.runtime import rpc
 
 from modelarts_emulator.testing import EmulatorProcess
 from pulumi_modelarts.job.catalogue import Catalogue, check_planned, problems, wanted
 from pulumi_modelarts.job.checking import Failure
+from pulumi_modelarts.job.normalising import NOT_KNOWN
 from pulumi_modelarts.wire.models import EngineListing, FlavorListing, OfferedEngine, OfferedFlavor
 
 from ..support import ProgressLines, emulator_api, emulator_config
@@ -98,10 +98,10 @@ def test_what_is_never_checked(emulator: EmulatorProcess) -> None:
     for not_checked in (
         inputs("modelarts.pool.visual.xlarge", pool_id="pool-1"),
         inputs("anything", nodes=64, pool_group_id="group-1"),
-        inputs(rpc.UNKNOWN),
-        inputs("modelarts.p3.large.public.free", nodes=rpc.UNKNOWN),
+        inputs(NOT_KNOWN),
+        inputs("modelarts.p3.large.public.free", nodes=NOT_KNOWN),
         inputs(engine={"image_url": "org/img:1", "engine_name": "Custom"}),
-        inputs(engine={"engine_name": rpc.UNKNOWN, "engine_version": rpc.UNKNOWN}),
+        inputs(engine={"engine_name": NOT_KNOWN, "engine_version": NOT_KNOWN}),
         inputs(flavor=None, pool_id="pool-1"),
     ):
         assert problems(not_checked, flavors, engines) == [], not_checked

@@ -14,12 +14,12 @@ from typing import Any
 
 import httpx
 import pytest
-from pulumi.output import Unknown
 
 from modelarts_emulator.testing import EmulatorProcess
 from pulumi_modelarts.generated import fields
 from pulumi_modelarts.job import core, job_state
 from pulumi_modelarts.job.client import ModelArtsClient
+from pulumi_modelarts.job.normalising import NOT_KNOWN
 from pulumi_modelarts.job.waiting import giving_up as reports
 from pulumi_modelarts.job.waiting import stopping
 from pulumi_modelarts.wire.errors import InvalidInputsError, ModelArtsError, ProvisioningError
@@ -116,14 +116,14 @@ def test_check_names_the_job_once_and_keeps_the_name() -> None:
 
 
 def test_check_tolerates_unknowns_and_still_validates_the_rest() -> None:
-    news = unnamed(spec={"resource": {"flavor_id": Unknown(), "node_count": 1.0}}, wait_for=Unknown())
-    news["algorithm"]["engine"] = {"image_url": Unknown()}
+    news = unnamed(spec={"resource": {"flavor_id": NOT_KNOWN, "node_count": 1.0}}, wait_for=NOT_KNOWN)
+    news["algorithm"]["engine"] = {"image_url": NOT_KNOWN}
     checked = core.check({}, news)
     assert checked.failures == []
-    assert isinstance(checked.inputs["spec"]["resource"]["flavor_id"], Unknown)
+    assert checked.inputs["spec"]["resource"]["flavor_id"] is NOT_KNOWN
     news["algorithm"]["outputs"] = [{"name": "model"}]  # missing remote: still reported
     assert [f.path for f in core.check({}, news).failures] == ["algorithm.outputs[0].remote"]
-    assert core.check({}, unnamed(algorithm=Unknown(), spec=Unknown(), metadata=Unknown())).failures == []
+    assert core.check({}, unnamed(algorithm=NOT_KNOWN, spec=NOT_KNOWN, metadata=NOT_KNOWN)).failures == []
 
 
 def test_check_answers_even_when_the_inputs_break_it() -> None:

@@ -8,11 +8,11 @@ import types
 from typing import Any
 
 import pytest
-from pulumi.output import Unknown
 from pulumi.runtime import rpc
 
 from pulumi_modelarts.job import diffing as d
 from pulumi_modelarts.job import naming, normalising
+from pulumi_modelarts.job.normalising import NOT_KNOWN
 
 
 def declared(**overrides: Any) -> dict[str, Any]:
@@ -52,7 +52,7 @@ def test_normalise_defaults_kind_drops_provider_and_none_and_fixes_floats() -> N
 
 
 def test_normalise_unwraps_rpc_secrets_and_keeps_unknowns() -> None:
-    unknown = Unknown()
+    unknown = NOT_KNOWN
     out = normalising.normalise_inputs(
         {"algorithm": rpc.wrap_rpc_secret({"environments": {"K": "v"}}), "spec": unknown}
     )
@@ -62,13 +62,13 @@ def test_normalise_unwraps_rpc_secrets_and_keeps_unknowns() -> None:
 
 def test_normalise_is_unwrap_then_clean_for_every_kind_of_value() -> None:
     # normalise_inputs walks once, testing exact types first; its answer is the two-walk one's.
-    unknown = Unknown()
+    unknown = NOT_KNOWN
     props: dict[str, Any] = {
         "a": rpc.wrap_rpc_secret(None),
         "b": rpc.wrap_rpc_secret([1.0, rpc.wrap_rpc_secret({"x": 2.0, "y": None})]),
         "c": ({"d": 3.0}, None, 4.5, True, float("inf")),
         "e": types.MappingProxyType({"f": None, 1: "one"}),
-        "g": {"h": unknown, "i": rpc.UNKNOWN, "j": 0, "k": False},
+        "g": {"h": unknown, "i": NOT_KNOWN, "j": 0, "k": False},
         "kind": "job",
     }
     assert normalising.normalise_inputs(props) == normalising.clean(normalising.unwrap_secrets(props))
@@ -163,16 +163,16 @@ def test_several_changes_are_all_listed() -> None:
 
 
 def test_unknowns_in_replacing_fields_mean_replace() -> None:
-    new = declared(spec={"resource": {"flavor_id": Unknown(), "node_count": 2}})
+    new = declared(spec={"resource": {"flavor_id": NOT_KNOWN, "node_count": 2}})
     assert d.decide(declared(), new).replaces == ["spec"]
-    assert d.decide(declared(), declared(triggers=Unknown())).replaces == ["triggers"]
-    assert d.decide(declared(), declared(metadata=Unknown())).replaces == ["metadata"]
+    assert d.decide(declared(), declared(triggers=NOT_KNOWN)).replaces == ["triggers"]
+    assert d.decide(declared(), declared(metadata=NOT_KNOWN)).replaces == ["metadata"]
     # An unknown description is still only an in-place update.
-    meta = {"name": "train-abc123", "description": rpc.UNKNOWN}
+    meta = {"name": "train-abc123", "description": NOT_KNOWN}
     decision = d.decide(declared(), declared(metadata=meta))
     assert decision.description_changed and decision.replaces == []
     # An unknown provider setting is an update, never a replace.
-    decision = d.decide(declared(), declared(wait_for=Unknown()))
+    decision = d.decide(declared(), declared(wait_for=NOT_KNOWN))
     assert decision.settings_changed == ["wait_for"] and decision.replaces == []
 
 
@@ -225,15 +225,15 @@ def test_with_job_name_generates_reuses_and_respects_explicit() -> None:
     no_meta = naming.with_job_name({}, None, default_prefix="res", suffix=lambda: "qqqqqq")
     assert no_meta["metadata"] == {"name": "res-qqqqqq"}
     assert naming.with_job_name({"metadata": "junk"}, None) == {"metadata": "junk"}
-    unknown_meta = Unknown()
+    unknown_meta = NOT_KNOWN
     assert naming.with_job_name({"metadata": unknown_meta}, None)["metadata"] is unknown_meta
-    pending = naming.with_job_name({"name_prefix": Unknown()}, None)
+    pending = naming.with_job_name({"name_prefix": NOT_KNOWN}, None)
     assert normalising.is_unknown(pending["metadata"]["name"])
 
 
 def test_contains_unknown() -> None:
-    assert normalising.contains_unknown({"a": [1, {"b": Unknown()}]})
-    assert normalising.contains_unknown([rpc.UNKNOWN])
+    assert normalising.contains_unknown({"a": [1, {"b": NOT_KNOWN}]})
+    assert normalising.contains_unknown([NOT_KNOWN])
     assert not normalising.contains_unknown({"a": [1, {"b": "c"}]})
 
 
@@ -285,7 +285,7 @@ def test_leaves_of_secret_maps_name_keys_never_values() -> None:
 
 
 def test_leaves_of_unknowns_settings_description_and_status() -> None:
-    new = declared(spec={"resource": {"flavor_id": Unknown(), "node_count": 2}}, wait_for="running")
+    new = declared(spec={"resource": {"flavor_id": NOT_KNOWN, "node_count": 2}}, wait_for="running")
     decision = d.decide(declared(), new)
     assert decision.leaves == [
         d.Leaf("spec.resource.flavor_id", d.UPDATE, True),
@@ -293,7 +293,7 @@ def test_leaves_of_unknowns_settings_description_and_status() -> None:
     ]
     decision = d.decide(declared(), declared(metadata={"name": "train-abc123", "description": "weekly"}))
     assert decision.leaves == [d.Leaf("metadata.description", d.UPDATE, False)] and not decision.forcing()
-    assert d.decide(declared(), declared(tasks=Unknown())).leaves == [d.Leaf("tasks", d.ADD, True)]
+    assert d.decide(declared(), declared(tasks=NOT_KNOWN)).leaves == [d.Leaf("tasks", d.ADD, True)]
     failed = d.decide(
         declared(replace_when_failed=True), declared(replace_when_failed=True), last_phase="Failed"
     )

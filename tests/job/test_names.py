@@ -12,6 +12,7 @@ import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
 from pulumi_modelarts.job import core, diffing, naming, normalising
+from pulumi_modelarts.job.normalising import NOT_KNOWN
 from pulumi_modelarts.job.ownership import matching
 from pulumi_modelarts.job.ownership.judging import Holding
 from pulumi_modelarts.wire.errors import (
@@ -82,9 +83,8 @@ def test_auto_name_generations_differ_and_are_recognised() -> None:
 
 
 def test_auto_name_unknown_while_an_input_is_unknown() -> None:
-    from pulumi.output import Unknown
 
-    pending = naming.with_job_name(declared(triggers=Unknown()), None)
+    pending = naming.with_job_name(declared(triggers=NOT_KNOWN), None)
     assert normalising.is_unknown(pending["metadata"]["name"])
 
 

@@ -206,12 +206,13 @@ class TrainingJobProvider(ResourceProvider):
     def check(self, _olds: dict[str, Any], news: dict[str, Any]) -> CheckResult:
         from ..job import core
         from .renaming import as_written, from_python, spelled_twice
+        from .unknowns import given_out, taken_in
 
         # Outside the provider host (no configure), settings come from wherever the caller resolves them.
         config, misplaced = CONFIG.for_check()
         # The program's plain dicts may spell properties as Python does (node_selector_terms) or as the wire
         # does (nodeSelectorTerms); the stored inputs have the wire's, and problems the program's spelling.
-        checked = core.check(_olds, from_python(news), config=config, misplaced=misplaced)
+        checked = core.check(_olds, from_python(taken_in(news)), config=config, misplaced=misplaced)
         if checked.warnings:
             # A dynamic provider has no per-resource log (its stderr is shown among the stack's diagnostics),
             # so each line names the job.
@@ -222,17 +223,20 @@ class TrainingJobProvider(ResourceProvider):
         # A new job: what the account's catalogue refuses fails the preview.
         failures = checked.failures or ([] if _olds else _catalogue(checked.inputs))
         problems = [*spelled_twice(news), *(as_written(f.path, f.reason, news) for f in failures)]
-        return CheckResult(checked.inputs, [check_failure(path, reason) for path, reason in problems])
+        found = [check_failure(path, reason) for path, reason in problems]
+        return CheckResult(given_out(checked.inputs), found)
 
     @_reported
     def diff(self, _id: str, _olds: dict[str, Any], _news: dict[str, Any]) -> DiffResult:
         from ..job import core
         from .renaming import as_written
+        from .unknowns import taken_in
 
+        news = taken_in(_news)
         # The protocol carries top-level replaces only: the progress line names the values forcing a new job.
-        decision = core.plan(_id, _olds, _news, stderr_progress(), explain=True)
+        decision = core.plan(_id, _olds, news, stderr_progress(), explain=True)
         # A new job replaces this one: the account's catalogue judges it as it judges a create.
-        if decision.replaces and (refused := _catalogue(_news)):
+        if decision.replaces and (refused := _catalogue(news)):
             raise InvalidInputsError(as_written(f.path, f.reason, _news) for f in refused)
         return DiffResult(
             changes=decision.changes,

@@ -20,10 +20,10 @@ from types import MappingProxyType
 from typing import Any
 
 from pulumi.provider.experimental.property_value import Computed, PropertyValue
-from pulumi.runtime import rpc
 
 from ..generated import schema_names
 from ..generated.fields import SECRET_OUTPUTS
+from ..job.normalising import NOT_KNOWN
 from ..job.secret_paths import SECRET_PATHS, Path, Steps, mark, renamed
 from .renaming import Values, rename, rename_fields, schema_path, to_schema, wire_table
 from .shared import tags_drifted
@@ -79,7 +79,7 @@ def _plain(value: PropertyValue, number: Callable[[float], float | int]) -> Any:
     if isinstance(inner, tuple):
         return [_plain(v, number) for v in inner if isinstance(v, PropertyValue)]
     if isinstance(inner, Computed):
-        return rpc.UNKNOWN
+        return NOT_KNOWN
     if isinstance(inner, Mapping):
         return {str(k): _plain(v, number) for k, v in inner.items() if isinstance(v, PropertyValue)}
     if isinstance(inner, Sequence):
@@ -95,7 +95,7 @@ def to_property(value: Any, like: PropertyValue | None = None, *, secret: bool =
     """A PropertyValue from plain data; where ``like`` (the value it came from) was secret, so is this."""
     secret = secret or (like is not None and like.is_secret)
     template = like.value if like is not None else None
-    if isinstance(value, str) and value == rpc.UNKNOWN:
+    if value is NOT_KNOWN:
         converted = PropertyValue.computed()
     elif value is None or isinstance(value, (bool, str)):
         converted = PropertyValue(value)

@@ -60,13 +60,13 @@ from pulumi.provider.experimental.provider import (
     UpdateRequest,
     UpdateResponse,
 )
-from pulumi.runtime import rpc
 
 from ..account import shared_lookups
 from ..account.settings import CONFIG_NAMESPACE, SOURCES
 from ..generated import schema_names
 from ..job.checking import Failure
 from ..job.job_state import declared_from_job
+from ..job.normalising import NOT_KNOWN
 from ..job.waiting.giving_up import JobMayStillRun
 from ..wire.errors import InvalidInputsError
 from .engine import EngineDebug, EngineLog
@@ -219,7 +219,7 @@ class ModelArtsProvider(Provider):
         given: dict[str, object] = dict(request.variables)
         for key, value in request.args.items():
             plain = to_plain(value)
-            if plain != rpc.UNKNOWN:
+            if plain is not NOT_KNOWN:
                 given[f"{CONFIG_NAMESPACE}:{key}"] = plain
         self._config.configure(given)
         return ConfigureResponse(accept_secrets=True, supports_preview=False)

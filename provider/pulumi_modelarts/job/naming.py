@@ -12,11 +12,9 @@ import string
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from pulumi.output import UNKNOWN
-
 from ..generated.fields import NAME_SCOPE_FIELD, TRIGGERS_FIELD
 from . import secret_paths
-from .normalising import canonical, contains_unknown, is_unknown, job_body
+from .normalising import NOT_KNOWN, canonical, contains_unknown, is_unknown, job_body
 
 __all__ = [
     "MAX_NAME_GENERATIONS",
@@ -141,11 +139,11 @@ def with_job_name(
     prefix = news.get("name_prefix")
     if is_unknown(prefix) and old_name is None:
         # The name depends on a value not known yet; the engine shows it as unknown until then.
-        return {**news, "metadata": {**metadata, "name": UNKNOWN}}
+        return {**news, "metadata": {**metadata, "name": NOT_KNOWN}}
     if old_name is not None:
         name: Any = old_name
     elif suffix is not None:
         name = generate_name(prefix if isinstance(prefix, str) and prefix else default_prefix, suffix)
     else:
-        name = auto_name(news, 0, default_prefix) or UNKNOWN
+        name = auto_name(news, 0, default_prefix) or NOT_KNOWN
     return {**news, "metadata": {**metadata, "name": name}}

@@ -6,16 +6,17 @@ output) and what they declare now, never against what the service returns: field
 create times, flavor details, defaults) must not look like changes. ``normalise_inputs`` is the one pass that
 opens what a front-end's protocol wraps (the dynamic provider's RPC secrets, the engine's whole floats) and
 drops what is unset.
+
+A value not known yet (a preview's unknown) is ``NOT_KNOWN``, this layer's own marker: the front-ends turn
+Pulumi's unknowns into it as a value comes in and back into theirs as one goes out (``frontends/unknowns``,
+``frontends/native_values``), so nothing here depends on how Pulumi spells one.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Any
-
-from pulumi.output import Unknown
-from pulumi.runtime import rpc
+from typing import Any, Final
 
 from ..generated.fields import JOB_DEFAULTS, JOB_FIELDS
 from . import secret_paths
@@ -23,7 +24,9 @@ from .job_state import DECLARED_INPUTS
 
 __all__ = [
     "DEFAULT_KIND",
+    "NOT_KNOWN",
     "PROVIDER_KEY",
+    "NotKnown",
     "affected_by_unknown",
     "canonical",
     "clean",
@@ -42,15 +45,30 @@ PROVIDER_KEY = "__provider"
 DEFAULT_KIND = JOB_DEFAULTS["kind"]
 
 
+class NotKnown:
+    """The type of ``NOT_KNOWN``, the one value not known yet (a preview's unknown)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "NOT_KNOWN"
+
+    def __reduce__(self) -> str:
+        return "NOT_KNOWN"  # pickled and copied as the one instance
+
+
+NOT_KNOWN: Final = NotKnown()
+
+
 def is_unknown(value: object) -> bool:
-    """A value not known yet during preview (pulumi 3.259 hands providers `Unknown()` or the sentinel)."""
-    return isinstance(value, Unknown) or (isinstance(value, str) and value == rpc.UNKNOWN)
+    """Whether value is not known yet (a preview's unknown, as a front-end handed it in)."""
+    return value is NOT_KNOWN
 
 
 def contains_unknown(value: object) -> bool:
     kind = type(value)
     if kind is str:
-        return value == rpc.UNKNOWN
+        return False
     if kind is dict:
         return any(contains_unknown(v) for v in value.values())  # type: ignore[attr-defined]
     if kind is list:
@@ -111,7 +129,8 @@ def affected_by_unknown(path: str, unknowns: list[str]) -> bool:
 
 def unwrap_secrets(value: Any) -> Any:
     """Plain values with every wrapped RPC secret opened (the engine normally sends none to this provider)."""
-    value = rpc.unwrap_rpc_secret(value)
+    while isinstance(value, Mapping) and value.get(_SECRET_SIG_KEY) == _SECRET_SIG:
+        value = value.get("value")
     if isinstance(value, Mapping):
         return {k: unwrap_secrets(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
