@@ -13,6 +13,7 @@ from modelarts_emulator.testing import EmulatorProcess
 from pulumi_modelarts.frontends.dynamic import TrainingJobProvider
 from pulumi_modelarts.job import core, normalising
 from pulumi_modelarts.job.client import ModelArtsClient
+from pulumi_modelarts.job.normalising import NOT_KNOWN
 from pulumi_modelarts.wire import models
 
 from ..client_support import create_job
@@ -86,17 +87,15 @@ def test_a_warning_names_what_the_service_uses_instead() -> None:
 
 
 def test_a_value_not_known_at_preview_neither_fails_nor_warns_on_what_it_may_settle() -> None:
-    from pulumi.runtime import rpc
-
     # Terraform's job takes the algorithm id from another resource: unknown at preview. Without the id the
     # rest would read as own code without an engine; that failure and the advice both wait for the value.
     inputs = copy.deepcopy({r.name: r for r in REQUESTS}["tf_basic_existing_algorithm"].inputs)
-    inputs["algorithm"]["id"] = rpc.UNKNOWN
+    inputs["algorithm"]["id"] = NOT_KNOWN
     checked = core.check({}, inputs)
     assert checked.failures == []
     assert [w.path for w in checked.warnings if w.path.startswith("algorithm.")] == []
     # Likewise an engine id not known yet beside engine_name and engine_version.
     inputs = copy.deepcopy({r.name: r for r in REQUESTS}["tf_basic_custom_algorithm"].inputs)
-    inputs["algorithm"]["engine"]["engine_id"] = rpc.UNKNOWN
+    inputs["algorithm"]["engine"]["engine_id"] = NOT_KNOWN
     checked = core.check({}, inputs)
     assert checked.failures == [] and checked.warnings == []
