@@ -131,14 +131,9 @@ class EngineLog:
     ) -> None:
         """A line under the resource (none: the stack's); an ephemeral one is only its row's status (the next
         replaces it) and stays out of the diagnostics at the end."""
-        from pulumi.runtime.proto import engine_pb2
-
-        if self.address is None:
-            sys.stderr.write(f"modelarts: {'warning: ' if warning else ''}{line}\n")
-            return
-        severity = engine_pb2.WARNING if warning else engine_pb2.INFO
-        request = engine_pb2.LogRequest(severity=severity, message=line, urn=urn, ephemeral=ephemeral)
-        self._deliver(request, timeout)
+        request = self._request(urn, line, warning, ephemeral)
+        if request is not None:
+            self._deliver(request, timeout)
 
     def debug(self, line: str) -> None:
         """A line for the engine's debug log only (``pulumi up --debug``), under no resource."""
@@ -151,15 +146,24 @@ class EngineLog:
         """log, sent before this returns, from any thread, the loop's own and a signal handler's included
         (a plugin's last words, just before it exits)."""
         import grpc  # type: ignore[import-untyped]  # (no stubs; one call used)
-        from pulumi.runtime.proto import engine_pb2, engine_pb2_grpc
+        from pulumi.runtime.proto import engine_pb2_grpc
+
+        request = self._request(urn, line, warning)
+        if request is None:
+            return
+        with contextlib.suppress(Exception), grpc.insecure_channel(self.address) as channel:
+            engine_pb2_grpc.EngineStub(channel).Log(request, timeout=timeout)
+
+    def _request(self, urn: str, line: str, warning: bool, ephemeral: bool = False) -> Any:
+        """The engine's LogRequest for a line; None, the line on stderr instead, when no engine started this
+        process."""
+        from pulumi.runtime.proto import engine_pb2
 
         if self.address is None:
             sys.stderr.write(f"modelarts: {'warning: ' if warning else ''}{line}\n")
-            return
+            return None
         severity = engine_pb2.WARNING if warning else engine_pb2.INFO
-        with contextlib.suppress(Exception), grpc.insecure_channel(self.address) as channel:
-            request = engine_pb2.LogRequest(severity=severity, message=line, urn=urn)
-            engine_pb2_grpc.EngineStub(channel).Log(request, timeout=timeout)
+        return engine_pb2.LogRequest(severity=severity, message=line, urn=urn, ephemeral=ephemeral)
 
     # Progress is informative only: a lost line must never fail an operation, so nothing here raises.
     def _deliver(self, request: Any, timeout: float) -> None:

@@ -7,7 +7,7 @@ native plugin's values meet the same marker in ``native_values`` (``Computed``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from pulumi.output import UNKNOWN, Unknown
@@ -20,26 +20,28 @@ __all__ = ["given_out", "taken_in"]
 
 def taken_in(value: Any) -> Any:
     """value with each of Pulumi's unknowns, at any depth, the job layer's NOT_KNOWN."""
-    kind = type(value)
-    if kind is str:
-        return NOT_KNOWN if value == rpc.UNKNOWN else value
-    if kind is bool or kind is int or kind is float or value is None:
-        return value
-    if isinstance(value, Unknown):
-        return NOT_KNOWN
-    if isinstance(value, Mapping):
-        return {k: taken_in(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [taken_in(v) for v in value]
-    return value
+    return _leaves(value, _job_marker)
 
 
 def given_out(value: Any) -> Any:
     """value with each NOT_KNOWN, at any depth, Pulumi's unknown (which the provider host sends as one)."""
-    if value is NOT_KNOWN:
-        return UNKNOWN
-    if isinstance(value, Mapping):
-        return {k: given_out(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [given_out(v) for v in value]
+    return _leaves(value, _pulumi_unknown)
+
+
+def _job_marker(value: Any) -> Any:
+    if isinstance(value, Unknown) or (type(value) is str and value == rpc.UNKNOWN):
+        return NOT_KNOWN
     return value
+
+
+def _pulumi_unknown(value: Any) -> Any:
+    return UNKNOWN if value is NOT_KNOWN else value
+
+
+def _leaves(value: Any, change: Callable[[Any], Any]) -> Any:
+    """value with change applied to each value that is neither a mapping nor a list, at any depth."""
+    if isinstance(value, Mapping):
+        return {k: _leaves(v, change) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_leaves(v, change) for v in value]
+    return change(value)

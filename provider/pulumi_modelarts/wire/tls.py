@@ -6,6 +6,7 @@ is trusted by adding its certificate (``caCertFile`` / ``HW_CACERT_FILE``), neve
 
 from __future__ import annotations
 
+import functools
 import os
 import ssl
 import threading
@@ -19,7 +20,6 @@ __all__ = ["CA_CERT_SETTINGS", "ssl_context_for", "verifying_ssl_context"]
 CA_CERT_SETTINGS = "modelarts:caCertFile or HW_CACERT_FILE"
 
 _SSL_LOCK = threading.Lock()
-_TRUSTS_NOBODY: ssl.SSLContext | None = None
 _SSL_CONTEXTS: dict[tuple[str, str, str, float], ssl.SSLContext] = {}
 
 
@@ -60,12 +60,13 @@ def ssl_context_for(url: str, ca_cert_file: str | None = None) -> ssl.SSLContext
     verifying one loads the CA bundle (about 90 ms of CPU in a new plugin process), this one nothing. It
     still verifies, so a TLS peer it ever met would be refused, never trusted.
     """
-    global _TRUSTS_NOBODY
     if not url.lower().startswith("http://"):
         return verifying_ssl_context(ca_cert_file)
     if ca_cert_file:
         verifying_ssl_context(ca_cert_file)  # a CA file given is still read and named when unusable
-    with _SSL_LOCK:
-        if _TRUSTS_NOBODY is None:
-            _TRUSTS_NOBODY = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)  # CERT_REQUIRED, hostnames checked
-        return _TRUSTS_NOBODY
+    return _trusts_nobody()
+
+
+@functools.cache
+def _trusts_nobody() -> ssl.SSLContext:
+    return ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)  # CERT_REQUIRED, hostnames checked, no authority loaded
