@@ -14,7 +14,8 @@ exist, then follows the recovery procedure of docs/troubleshooting.md:
 Ctrl-C (SIGINT to the process group, or to the CLI alone) leaves no lock, and the adopting case follows the
 steps from 2. A SIGKILL of the group follows them in the finder's own text: the lock and the plugin processes
 the kill left, then the commands it prints. A second path terminates the orphans instead (`--terminate`, then
-`pulumi refresh --clear-pending-creates`); a third is a plain re-run.
+`pulumi refresh --clear-pending-creates`); a third is a plain re-run, which also mends what a kill can tear
+in the file backend (an empty metadata sidecar, after which every command fails), as troubleshooting says.
 
 Two more cases pin what a wait that gives up does: with the engine listening it terminates its job; after the
 engine was SIGKILLed the dynamic provider host lives on and its wait still times out, the native plugin leaves
@@ -78,7 +79,16 @@ def interrupted_up(stack: Stack, emu: EmulatorProcess, sig: signal.Signals, *, w
         proc.send_signal(sig)
     out, _ = proc.communicate(timeout=120)
     assert proc.returncode != 0, out
+    if sig == signal.SIGKILL:
+        mend_torn_sidecars(stack)
     return out
+
+
+def mend_torn_sidecars(stack: Stack) -> None:
+    """docs/troubleshooting.md's step for a kill that tore a sidecar of the file backend (Pulumi writes a
+    `.attrs` file beside each state file in place, not atomically): delete the empty ones."""
+    backend = stack.state_dir / "backend" / ".pulumi"
+    subprocess.run(["find", str(backend), "-name", "*.attrs", "-empty", "-delete"], check=True, timeout=30)
 
 
 def finder_json(stack: Stack, export: Path, *extra: str) -> tuple[int, dict[str, Any]]:
@@ -201,6 +211,15 @@ def test_sigkill_then_a_plain_rerun_ends_with_exactly_the_declared_jobs(
     emu = emulator_factory(**SLOW_START)
     stack = make_stack(tmp_path, emu, jobs_program(JOBS, wait_for="running"), front_end=front_end)
     interrupted_up(stack, emu, signal.SIGKILL, whole_group=True)
+    # A kill can land while Pulumi writes the stack file's sidecar, leaving it empty: every command on the
+    # stack then fails, until the step troubleshooting gives deletes it.
+    sidecar = stack.state_dir / "backend" / ".pulumi" / "stacks" / "rel" / "test.json.attrs"
+    assert sidecar.is_file()
+    sidecar.write_bytes(b"")
+    torn = stack.run("cancel", "--yes", check=False)
+    assert torn.returncode != 0 and "error: failed to load checkpoint: EOF" in torn.stderr, torn.stderr
+    mend_torn_sidecars(stack)
+    assert not sidecar.exists()
     stack.run("cancel", "--yes")  # the killed update's lock
     # No finder: the next up re-creates the pending creates under the names chosen before, and adopts the
     # jobs the killed run had already created (the name is the create's idempotency key).
