@@ -70,6 +70,27 @@ def auto_name(inputs: Mapping[str, Any], generation: int = 0, default_prefix: st
     same name, so a create repeated after a killed ``pulumi up`` meets the job it already started. None while
     a value it depends on is not known.
     """
+    seed = _name_seed(inputs, default_prefix)
+    return None if seed is None else _named(seed, generation)
+
+
+def auto_name_generation(inputs: Mapping[str, Any], default_prefix: str = "job") -> int | None:
+    """Which generation of its auto-name the inputs' metadata.name is; None for a name the user chose."""
+    metadata = inputs.get("metadata")
+    name = metadata.get("name") if isinstance(metadata, Mapping) else None
+    if not isinstance(name, str) or not name:
+        return None
+    seed = _name_seed(inputs, default_prefix)  # once: the generations differ only in the hash
+    if seed is None:
+        return None
+    for generation in range(MAX_NAME_GENERATIONS):
+        if _named(seed, generation) == name:
+            return generation
+    return None
+
+
+def _name_seed(inputs: Mapping[str, Any], default_prefix: str) -> dict[str, Any] | None:
+    """What an auto-name is hashed from (``auto_name`` says what), or None while part of it is not known."""
     prefix = name_prefix_of(inputs, default_prefix)
     # Without the secret inputs: a name must not let anyone test guesses at one.
     body = secret_paths.without(job_body(inputs))
@@ -82,29 +103,18 @@ def auto_name(inputs: Mapping[str, Any], generation: int = 0, default_prefix: st
         "job": canonical(body),
         "triggers": canonical(inputs.get(TRIGGERS_FIELD)),
     }
-    if contains_unknown(seed):
-        return None
-    if generation:
-        seed["generation"] = generation
-    text = json.dumps(seed, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+    return None if contains_unknown(seed) else seed
+
+
+def _named(seed: Mapping[str, Any], generation: int) -> str:
+    hashed = {**seed, "generation": generation} if generation else seed
+    text = json.dumps(hashed, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
     number = int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big")
     chars = []
     for _ in range(NAME_SUFFIX_LENGTH):
         number, index = divmod(number, len(_SUFFIX_ALPHABET))
         chars.append(_SUFFIX_ALPHABET[index])
-    return f"{prefix}-{''.join(chars)}"[:NAME_MAX_LENGTH]
-
-
-def auto_name_generation(inputs: Mapping[str, Any], default_prefix: str = "job") -> int | None:
-    """Which generation of its auto-name the inputs' metadata.name is; None for a name the user chose."""
-    metadata = inputs.get("metadata")
-    name = metadata.get("name") if isinstance(metadata, Mapping) else None
-    if not isinstance(name, str) or not name:
-        return None
-    for generation in range(MAX_NAME_GENERATIONS):
-        if auto_name(inputs, generation, default_prefix) == name:
-            return generation
-    return None
+    return f"{seed['prefix']}-{''.join(chars)}"[:NAME_MAX_LENGTH]
 
 
 def with_job_name(
