@@ -441,13 +441,14 @@ def _create_body(index: int) -> dict[str, Any]:
 
 
 def _ours(emu: EmulatorProcess) -> tuple[Any, dict[str, Callable[..., Any]]]:
-    from pulumi_modelarts.job.client import ModelArtsClient
     from pulumi_modelarts.job.ownership.lost_creates import LostCreate
+    from pulumi_modelarts.wire.api import ModelArtsAPI
     from pulumi_modelarts.wire.auth import AkSkAuth
     from pulumi_modelarts.wire.models import CreateTrainingJobRequest, SearchFilter, SearchRequest
+    from pulumi_modelarts.wire.transport import Transport
 
-    client = ModelArtsClient(
-        endpoint=emu.url, project_id=emu.project_id, auth=AkSkAuth(emu.access_key, emu.secret_key)
+    client = ModelArtsAPI(
+        Transport(endpoint=emu.url, project_id=emu.project_id, auth=AkSkAuth(emu.access_key, emu.secret_key))
     )
     request = CreateTrainingJobRequest.model_validate(_create_body(0))
     name = request.metadata.name or ""
@@ -568,7 +569,7 @@ def measure_import(reps: int) -> dict[str, Any]:
 
     extra = (
         "import pulumi_modelarts.frontends.resource, pulumi_modelarts.frontends.dynamic,"
-        " pulumi_modelarts.job.client"
+        " pulumi_modelarts.account.session"
     )
     samples = [one(extra) * 1000 for _ in range(reps)]
     return summary(samples, 1)
@@ -1156,9 +1157,7 @@ def main(argv: list[str] | None = None) -> int:
             "python": platform.python_version(),
             "machine": f"{platform.system()} {platform.machine()}, {os.cpu_count()} CPUs",
             "load_average_before_after": [round(load_before[0], 2), round(os.getloadavg()[0], 2)],
-            "pulumi": subprocess.run(
-                pulumi_argv("version"), capture_output=True, text=True
-            ).stdout.strip(),
+            "pulumi": subprocess.run(pulumi_argv("version"), capture_output=True, text=True).stdout.strip(),
             "seconds": round(time.perf_counter() - started, 1),
         },
     }

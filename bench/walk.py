@@ -76,7 +76,9 @@ def walk(emulator_url: str, env: dict[str, str]) -> dict[str, Any]:
         "modules": len(calls),
         "by_module": dict(calls.most_common()),
         "hops": sum(hops.values()),
-        "entries_by_module": dict(collections.Counter(callee for _caller, callee in hops.elements()).most_common()),
+        "entries_by_module": dict(
+            collections.Counter(callee for _caller, callee in hops.elements()).most_common()
+        ),
         "hops_by_pair": {f"{a} -> {b}": n for (a, b), n in hops.most_common()},
     }
 
@@ -90,7 +92,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(report, indent=2))
         return 0
-    print(f"one dynamic create: {report['calls']} calls in {report['modules']} modules, {report['hops']} hops")
+    print(
+        f"one dynamic create: {report['calls']} calls in {report['modules']} modules, {report['hops']} hops"
+    )
     for module, count in report["by_module"].items():
         entries = report["entries_by_module"].get(module, 0)
         print(f"  {count:6d} calls  {entries:4d} entered from another module  {module}")

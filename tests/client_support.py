@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import time
 
-from pulumi_modelarts.job.client import ModelArtsClient
 from pulumi_modelarts.job.ownership.lost_creates import LostCreate
+from pulumi_modelarts.wire.api import ModelArtsAPI
 from pulumi_modelarts.wire.models import CreateTrainingJobRequest, TrainingJob
 
 __all__ = ["create_job"]
 
 
-def create_job(client: ModelArtsClient, request: CreateTrainingJobRequest) -> TrainingJob:
+def create_job(client: ModelArtsAPI, request: CreateTrainingJobRequest) -> TrainingJob:
     """``client.create_job(request)`` with the job layer's recovery of a lost answer."""
     return client.create_job(request, LostCreate(client, request.metadata.name or "", started=time.time()))

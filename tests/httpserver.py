@@ -190,10 +190,10 @@ def serving_the_provider(
         dynamic as provider,  # provider code, loaded only by the tests using this
     )
     from pulumi_modelarts.job import core  # provider code, loaded only by the tests using this
-    from pulumi_modelarts.job.client import ModelArtsClient
     from pulumi_modelarts.job.waiting import (  # provider code, loaded only by the tests using this
         polling as wait,
     )
+    from pulumi_modelarts.wire.api import ModelArtsAPI
 
     for name in list(os.environ):
         if name.startswith(("HW_", "HUAWEICLOUD_SDK_")):
@@ -201,10 +201,10 @@ def serving_the_provider(
     monkeypatch.setenv(wait.POLL_SECONDS_ENV, "0.01")
     opening = core.open_client
 
-    def without_pauses(*args: Any, **kwargs: Any) -> ModelArtsClient:
+    def without_pauses(*args: Any, **kwargs: Any) -> ModelArtsAPI:
         # Retries keep their real count; only the pause between them goes (the client's base_delay knob).
         client = opening(*args, **kwargs)
-        client.base_delay = 0.0
+        client.transport.base_delay = 0.0
         return client
 
     monkeypatch.setattr(core, "open_client", without_pauses)

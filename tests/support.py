@@ -19,7 +19,7 @@ import pytest
 from modelarts_emulator.testing import EmulatorProcess
 
 if TYPE_CHECKING:
-    from pulumi_modelarts.job.client import ModelArtsClient
+    from pulumi_modelarts.wire.api import ModelArtsAPI
 
 __all__ = [
     "FAST_POLL_SECONDS",
@@ -121,14 +121,15 @@ def emulator_config(emu: EmulatorProcess) -> dict[str, str]:
     }
 
 
-def emulator_api(emu: EmulatorProcess, *, secret_key: str | None = None) -> ModelArtsClient:
+def emulator_api(emu: EmulatorProcess, *, secret_key: str | None = None) -> ModelArtsAPI:
     """This project's client for emu (AK/SK signing, retries without pauses), or signing with another secret
     key when given."""
-    from pulumi_modelarts.job.client import ModelArtsClient
+    from pulumi_modelarts.wire.api import ModelArtsAPI
     from pulumi_modelarts.wire.auth import AkSkAuth
+    from pulumi_modelarts.wire.transport import Transport
 
     auth = AkSkAuth(emu.access_key, secret_key or emu.secret_key, project_id=emu.project_id)
-    return ModelArtsClient(endpoint=emu.url, project_id=emu.project_id, auth=auth, base_delay=0.01)
+    return ModelArtsAPI(Transport(endpoint=emu.url, project_id=emu.project_id, auth=auth, base_delay=0.01))
 
 
 def default_sigint() -> None:

@@ -216,11 +216,11 @@ def test_the_measures_find_what_they_look_for() -> None:
         "from .diffing import _same": "from pulumi_modelarts.job.diffing import _same",
         "from ..wire.errors import _rebuild_api_error": "_rebuild_api_error",
         "from . import diffing\ndiffing._normalised({})": "diffing._normalised",
-        "from pulumi_modelarts.job import client\nclient.ModelArtsClient._retry_delay": "_retry_delay",
-        "from pulumi_modelarts.job import client\nm.setattr(client.ModelArtsClient, '_retry_delay', 0)": (
+        "from pulumi_modelarts.wire import transport\ntransport.Transport._retry_delay": "_retry_delay",
+        "from pulumi_modelarts.wire import transport\nm.setattr(transport.Transport, '_retry_delay', 0)": (
             "setattr"
         ),
-        "m.setattr('pulumi_modelarts.job.client._x', 0)": "pulumi_modelarts.job.client._x",
+        "m.setattr('pulumi_modelarts.wire.transport._x', 0)": "pulumi_modelarts.wire.transport._x",
         "from modelarts_emulator.testing import EmulatorAuth\nEmulatorAuth._SIGNED": "EmulatorAuth._SIGNED",
     }
     for source, named in breaking.items():

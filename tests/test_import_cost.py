@@ -15,7 +15,7 @@ def test_program_side_import_leaves_the_heavy_modules_unloaded() -> None:
     code = (
         "import json, sys\n"
         "from pulumi_modelarts import TrainingJob, TrainingJobProvider\n"
-        "heavy = ['pydantic', 'httpx', 'pulumi_modelarts.wire.models', 'pulumi_modelarts.job.client']\n"
+        "heavy = ['pydantic', 'httpx', 'pulumi_modelarts.wire.models', 'pulumi_modelarts.wire.api']\n"
         "print(json.dumps([m for m in heavy if m in sys.modules]))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout

@@ -133,7 +133,9 @@ def test_the_job_layer_knows_nothing_of_pulumi_or_grpc() -> None:
             names = (
                 [a.name for a in node.names]
                 if isinstance(node, ast.Import)
-                else [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else []
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom) and not node.level
+                else []
             )
             for name in names:
                 where = path.relative_to(PACKAGE)

@@ -17,9 +17,10 @@ import pytest
 
 from modelarts_emulator.__main__ import READY_PREFIX
 from modelarts_emulator.testing import EmulatorProcess
-from pulumi_modelarts.job.client import ModelArtsClient
 from pulumi_modelarts.wire import auth
+from pulumi_modelarts.wire.api import ModelArtsAPI
 from pulumi_modelarts.wire.errors import AuthenticationError, SettingsError, TransportError
+from pulumi_modelarts.wire.transport import Transport
 
 from .cli.cli_helpers import jobs_program, make_stack
 from .cli.opened_state import opened_outputs
@@ -164,8 +165,8 @@ def test_tls_verification_is_on_for_https_endpoints(tmp_path: Path, monkeypatch:
             monkeypatch.setenv("SSL_CERT_FILE", str(trusted.cert))
         with ScriptedServer(tls=certificate) as server:
             server.handler = lambda _r: json_reply({"metadata": {"id": "j1"}, "status": {"phase": "Running"}})
-            client = ModelArtsClient(
-                endpoint=server.url, project_id="p", auth=auth.TokenAuth("t"), max_attempts=1
+            client = ModelArtsAPI(
+                Transport(endpoint=server.url, project_id="p", auth=auth.TokenAuth("t"), max_attempts=1)
             )
             with client:
                 if certificate is trusted is loopback:
@@ -175,7 +176,7 @@ def test_tls_verification_is_on_for_https_endpoints(tmp_path: Path, monkeypatch:
                         client.get_job("j1")
                     assert server.requests == []
     with pytest.raises(SettingsError):
-        ModelArtsClient(endpoint="http://10.0.0.1", project_id="p", auth=auth.TokenAuth("t"))
+        ModelArtsAPI(Transport(endpoint="http://10.0.0.1", project_id="p", auth=auth.TokenAuth("t")))
 
 
 def test_every_request_is_signed_with_a_fresh_timestamp() -> None:
@@ -188,7 +189,7 @@ def test_every_request_is_signed_with_a_fresh_timestamp() -> None:
     with ScriptedServer() as server:
         server.handler = lambda _r: json_reply({"metadata": {"id": "j1"}, "status": {"phase": "Running"}})
         for signer in (auth.AkSkAuth(ACCESS, SECRET, clock=clock), auth.AkSkAuth(ACCESS, SECRET)):
-            with ModelArtsClient(endpoint=server.url, project_id="p1", auth=signer) as client:
+            with ModelArtsAPI(Transport(endpoint=server.url, project_id="p1", auth=signer)) as client:
                 client.get_job("j1")
                 client.get_job("j1")
     dates = [r.headers["x-sdk-date"] for r in server.requests]
@@ -233,8 +234,10 @@ def test_authentication_failures_are_not_retried_by_the_client() -> None:
     with ScriptedServer() as server:
         server.handler = lambda _r: json_reply({"error_code": "APIG.0301", "error_msg": "bad"}, 401)
         with (
-            ModelArtsClient(
-                endpoint=server.url, project_id="p1", auth=auth.AkSkAuth(ACCESS, SECRET), max_attempts=10
+            ModelArtsAPI(
+                Transport(
+                    endpoint=server.url, project_id="p1", auth=auth.AkSkAuth(ACCESS, SECRET), max_attempts=10
+                )
             ) as client,
             pytest.raises(AuthenticationError) as caught,
         ):

@@ -23,8 +23,9 @@ from pulumi_modelarts.account.keys import (
     AccountError,
 )
 from pulumi_modelarts.account.metadata import MetadataKeys
+from pulumi_modelarts.account.session import open_api
 from pulumi_modelarts.account.settings import AssumeRole, Settings
-from pulumi_modelarts.job.client import ModelArtsClient
+from pulumi_modelarts.wire.api import ModelArtsAPI
 from pulumi_modelarts.wire.errors import SettingsError
 
 from ..httpserver import ScriptedServer
@@ -39,7 +40,7 @@ from huaweicloudsdkcore.auth.internal import MetadataAccessor  # noqa: E402
 pytestmark = pytest.mark.usefixtures("loopback_only", "fresh_process_caches")
 
 
-def search_total(client: ModelArtsClient) -> int:
+def search_total(client: ModelArtsAPI) -> int:
     return len(list(client.iter_jobs()))
 
 
@@ -53,17 +54,17 @@ def test_the_project_is_found_by_region_once_per_process(
     oracle = regional_sdk_client(
         emu, BasicCredentials(emu.access_key, emu.secret_key)
     )._credentials.project_id
-    with ModelArtsClient.from_settings(settings_for(emu)) as client:
-        assert client.project_id == emu.project_id == oracle
+    with open_api(settings_for(emu)) as client:
+        assert client.transport.project_id == emu.project_id == oracle
         assert search_total(client) == 0  # the project ModelArts accepts for these keys
-    with ModelArtsClient.from_settings(settings_for(emu)) as again:
-        assert again.project_id == emu.project_id
+    with open_api(settings_for(emu)) as again:
+        assert again.transport.project_id == emu.project_id
     sub = settings_for(emu, project_name=f"{emu.region}_ml")
     sdk_sub = regional_sdk_client(
         emu, BasicCredentials(emu.access_key, emu.secret_key), region=f"{emu.region}_ml"
     )
-    with ModelArtsClient.from_settings(sub) as client:
-        assert client.project_id == sdk_sub._credentials.project_id != emu.project_id
+    with open_api(sub) as client:
+        assert client.transport.project_id == sdk_sub._credentials.project_id != emu.project_id
         assert search_total(client) == 0
     # One lookup each for the SDK's two and ours (the second client asked nobody).
     assert emu.credentials()["calls"] == {"list_projects": 4}
@@ -71,7 +72,7 @@ def test_the_project_is_found_by_region_once_per_process(
 
 def test_a_given_project_id_asks_iam_nothing(emulator: EmulatorProcess) -> None:
     given = settings_for(emulator, project_id=emulator.project_id, iam_endpoint="https://iam.invalid")
-    with ModelArtsClient.from_settings(given) as client:
+    with open_api(given) as client:
         assert search_total(client) == 0
     assert emulator.credentials()["calls"] == {}
 
@@ -80,8 +81,8 @@ def test_without_the_listing_permission_the_usable_projects_are_filtered(
     emulator_factory: Callable[..., EmulatorProcess],
 ) -> None:
     emu = emulator_factory(iam_list_projects_forbidden=True, sub_project=["ml"])
-    with ModelArtsClient.from_settings(settings_for(emu, project_name=f"{emu.region}_ml")) as client:
-        assert client.project_id not in (None, emu.project_id)
+    with open_api(settings_for(emu, project_name=f"{emu.region}_ml")) as client:
+        assert client.transport.project_id not in (None, emu.project_id)
         assert search_total(client) == 0
     assert emu.credentials()["calls"] == {"list_projects": 1, "auth_projects": 1}
 
@@ -91,7 +92,7 @@ def test_no_such_project_names_it_iams_answer_its_request_id_and_the_fix(
 ) -> None:
     emu = emulator_factory(iam_list_projects_forbidden=True)
     with pytest.raises(AccountError) as caught:
-        ModelArtsClient.from_settings(settings_for(emu, project_name="cn-north-4_missing"))
+        open_api(settings_for(emu, project_name="cn-north-4_missing"))
     text = str(caught.value)
     assert "'cn-north-4_missing'" in text and "answered none" in text
     assert "/v3/projects?name=cn-north-4_missing was refused" in text and "HTTP 403" in text
@@ -103,9 +104,9 @@ def test_no_such_project_names_it_iams_answer_its_request_id_and_the_fix(
     )
     assert emu.secret_key not in text and emu.access_key not in text
     with pytest.raises(AccountError, match="no region eu-de's project named 'eu-de'"):
-        ModelArtsClient.from_settings(settings_for(emu, region="eu-de", iam_endpoint=f"{emu.url}/v3"))
+        open_api(settings_for(emu, region="eu-de", iam_endpoint=f"{emu.url}/v3"))
     with pytest.raises(AccountError, match=r"HTTP 401 \(APIG.0301\).*IAM refused the credentials"):
-        ModelArtsClient.from_settings(settings_for(emu, access_key="OTHERACCOUNTKEY0001"))
+        open_api(settings_for(emu, access_key="OTHERACCOUNTKEY0001"))
 
 
 def test_several_projects_of_one_name_are_an_error_listing_them() -> None:
@@ -149,9 +150,9 @@ def test_metadata_keys_are_the_ones_the_official_accessor_fetches(
         theirs.access, theirs.secret, theirs.security_token,
     )  # fmt: skip
     assert ours.expires_at is not None and 23 * 3600 < ours.expires_at - time.time() <= 24 * 3600
-    with ModelArtsClient.from_settings(keyless(emulator, use_instance_metadata=True,
+    with open_api(keyless(emulator, use_instance_metadata=True,
                                                metadata_endpoint=emulator.url)) as client:  # fmt: skip
-        assert client.project_id == emulator.project_id and search_total(client) == 0
+        assert client.transport.project_id == emulator.project_id and search_total(client) == 0
 
 
 def test_metadata_without_tokens_and_with_a_token_gone_stale(
@@ -173,7 +174,7 @@ def test_metadata_without_tokens_and_with_a_token_gone_stale(
 def test_no_agency_attached_says_to_attach_one(emulator_factory: Callable[..., EmulatorProcess]) -> None:
     emu = emulator_factory(metadata_agency=False)
     with pytest.raises(AccountError) as caught:
-        ModelArtsClient.from_settings(keyless(emu, use_instance_metadata=True, metadata_endpoint=emu.url))
+        open_api(keyless(emu, use_instance_metadata=True, metadata_endpoint=emu.url))
     assert "no agency is attached" in str(caught.value) and "Attach an agency" in str(caught.value)
     assert emu.credentials()["calls"] == {"metadata_token": 1, "securitykey": 1}
     assert emu.stats()["by_operation"] == {}
@@ -190,10 +191,12 @@ def test_no_metadata_service_is_a_clear_error() -> None:
 
 
 def test_an_agency_signs_every_call_and_finds_its_own_project(emulator: EmulatorProcess) -> None:
-    with ModelArtsClient.from_settings(settings_for(emulator, assume_role=AGENCY)) as client:
-        assert client.project_id == PARTNER_PROJECT  # the other account's, found with the agency's keys
+    with open_api(settings_for(emulator, assume_role=AGENCY)) as client:
+        assert (
+            client.transport.project_id == PARTNER_PROJECT
+        )  # the other account's, found with the agency's keys
         assert search_total(client) == 0
-    with ModelArtsClient.from_settings(settings_for(emulator, assume_role=AGENCY)) as client:
+    with open_api(settings_for(emulator, assume_role=AGENCY)) as client:
         assert search_total(client) == 0
     ledger = emulator.credentials()
     assert ledger["issued"] == {"assume_role": 1}  # shared by every client of the process
@@ -203,7 +206,7 @@ def test_an_agency_signs_every_call_and_finds_its_own_project(emulator: Emulator
 def test_an_unknown_agency_is_iams_refusal(emulator: EmulatorProcess) -> None:
     wrong = AssumeRole(agency_name="nope", domain_id="0" * 32, duration_seconds=900)
     with pytest.raises(AccountError) as caught:
-        ModelArtsClient.from_settings(settings_for(emulator, assume_role=wrong))
+        open_api(settings_for(emulator, assume_role=wrong))
     assert "assuming the agency 'nope' failed: IAM answered HTTP 404" in str(caught.value)
     assert "Could not find agency" in str(caught.value) and "request id" in str(caught.value)
 
@@ -212,14 +215,14 @@ def test_oidc_reads_the_token_file_at_each_renewal(emulator: EmulatorProcess, tm
     token_file = tmp_path / "id_token"
     token_file.write_text("emulator-id-token\n")
     oidc = keyless(emulator, idp_id="emulator_idp", id_token_file=str(token_file))
-    with ModelArtsClient.from_settings(oidc) as client:
-        assert client.project_id == emulator.project_id and search_total(client) == 0
+    with open_api(oidc) as client:
+        assert client.transport.project_id == emulator.project_id and search_total(client) == 0
         handled = session.temporary_secrets()
         assert "emulator-id-token" in handled
         for prefix in ("emulator-subject-", "emulator-sts-"):
             value = next(s for s in handled if s.startswith(prefix))
-            assert client.scrub(f"quoted {value}.") == "quoted ***."
-        assert client.scrub("quoted emulator-id-token.") == "quoted ***."
+            assert client.transport.scrub(f"quoted {value}.") == "quoted ***."
+        assert client.transport.scrub("quoted emulator-id-token.") == "quoted ***."
         token_file.write_text("rotated-id-token-the-emulator-refuses")
         emulator.expire_temporary_keys()
         with pytest.raises(AccountError) as caught:

@@ -27,10 +27,12 @@ from pulumi_modelarts.account.keys import (
     TemporaryKeys,
     renewal_time,
 )
-from pulumi_modelarts.job.client import ModelArtsClient
+from pulumi_modelarts.account.session import open_api
+from pulumi_modelarts.wire.api import ModelArtsAPI
 from pulumi_modelarts.wire.auth import AkSkAuth
 from pulumi_modelarts.wire.errors import AuthenticationError, CertificateError, SettingsError
 from pulumi_modelarts.wire.models import CreateTrainingJobRequest
+from pulumi_modelarts.wire.transport import Transport
 
 from ..client_support import create_job
 from ..httpserver import Certificate, ScriptedServer, json_reply
@@ -147,10 +149,9 @@ def test_keys_refused_as_expired_are_renewed_and_the_call_sent_again(
 ) -> None:
     emu = emulator_factory(running_seconds=60)
     said: list[str] = []
-    with ModelArtsClient.from_settings(settings_for(emu, assume_role=AGENCY), log=said.append) as client:
+    with open_api(settings_for(emu, assume_role=AGENCY), log=said.append) as client:
         job = create_job(
-            client,
-            CreateTrainingJobRequest.model_validate(minimal_job(metadata={"name": "one"}))
+            client, CreateTrainingJobRequest.model_validate(minimal_job(metadata={"name": "one"}))
         )
         emu.expire_temporary_keys()  # the keys this process holds are still good, by their expiry
         assert client.get_job(job.metadata.id or "").metadata.id == job.metadata.id
@@ -158,8 +159,7 @@ def test_keys_refused_as_expired_are_renewed_and_the_call_sent_again(
         emu.expire_temporary_keys()
         emu.reset_stats()
         second = create_job(
-            client,
-            CreateTrainingJobRequest.model_validate(minimal_job(metadata={"name": "two"}))
+            client, CreateTrainingJobRequest.model_validate(minimal_job(metadata={"name": "two"}))
         )
         # The create was looked for (a search) before it was posted again.
         assert emu.stats()["by_operation"] == {"create": 2, "search": 1}
@@ -174,7 +174,7 @@ def test_static_keys_refused_as_expired_are_not_retried() -> None:
         server.queue(refusal)
         static = AkSkAuth("AK", "SKSKSK", security_token="given-token")
         with (
-            ModelArtsClient(endpoint=server.url, project_id="p", auth=static) as client,
+            ModelArtsAPI(Transport(endpoint=server.url, project_id="p", auth=static)) as client,
             pytest.raises(AuthenticationError, match=r"APIG\.0307"),
         ):
             client.get_job("j1")
@@ -222,9 +222,9 @@ def test_a_private_ca_file_is_trusted_and_verification_stays_on(
     elsewhere = signed_by(ca, tmp_path / "elsewhere", "DNS:modelarts.example.com")
     job = {"metadata": {"id": "j1"}, "status": {"phase": "Running"}}
 
-    def client(url: str, ca_file: str | None) -> ModelArtsClient:
-        return ModelArtsClient(
-            endpoint=url, project_id="p", auth=httpx.Auth(), max_attempts=1, ca_cert_file=ca_file
+    def client(url: str, ca_file: str | None) -> ModelArtsAPI:
+        return ModelArtsAPI(
+            Transport(endpoint=url, project_id="p", auth=httpx.Auth(), max_attempts=1, ca_cert_file=ca_file)
         )
 
     with ScriptedServer(tls=server_cert) as server:
@@ -262,17 +262,17 @@ def test_iam_calls_trust_the_private_ca_too(tmp_path: Path, monkeypatch: pytest.
 
 def test_renewed_keys_and_tokens_are_scrubbed(emulator: EmulatorProcess) -> None:
     settings = keyless(emulator, use_instance_metadata=True, metadata_endpoint=emulator.url)
-    with ModelArtsClient.from_settings(settings) as client:
-        assert isinstance(client.auth, RenewingAuth)
-        first = client.auth.keys.current()
+    with open_api(settings) as client:
+        assert isinstance(client.transport.auth, RenewingAuth)
+        first = client.transport.auth.keys.current()
         assert list(client.iter_jobs()) == []  # signed with the first keys
         emulator.expire_temporary_keys()
-        assert client.auth.renew()  # as after an APIG.0307 refusal of that search
-        second = client.auth.keys.current()
+        assert client.transport.auth.renew()  # as after an APIG.0307 refusal of that search
+        second = client.transport.auth.keys.current()
         assert second.access != first.access
         for value in (*first.values(), *second.values()):
-            assert client.scrub(f"echo {value} back") == "echo *** back"
-    assert "emulator-sts-" not in repr(client.auth) and second.secret not in repr(second)
+            assert client.transport.scrub(f"echo {value} back") == "echo *** back"
+    assert "emulator-sts-" not in repr(client.transport.auth) and second.secret not in repr(second)
 
 
 def test_oidc_sources_never_quote_the_token_file(tmp_path: Path) -> None:

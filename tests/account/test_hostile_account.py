@@ -29,8 +29,8 @@ from pulumi_modelarts.account import projects
 from pulumi_modelarts.account.iam import AgencyKeys, Iam, OidcKeys
 from pulumi_modelarts.account.keys import AccountError, RenewingKeys, TemporaryKeys, keys_from_answer
 from pulumi_modelarts.account.metadata import MetadataKeys
+from pulumi_modelarts.account.session import open_api
 from pulumi_modelarts.account.settings import AssumeRole, Settings
-from pulumi_modelarts.job.client import ModelArtsClient
 from pulumi_modelarts.wire.auth import AkSkAuth
 
 from ..httpserver import ScriptedServer, json_reply
@@ -219,7 +219,7 @@ def test_an_agency_handing_out_expired_keys_is_asked_twice_then_named(server: Sc
     with (
         iam_through(httpx.MockTransport(answer)),
         pytest.raises(AccountError) as caught,
-        ModelArtsClient.from_settings(settings) as client,
+        open_api(settings) as client,
     ):
         for _ in range(13):
             client.get_job("job-1")
@@ -275,7 +275,7 @@ def test_a_project_id_from_iam_that_cannot_be_sent_is_refused_at_once(answered: 
     settings = Settings(region="r", endpoint="http://127.0.0.1:9", iam_endpoint="https://iam.r.example.com",
                         access_key="AKHOSTILE", secret_key=SECRET)  # fmt: skip
     with iam_through(httpx.MockTransport(answer)), pytest.raises(AccountError) as caught:
-        ModelArtsClient.from_settings(settings, sleep=lambda _s: None)
+        open_api(settings, sleep=lambda _s: None)
     text = str(caught.value)
     assert "looking up the region r's project 'r' in IAM failed" in text
     assert "answered a project id that cannot be used" in text

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from pulumi_modelarts.account.files import SDK_CREDENTIALS_ENV
+from pulumi_modelarts.account.session import open_api
 from pulumi_modelarts.account.settings import (
     SOURCES,
     Settings,
@@ -17,7 +18,6 @@ from pulumi_modelarts.account.settings import (
     resolve_settings,
     settings_problem,
 )
-from pulumi_modelarts.job.client import ModelArtsClient
 from pulumi_modelarts.wire.auth import AkSkAuth, TokenAuth
 from pulumi_modelarts.wire.errors import SettingsError
 
@@ -195,8 +195,8 @@ def test_settings_client_signs_with_aksk(server: ScriptedServer) -> None:
         {"endpoint": server.url, "projectId": "p1", "accessKey": AK, "secretKey": SK, "authToken": TOKEN}, {}
     )
     server.queue(json_reply({"metadata": {"id": "j"}}))
-    with ModelArtsClient.from_settings(got, timeout=3.0, max_attempts=1) as client:
-        assert client.timeout == 3.0
+    with open_api(got, timeout=3.0, max_attempts=1) as client:
+        assert client.transport.timeout == 3.0
         client.get_job("j")
     (sent,) = server.requests
     assert sent.path == "/v2/p1/training-jobs/j"
@@ -209,7 +209,7 @@ def test_settings_client_with_a_token(server: ScriptedServer) -> None:
         {}, {"HW_MODELARTS_ENDPOINT": server.url, "HW_PROJECT_ID": "p1", "HW_AUTH_TOKEN": TOKEN}
     )
     server.queue(json_reply({"metadata": {"id": "j"}}))
-    with ModelArtsClient.from_settings(got) as client:
+    with open_api(got) as client:
         client.get_job("j")
     (sent,) = server.requests
     assert sent.headers["x-auth-token"] == TOKEN

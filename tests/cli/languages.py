@@ -319,7 +319,7 @@ def _go_decoder(function: str, args_type: str, properties: Mapping[str, Any]) ->
         "\t\tswitch key {\n"
         f"{cases}"
         "\t\tdefault:\n"
-        f"\t\t\tpanic(fmt.Sprintf(\"{args_type}: no property %q\", key))\n"
+        f'\t\t\tpanic(fmt.Sprintf("{args_type}: no property %q", key))\n'
         "\t\t}\n\t}\n\treturn a\n}\n"
     )
 

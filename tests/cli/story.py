@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from modelarts_emulator.testing import EmulatorProcess
-from pulumi_modelarts.job.client import ModelArtsClient
+from pulumi_modelarts.wire.api import ModelArtsAPI
 from pulumi_modelarts.wire.models import TrainingJob as WireJob
+from pulumi_modelarts.wire.transport import Transport
 
 from ..support import emulator_env, poll
 from . import languages
@@ -81,8 +82,8 @@ def job_args(
     }
 
 
-def emulator_client(emu: EmulatorProcess) -> ModelArtsClient:
-    return ModelArtsClient(endpoint=emu.url, project_id=emu.project_id, auth=emu.auth(), timeout=10)
+def emulator_client(emu: EmulatorProcess) -> ModelArtsAPI:
+    return ModelArtsAPI(Transport(endpoint=emu.url, project_id=emu.project_id, auth=emu.auth(), timeout=10))
 
 
 @dataclass
@@ -164,12 +165,12 @@ def new_story(
 
 
 def wait_until(
-    client: ModelArtsClient, job_id: str, check: Callable[[WireJob], bool], timeout: float = 10
+    client: ModelArtsAPI, job_id: str, check: Callable[[WireJob], bool], timeout: float = 10
 ) -> WireJob:
     return poll(lambda: client.get_job(job_id), check, timeout=timeout, what=f"job {job_id}")
 
 
-def all_jobs(client: ModelArtsClient) -> list[WireJob]:
+def all_jobs(client: ModelArtsAPI) -> list[WireJob]:
     return list(client.iter_jobs())
 
 

@@ -20,7 +20,7 @@ import httpx
 import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
-from pulumi_modelarts.job.client import ModelArtsClient
+from pulumi_modelarts.wire.api import ModelArtsAPI
 
 from ..support import emulator_env
 from . import languages
@@ -52,13 +52,13 @@ def _copy_example(name: str, dest: Path, front_end: FrontEnd) -> None:
         project.write_text(project.read_text() + front_end.project_yaml())
 
 
-def _check_quickstart(client: ModelArtsClient, outputs: dict[str, Any], state: dict[str, Any]) -> None:
+def _check_quickstart(client: ModelArtsAPI, outputs: dict[str, Any], state: dict[str, Any]) -> None:
     job = client.get_job(outputs["job_id"])
     assert job.algorithm is not None and job.algorithm.id == "3f5d6706-7b67-408d-8ba0-ec08048c45ed"
     assert outputs["job_name"] == job.name
 
 
-def _check_custom_image(client: ModelArtsClient, outputs: dict[str, Any], state: dict[str, Any]) -> None:
+def _check_custom_image(client: ModelArtsAPI, outputs: dict[str, Any], state: dict[str, Any]) -> None:
     job = client.get_job(outputs["job_id"])
     wire = job.model_dump(mode="json", exclude_none=True)
     assert wire["algorithm"]["engine"]["image_url"] == "my-org/fastseq:1.2"
@@ -77,7 +77,7 @@ def _check_custom_image(client: ModelArtsClient, outputs: dict[str, Any], state:
     assert "NCCL_DEBUG" not in str(resource["outputs"]["algorithm"])
 
 
-def _check_obs_dataset(client: ModelArtsClient, outputs: dict[str, Any], state: dict[str, Any]) -> None:
+def _check_obs_dataset(client: ModelArtsAPI, outputs: dict[str, Any], state: dict[str, Any]) -> None:
     job = client.get_job(outputs["job_id"])
     wire = job.model_dump(mode="json", exclude_none=True)
     parameters = {p["name"]: p.get("value") for p in wire["algorithm"]["parameters"]}
@@ -88,7 +88,7 @@ def _check_obs_dataset(client: ModelArtsClient, outputs: dict[str, Any], state: 
     assert outputs["output_url"] == "/my-bucket/output/resnet/"
 
 
-def _check_pipeline(client: ModelArtsClient, outputs: dict[str, Any], state: dict[str, Any]) -> None:
+def _check_pipeline(client: ModelArtsAPI, outputs: dict[str, Any], state: dict[str, Any]) -> None:
     prepare, train = client.get_job(outputs["prepare_id"]), client.get_job(outputs["train_id"])
     assert outputs["prepare_phase"] == "Completed"  # wait_for="completed"
     assert outputs["prepared_url"] == "/my-bucket/prepared/"
@@ -100,7 +100,7 @@ def _check_pipeline(client: ModelArtsClient, outputs: dict[str, Any], state: dic
     assert train.metadata.create_time is not None and train.metadata.create_time >= prepare_end
 
 
-def _check_fault_tolerance(client: ModelArtsClient, outputs: dict[str, Any], state: dict[str, Any]) -> None:
+def _check_fault_tolerance(client: ModelArtsAPI, outputs: dict[str, Any], state: dict[str, Any]) -> None:
     job = client.get_job(outputs["job_id"])
     assert job.metadata is not None
     annotations = job.metadata.annotations or {}
@@ -113,7 +113,7 @@ def _check_fault_tolerance(client: ModelArtsClient, outputs: dict[str, Any], sta
     assert wire["spec"]["resource"]["node_count"] == 2
 
 
-CHECKS: dict[str, Callable[[ModelArtsClient, dict[str, Any], dict[str, Any]], None]] = {
+CHECKS: dict[str, Callable[[ModelArtsAPI, dict[str, Any], dict[str, Any]], None]] = {
     "quickstart": _check_quickstart,
     "custom-image": _check_custom_image,
     "obs-dataset": _check_obs_dataset,

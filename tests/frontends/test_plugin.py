@@ -360,16 +360,16 @@ def test_a_create_whose_job_may_still_run_is_answered_as_a_partial_create(
     from pulumi.runtime.proto import provider_pb2
 
     from pulumi_modelarts.frontends.serving import servicer_class
-    from pulumi_modelarts.job.client import ModelArtsClient
+    from pulumi_modelarts.wire.api import ModelArtsAPI
 
     for key, value in emulator.provider_env().items():
         monkeypatch.setenv(key, value)
     monkeypatch.setenv(wait.POLL_SECONDS_ENV, "0.02")
 
-    def deep_answer(self: ModelArtsClient, job_id: str) -> Any:
+    def deep_answer(self: ModelArtsAPI, job_id: str) -> Any:
         raise RecursionError("maximum recursion depth exceeded while decoding a JSON array")
 
-    monkeypatch.setattr(ModelArtsClient, "terminate_job", deep_answer)
+    monkeypatch.setattr(ModelArtsAPI, "terminate_job", deep_answer)
     provider = plugin.ModelArtsProvider()
     pending = inputs(metadata={"annotations": {"emulator/stay-pending": "true"}}, waitFor="running")
     checked = run(provider.check(CheckRequest(URN, {}, property_map({**pending, "waitTimeout": 0.3}), b"")))

@@ -470,12 +470,12 @@ def test_a_create_whose_job_may_still_run_is_answered_as_a_partial_create(
 ) -> None:
     from pulumi.runtime import rpc
 
-    from pulumi_modelarts.job.client import ModelArtsClient
+    from pulumi_modelarts.wire.api import ModelArtsAPI
 
-    def snowman_token(self: ModelArtsClient, job_id: str) -> Any:
+    def snowman_token(self: ModelArtsAPI, job_id: str) -> Any:
         "\u2603".encode("ascii")  # as httpx refusing a security token it cannot send
 
-    monkeypatch.setattr(ModelArtsClient, "terminate_job", snowman_token)
+    monkeypatch.setattr(ModelArtsAPI, "terminate_job", snowman_token)
     inputs = checked(prov, annotated({"emulator/stay-pending": "true"}, wait_for="running", wait_timeout=0.3))
     context = _as_the_host_calls("create", prov, inputs)
     assert context.status is not None, context.details  # not a plain error: the engine must record the job

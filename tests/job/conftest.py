@@ -8,7 +8,7 @@ import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
 from pulumi_modelarts.job import core
-from pulumi_modelarts.job.client import ModelArtsClient
+from pulumi_modelarts.wire.api import ModelArtsAPI
 
 from ..support import FAST_POLL_SECONDS, POLL_SECONDS_ENV, ProgressLines
 
@@ -22,7 +22,7 @@ def fast_polls(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 @pytest.fixture
-def client(emulator: EmulatorProcess) -> Iterator[ModelArtsClient]:
+def client(emulator: EmulatorProcess) -> Iterator[ModelArtsAPI]:
     """core's client for the emulator, opened as a front-end opens it (a module may override the emulator by
     overriding this fixture)."""
     with core.open_client({}, ProgressLines(), emulator.provider_env()) as opened:

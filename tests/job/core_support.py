@@ -9,8 +9,9 @@ from typing import Any
 import httpx
 
 from modelarts_emulator.testing import EmulatorProcess
-from pulumi_modelarts.job.client import ModelArtsClient
+from pulumi_modelarts.wire.api import ModelArtsAPI
 from pulumi_modelarts.wire.auth import AkSkAuth
+from pulumi_modelarts.wire.transport import Transport
 
 from ..httpserver import ScriptedServer
 from ..support import minimal_job, poll
@@ -49,6 +50,8 @@ def operations(emu: EmulatorProcess) -> dict[str, int]:
     return dict(emu.stats()["by_operation"])
 
 
-def scripted(server: ScriptedServer) -> ModelArtsClient:
+def scripted(server: ScriptedServer) -> ModelArtsAPI:
     """A client of the scripted server, for answers the emulator cannot give on demand."""
-    return ModelArtsClient(endpoint=server.url, project_id=PROJECT, auth=AkSkAuth("AKCORE", "sk-core"))
+    return ModelArtsAPI(
+        Transport(endpoint=server.url, project_id=PROJECT, auth=AkSkAuth("AKCORE", "sk-core"))
+    )

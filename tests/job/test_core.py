@@ -18,10 +18,10 @@ import pytest
 from modelarts_emulator.testing import EmulatorProcess
 from pulumi_modelarts.generated import fields
 from pulumi_modelarts.job import core, job_state
-from pulumi_modelarts.job.client import ModelArtsClient
 from pulumi_modelarts.job.normalising import NOT_KNOWN
 from pulumi_modelarts.job.waiting import giving_up as reports
 from pulumi_modelarts.job.waiting import stopping
+from pulumi_modelarts.wire.api import ModelArtsAPI
 from pulumi_modelarts.wire.errors import InvalidInputsError, ModelArtsError, ProvisioningError
 from pulumi_modelarts.wire.models import TrainingJob
 
@@ -161,7 +161,7 @@ def test_plan_replaces_a_job_whose_creation_failed_when_asked_and_says_why() -> 
 # ------------------------------------------------------------------------------------------------ create
 
 
-def test_create_waits_and_reports_progress(emulator: EmulatorProcess, client: ModelArtsClient) -> None:
+def test_create_waits_and_reports_progress(emulator: EmulatorProcess, client: ModelArtsAPI) -> None:
     said = ProgressLines()
     created = core.create(inputs(wait_for="running"), client, said)
     assert created.id and created.outputs["metadata"]["id"] == created.id
@@ -184,7 +184,7 @@ def test_create_waits_and_reports_progress(emulator: EmulatorProcess, client: Mo
     ],
 )
 def test_create_waits_as_wait_for_says(
-    emulator: EmulatorProcess, client: ModelArtsClient, wait_for: str, phases: set[str]
+    emulator: EmulatorProcess, client: ModelArtsAPI, wait_for: str, phases: set[str]
 ) -> None:
     created = core.create(inputs(wait_for=wait_for), client, ProgressLines())
     outputs = created.outputs
@@ -201,7 +201,7 @@ def test_create_waits_as_wait_for_says(
 
 
 def test_create_keeps_environment_variables_in_their_secret_output_only(
-    emulator: EmulatorProcess, client: ModelArtsClient
+    emulator: EmulatorProcess, client: ModelArtsAPI
 ) -> None:
     declared = inputs(wait_for="none")
     declared["algorithm"]["environments"] = {"API_TOKEN": "s3cr3t-env-value"}
@@ -215,7 +215,7 @@ def test_create_keeps_environment_variables_in_their_secret_output_only(
 
 
 def test_create_refuses_invalid_inputs_before_any_call(
-    emulator: EmulatorProcess, client: ModelArtsClient
+    emulator: EmulatorProcess, client: ModelArtsAPI
 ) -> None:
     emulator.reset_stats()
     with pytest.raises(InvalidInputsError) as info:
@@ -227,7 +227,7 @@ def test_create_refuses_invalid_inputs_before_any_call(
 
 
 def test_a_timed_out_create_terminates_its_job_while_the_engine_listens(
-    emulator: EmulatorProcess, client: ModelArtsClient
+    emulator: EmulatorProcess, client: ModelArtsAPI
 ) -> None:
     said = ProgressLines(listening=True)
     with pytest.raises(ProvisioningError) as info:
@@ -241,7 +241,7 @@ def test_a_timed_out_create_terminates_its_job_while_the_engine_listens(
 
 
 def test_a_timed_out_create_says_where_the_job_stood_and_stops_it(
-    emulator: EmulatorProcess, client: ModelArtsClient
+    emulator: EmulatorProcess, client: ModelArtsAPI
 ) -> None:
     pending = inputs({"emulator/stay-pending": "true"}, wait_for="running", wait_timeout=1.0)
     with pytest.raises(ProvisioningError) as info:
@@ -256,7 +256,7 @@ def test_a_timed_out_create_says_where_the_job_stood_and_stops_it(
 
 
 def test_a_wait_that_fails_unexpectedly_terminates_the_job_and_hides_credentials(
-    emulator: EmulatorProcess, client: ModelArtsClient, monkeypatch: pytest.MonkeyPatch
+    emulator: EmulatorProcess, client: ModelArtsAPI, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Not a ModelArtsError (a bug, or a library error the client does not translate): the job already exists
     # and the engine will never learn its id, so it must be stopped before the error is reported.
@@ -288,7 +288,7 @@ def test_a_wait_that_fails_unexpectedly_terminates_the_job_and_hides_credentials
 
 
 def test_a_front_end_limit_bounds_the_wait_below_wait_timeout(
-    emulator: EmulatorProcess, client: ModelArtsClient
+    emulator: EmulatorProcess, client: ModelArtsAPI
 ) -> None:
     said = ProgressLines(listening=True)
     started = time.monotonic()
@@ -305,7 +305,7 @@ def test_a_front_end_limit_bounds_the_wait_below_wait_timeout(
 
 
 def test_a_cancelled_create_stops_waiting_and_terminates_its_job(
-    emulator: EmulatorProcess, client: ModelArtsClient
+    emulator: EmulatorProcess, client: ModelArtsAPI
 ) -> None:
     said = ProgressLines(listening=True)
     stop = threading.Event()
@@ -328,7 +328,7 @@ def test_a_cancelled_create_stops_waiting_and_terminates_its_job(
 
 
 def test_a_timed_out_create_leaves_its_job_alone_once_the_engine_is_gone(
-    emulator: EmulatorProcess, client: ModelArtsClient
+    emulator: EmulatorProcess, client: ModelArtsAPI
 ) -> None:
     said = ProgressLines(listening=False)
     with pytest.raises(ProvisioningError) as info:
@@ -374,7 +374,7 @@ def test_a_job_whose_creation_failed_ends_the_wait() -> None:
 
 
 def test_read_keeps_the_declared_inputs_and_knows_a_vanished_job(
-    emulator: EmulatorProcess, client: ModelArtsClient
+    emulator: EmulatorProcess, client: ModelArtsAPI
 ) -> None:
     created = core.create(inputs(wait_for="none"), client, ProgressLines())
     found = core.read(created.id, created.outputs, client, ProgressLines())
@@ -388,7 +388,7 @@ def test_read_keeps_the_declared_inputs_and_knows_a_vanished_job(
 
 
 def test_a_refresh_after_an_out_of_band_terminate_shows_it_and_plans_nothing(
-    emulator: EmulatorProcess, client: ModelArtsClient
+    emulator: EmulatorProcess, client: ModelArtsAPI
 ) -> None:
     declared = core.check({}, inputs({"emulator/running-seconds": "30"}, wait_for="running")).inputs
     created = core.create(declared, client, ProgressLines())
@@ -405,7 +405,7 @@ def test_a_refresh_after_an_out_of_band_terminate_shows_it_and_plans_nothing(
     assert decision.changes is False and decision.replaces == []
 
 
-def test_update_changes_the_description_in_place(emulator: EmulatorProcess, client: ModelArtsClient) -> None:
+def test_update_changes_the_description_in_place(emulator: EmulatorProcess, client: ModelArtsAPI) -> None:
     created = core.create(inputs(wait_for="none"), client, ProgressLines())
     news = inputs(wait_for="none")
     news["metadata"]["description"] = "weekly"
@@ -444,7 +444,7 @@ def test_an_update_of_settings_alone_is_known_before_any_client_is_opened() -> N
 
 
 def test_a_front_end_limit_bounds_an_update_the_service_keeps_refusing(
-    emulator: EmulatorProcess, client: ModelArtsClient
+    emulator: EmulatorProcess, client: ModelArtsAPI
 ) -> None:
     created = core.create(
         inputs({"emulator/throttle-updates": "true"}, wait_for="none"), client, ProgressLines()
@@ -459,14 +459,14 @@ def test_a_front_end_limit_bounds_an_update_the_service_keeps_refusing(
     assert f"training job {created.id} could not be updated within 6.0s (customTimeouts)" in text, text
     assert "ModelArts.2799" in text and "the job runs on unchanged" in text, text
     assert operations(emulator)["update"] >= 2  # it did retry within the limit
-    assert client.max_retry_seconds == 120.0  # the client's own budget is back for later calls
+    assert client.transport.max_retry_seconds == 120.0  # the client's own budget is back for later calls
 
 
 # ------------------------------------------------------------------------------------------------ delete
 
 
 def test_delete_terminates_and_waits_until_the_job_stopped(
-    emulator: EmulatorProcess, client: ModelArtsClient
+    emulator: EmulatorProcess, client: ModelArtsAPI
 ) -> None:
     created = core.create(
         inputs({"emulator/running-seconds": "30"}, wait_for="running"), client, ProgressLines()
@@ -534,7 +534,7 @@ def test_freeing_a_held_name_still_fails_when_the_delete_is_refused() -> None:
 
 
 def test_a_front_end_limit_bounds_the_wait_for_a_terminated_job_to_stop(
-    emulator: EmulatorProcess, client: ModelArtsClient
+    emulator: EmulatorProcess, client: ModelArtsAPI
 ) -> None:
     created = core.create(
         inputs({"emulator/terminating-seconds": "60"}, wait_for="running"), client, ProgressLines()
@@ -556,7 +556,7 @@ def test_a_front_end_limit_bounds_the_wait_for_a_terminated_job_to_stop(
     assert live_phase(emulator, quick.id) == "Terminated"
 
 
-def test_delete_of_a_completed_job_is_quiet(emulator: EmulatorProcess, client: ModelArtsClient) -> None:
+def test_delete_of_a_completed_job_is_quiet(emulator: EmulatorProcess, client: ModelArtsAPI) -> None:
     created = core.create(
         inputs({"emulator/running-seconds": "0"}, wait_for="completed"), client, ProgressLines()
     )
@@ -569,7 +569,7 @@ def test_delete_of_a_completed_job_is_quiet(emulator: EmulatorProcess, client: M
     assert live_phase(emulator, created.id) == "Completed"
 
 
-def test_delete_of_a_job_already_gone_is_fine(emulator: EmulatorProcess, client: ModelArtsClient) -> None:
+def test_delete_of_a_job_already_gone_is_fine(emulator: EmulatorProcess, client: ModelArtsAPI) -> None:
     created = core.create(inputs(wait_for="none"), client, ProgressLines())
     with httpx.Client(auth=emulator.auth(), timeout=10) as http:
         http.delete(emulator.api_url(f"/training-jobs/{created.id}")).raise_for_status()
@@ -586,7 +586,7 @@ FAILING = {
 }
 
 
-def failed_create(client: ModelArtsClient, annotations: Mapping[str, str], **overrides: Any) -> str:
+def failed_create(client: ModelArtsAPI, annotations: Mapping[str, str], **overrides: Any) -> str:
     with pytest.raises(ProvisioningError) as info:
         core.create(
             inputs({**FAILING, **annotations}, wait_for="completed", **overrides), client, ProgressLines()
@@ -595,7 +595,7 @@ def failed_create(client: ModelArtsClient, annotations: Mapping[str, str], **ove
 
 
 def test_a_failed_job_reports_its_log_tail_and_error_events(
-    emulator: EmulatorProcess, client: ModelArtsClient
+    emulator: EmulatorProcess, client: ModelArtsAPI
 ) -> None:
     # The log echoes the access key and an environment variable's value: neither may reach the error.
     tail = "\n".join(
@@ -621,7 +621,7 @@ def test_a_failed_job_reports_its_log_tail_and_error_events(
 
 
 def test_a_job_failing_in_the_wait_is_named_reported_and_left_failed(
-    emulator: EmulatorProcess, client: ModelArtsClient
+    emulator: EmulatorProcess, client: ModelArtsAPI
 ) -> None:
     text = failed_create(client, {})
     assert "training job core-job (id " in text
@@ -636,9 +636,7 @@ def test_a_job_failing_in_the_wait_is_named_reported_and_left_failed(
     assert len(mine) == 1 and mine[0]["status"]["phase"] == "Failed"
 
 
-def test_a_failure_report_says_when_the_log_is_gone(
-    emulator: EmulatorProcess, client: ModelArtsClient
-) -> None:
+def test_a_failure_report_says_when_the_log_is_gone(emulator: EmulatorProcess, client: ModelArtsAPI) -> None:
     text = failed_create(client, {"emulator/logs-cleared-after-seconds": "0"})
     assert "  the log of task worker-0 was not available (ModelArts.2819: " in text
     assert "  recent error events (2):" in text
@@ -646,7 +644,7 @@ def test_a_failure_report_says_when_the_log_is_gone(
 
 
 def test_a_failure_report_never_fails_the_error(
-    emulator: EmulatorProcess, client: ModelArtsClient, monkeypatch: pytest.MonkeyPatch
+    emulator: EmulatorProcess, client: ModelArtsAPI, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     def broken(*_args: Any, **_kwargs: Any) -> Any:
         raise RuntimeError("boom")
@@ -660,7 +658,7 @@ def test_a_failure_report_never_fails_the_error(
 
 
 def test_a_stopped_or_timed_out_job_has_no_failure_report(
-    emulator: EmulatorProcess, client: ModelArtsClient
+    emulator: EmulatorProcess, client: ModelArtsAPI
 ) -> None:
     with pytest.raises(ProvisioningError) as info:
         pending = inputs({"emulator/stay-pending": "true"}, wait_for="running", wait_timeout=0.3)
@@ -704,7 +702,7 @@ def logged_inputs(**overrides: Any) -> dict[str, Any]:
 
 
 def test_create_shows_new_log_lines_while_it_waits_for_completed(
-    emulator: EmulatorProcess, client: ModelArtsClient
+    emulator: EmulatorProcess, client: ModelArtsAPI
 ) -> None:
     progress = ProgressLines()
     created = core.create(logged_inputs(), client, progress)
@@ -717,7 +715,7 @@ def test_create_shows_new_log_lines_while_it_waits_for_completed(
     assert not any("env-s3cr3t-value" in line for line in progress.lines + progress.statuses)
 
 
-def test_show_logs_false_reads_no_log(emulator: EmulatorProcess, client: ModelArtsClient) -> None:
+def test_show_logs_false_reads_no_log(emulator: EmulatorProcess, client: ModelArtsAPI) -> None:
     progress = ProgressLines()
     emulator.reset_stats()
     core.create(logged_inputs(show_logs=False), client, progress)
@@ -726,7 +724,7 @@ def test_show_logs_false_reads_no_log(emulator: EmulatorProcess, client: ModelAr
 
 @pytest.mark.parametrize("trouble", ["throttled", "hangs"])
 def test_a_log_read_that_fails_or_hangs_never_fails_or_slows_the_wait(
-    emulator: EmulatorProcess, client: ModelArtsClient, monkeypatch: pytest.MonkeyPatch, trouble: str
+    emulator: EmulatorProcess, client: ModelArtsAPI, monkeypatch: pytest.MonkeyPatch, trouble: str
 ) -> None:
     from pulumi_modelarts.wire.errors import ThrottledError
 

@@ -13,9 +13,9 @@ import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
 from pulumi_modelarts.job import core
-from pulumi_modelarts.job.client import ModelArtsClient
 from pulumi_modelarts.job.waiting import giving_up as reports
 from pulumi_modelarts.job.waiting.giving_up import JobMayStillRun
+from pulumi_modelarts.wire.api import ModelArtsAPI
 from pulumi_modelarts.wire.errors import ProvisioningError
 
 from ..httpserver import Recorded, Reply, ScriptedServer, json_reply
@@ -51,7 +51,7 @@ def says_it_may_still_run(text: str, job_id: str) -> None:
 
 
 def test_a_terminate_failing_with_any_exception_keeps_the_job_and_says_how_to_stop_it(
-    emulator: EmulatorProcess, client: ModelArtsClient, monkeypatch: pytest.MonkeyPatch
+    emulator: EmulatorProcess, client: ModelArtsAPI, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # As with keys from instance metadata turning hostile mid-wait: the polls and the terminate both fail,
     # and with no error of this package (a parser's RecursionError, httpx refusing a header's "☃").
@@ -82,7 +82,7 @@ def test_a_terminate_failing_with_any_exception_keeps_the_job_and_says_how_to_st
 
 
 def test_an_exception_text_in_the_message_is_scrubbed_of_credentials(
-    emulator: EmulatorProcess, client: ModelArtsClient, monkeypatch: pytest.MonkeyPatch
+    emulator: EmulatorProcess, client: ModelArtsAPI, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     def echoing(job_id: str) -> Any:
         raise ValueError(f"refused header X-Security-Token for key {emulator.secret_key}")
@@ -96,7 +96,7 @@ def test_an_exception_text_in_the_message_is_scrubbed_of_credentials(
 
 
 def test_a_failure_after_the_wait_stops_the_job_and_reads_it_back_before_saying_so(
-    emulator: EmulatorProcess, client: ModelArtsClient, monkeypatch: pytest.MonkeyPatch
+    emulator: EmulatorProcess, client: ModelArtsAPI, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The wait succeeded, but the outputs for the state could not be built (a bug): the engine would never
     # learn the job's id, so it is stopped as any failed wait's job is.

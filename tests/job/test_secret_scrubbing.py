@@ -1,6 +1,6 @@
 """The job's secret inputs (environment variables' values, ``fields.SECRET_INPUTS``) never reach an error
 message, even when the service's message echoes the request: the client learns them for the job being worked
-on (``ModelArtsClient.hide``, called by core), and the front-end's error text hides them once more.
+on (``Transport.hide``, called by core), and the front-end's error text hides them once more.
 
 Driven through the dynamic provider against a scripted server on loopback that answers with what it was sent.
 """

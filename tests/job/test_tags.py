@@ -11,8 +11,8 @@ import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
 from pulumi_modelarts.job import core
-from pulumi_modelarts.job.client import ModelArtsClient
 from pulumi_modelarts.job.resource_models import ProviderSettings
+from pulumi_modelarts.wire.api import ModelArtsAPI
 from pulumi_modelarts.wire.models import TAGS_MAX, tag_problems
 
 from ..support import ProgressLines, minimal_job
@@ -71,7 +71,7 @@ def test_a_tag_change_is_an_in_place_update_never_a_replacement() -> None:
 # ------------------------------------------------------------------------------------------------ client
 
 
-def test_client_round_trip_and_search_by_tag(client: ModelArtsClient, emulator: EmulatorProcess) -> None:
+def test_client_round_trip_and_search_by_tag(client: ModelArtsAPI, emulator: EmulatorProcess) -> None:
     state = core.create(job_inputs("tag-client-a"), client, ProgressLines())
     other = core.create(job_inputs("tag-client-b"), client, ProgressLines())
     assert client.get_tags(state.id) == {}
@@ -92,7 +92,7 @@ def test_client_round_trip_and_search_by_tag(client: ModelArtsClient, emulator: 
 
 
 def test_the_official_sdk_reads_and_writes_the_same_tags(
-    client: ModelArtsClient, emulator: EmulatorProcess
+    client: ModelArtsAPI, emulator: EmulatorProcess
 ) -> None:
     from ..official_sdk import sdk_client, sdk_module
 
@@ -119,7 +119,7 @@ def test_the_official_sdk_reads_and_writes_the_same_tags(
 # ------------------------------------------------------------------------------------------------ core
 
 
-def test_create_tags_the_job_and_records_them(client: ModelArtsClient, emulator: EmulatorProcess) -> None:
+def test_create_tags_the_job_and_records_them(client: ModelArtsAPI, emulator: EmulatorProcess) -> None:
     said = ProgressLines()
     state = core.create(job_inputs("tag-create", tags={"team": "ml", "cost": "42"}), client, said)
     assert client.get_tags(state.id) == {"team": "ml", "cost": "42"}
@@ -130,7 +130,7 @@ def test_create_tags_the_job_and_records_them(client: ModelArtsClient, emulator:
 
 
 def test_tagging_that_fails_with_any_exception_keeps_the_job_and_says_so(
-    client: ModelArtsClient, emulator: EmulatorProcess, monkeypatch: pytest.MonkeyPatch
+    client: ModelArtsAPI, emulator: EmulatorProcess, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Not the service refusing: a credential source or a library failing under the call. The job exists, so
     # it is kept (with its tags left for the next up), never left running outside the state.
@@ -147,7 +147,7 @@ def test_tagging_that_fails_with_any_exception_keeps_the_job_and_says_so(
 
 
 def test_a_refused_tagging_keeps_the_job_and_the_next_update_applies_the_tags(
-    client: ModelArtsClient, emulator: EmulatorProcess
+    client: ModelArtsAPI, emulator: EmulatorProcess
 ) -> None:
     # The service refuses the tags (a reserved key; check would have said so, create is called directly).
     said = ProgressLines()
@@ -166,7 +166,7 @@ def test_a_refused_tagging_keeps_the_job_and_the_next_update_applies_the_tags(
     assert client.get_tags(state.id) == {"team": "ml"} == updated.outputs["tags"]
 
 
-def test_update_sends_only_the_difference(client: ModelArtsClient, emulator: EmulatorProcess) -> None:
+def test_update_sends_only_the_difference(client: ModelArtsAPI, emulator: EmulatorProcess) -> None:
     first = {"team": "ml", "cost": "42", "owner": "ana"}
     state = core.create(job_inputs("tag-update", tags=first), client, ProgressLines())
     second = {"team": "ml", "cost": "43", "project": "x"}  # owner removed, cost changed, project added
@@ -184,7 +184,7 @@ def test_update_sends_only_the_difference(client: ModelArtsClient, emulator: Emu
     assert client.get_tags(state.id) == {"elsewhere": "1"}
 
 
-def test_refresh_reads_tags_changed_elsewhere_as_drift(client: ModelArtsClient) -> None:
+def test_refresh_reads_tags_changed_elsewhere_as_drift(client: ModelArtsAPI) -> None:
     state = core.create(job_inputs("tag-drift", tags={"team": "ml"}), client, ProgressLines())
     client.add_tags(state.id, {"team": "cv", "extra": "1"})
     found = core.read(state.id, state.outputs, client, ProgressLines())
@@ -203,7 +203,7 @@ def test_refresh_reads_tags_changed_elsewhere_as_drift(client: ModelArtsClient) 
 
 
 def test_unmanaged_tags_cost_no_call_and_import_reads_them(
-    client: ModelArtsClient, emulator: EmulatorProcess
+    client: ModelArtsAPI, emulator: EmulatorProcess
 ) -> None:
     state = core.create(job_inputs("tag-import"), client, ProgressLines())
     client.add_tags(state.id, {"team": "ml"})
@@ -230,7 +230,7 @@ def test_plugin_import_and_refresh_carry_tags() -> None:
 
 
 def test_get_training_jobs_filters_by_tag(
-    client: ModelArtsClient, emulator: EmulatorProcess, monkeypatch: pytest.MonkeyPatch
+    client: ModelArtsAPI, emulator: EmulatorProcess, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from pulumi.provider.experimental.provider import InvokeRequest
 
@@ -254,7 +254,7 @@ def test_get_training_jobs_filters_by_tag(
 
 
 def test_an_update_leaving_tags_alone_makes_no_tag_call(
-    client: ModelArtsClient, emulator: EmulatorProcess
+    client: ModelArtsAPI, emulator: EmulatorProcess
 ) -> None:
     tags = {"team": "ml"}
     state = core.create(job_inputs("tag-still", tags=tags), client, ProgressLines())
@@ -267,7 +267,7 @@ def test_an_update_leaving_tags_alone_makes_no_tag_call(
 
 
 def test_the_dynamic_provider_hands_drifted_tags_back_as_inputs_when_its_sdk_can(
-    client: ModelArtsClient, emulator: EmulatorProcess, monkeypatch: pytest.MonkeyPatch
+    client: ModelArtsAPI, emulator: EmulatorProcess, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from pulumi_modelarts.frontends import dynamic as provider
 

@@ -14,10 +14,10 @@ import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
 from pulumi_modelarts.job import core
-from pulumi_modelarts.job.client import ModelArtsClient
 from pulumi_modelarts.job.waiting import failure_text, stopping
 from pulumi_modelarts.tools import orphans
 from pulumi_modelarts.wire import phases
+from pulumi_modelarts.wire.api import ModelArtsAPI
 from pulumi_modelarts.wire.errors import ProvisioningError
 from pulumi_modelarts.wire.models import TrainingJob
 
@@ -78,7 +78,7 @@ def test_a_failure_that_could_not_stop_the_job_says_how_to_stop_it() -> None:
 
 
 def test_a_timed_out_wait_on_an_unknown_phase_terminates_the_job(
-    emulator: EmulatorProcess, client: ModelArtsClient
+    emulator: EmulatorProcess, client: ModelArtsAPI
 ) -> None:
     said = ProgressLines()
     with pytest.raises(ProvisioningError) as info:
@@ -90,7 +90,7 @@ def test_a_timed_out_wait_on_an_unknown_phase_terminates_the_job(
 
 
 def test_a_timed_out_wait_on_an_unknown_phase_the_service_will_not_stop_says_it_may_still_run(
-    emulator: EmulatorProcess, client: ModelArtsClient
+    emulator: EmulatorProcess, client: ModelArtsAPI
 ) -> None:
     said = ProgressLines()
     with pytest.raises(ProvisioningError) as info:
@@ -106,7 +106,7 @@ def test_a_timed_out_wait_on_an_unknown_phase_the_service_will_not_stop_says_it_
 
 
 def test_a_wait_ending_once_the_engine_is_gone_leaves_an_unknown_phase_alone_and_says_so(
-    emulator: EmulatorProcess, client: ModelArtsClient
+    emulator: EmulatorProcess, client: ModelArtsAPI
 ) -> None:
     said = ProgressLines(listening=False)
     with pytest.raises(ProvisioningError) as info:
@@ -142,9 +142,7 @@ def test_a_refused_terminate_of_a_job_that_has_since_ended_says_so() -> None:
 # ------------------------------------------------------------------------------------------ read, delete
 
 
-def test_refresh_and_import_warn_of_an_unknown_phase(
-    emulator: EmulatorProcess, client: ModelArtsClient
-) -> None:
+def test_refresh_and_import_warn_of_an_unknown_phase(emulator: EmulatorProcess, client: ModelArtsAPI) -> None:
     created = core.create(inputs(UNLISTED, wait_for="none"), client, ProgressLines())
     said = ProgressLines()
     found = core.read(created.id, created.outputs, client, said)
@@ -159,7 +157,7 @@ def test_refresh_and_import_warn_of_an_unknown_phase(
 
 
 def test_destroy_terminates_a_job_in_an_unknown_phase_and_waits_until_it_stopped(
-    emulator: EmulatorProcess, client: ModelArtsClient
+    emulator: EmulatorProcess, client: ModelArtsAPI
 ) -> None:
     created = core.create(inputs(STOPPABLE, wait_for="none"), client, ProgressLines())
     said = ProgressLines()
@@ -169,7 +167,7 @@ def test_destroy_terminates_a_job_in_an_unknown_phase_and_waits_until_it_stopped
 
 
 def test_destroy_keeps_a_job_in_an_unknown_phase_the_service_will_not_terminate(
-    emulator: EmulatorProcess, client: ModelArtsClient
+    emulator: EmulatorProcess, client: ModelArtsAPI
 ) -> None:
     created = core.create(inputs(UNLISTED, wait_for="none"), client, ProgressLines())
     outputs = {

@@ -45,6 +45,7 @@ class OtherProvider(ResourceProvider):
 
 OTHER_PROVIDER = serialize_provider(OtherProvider())
 
+
 def wire_job(**overrides: Any) -> dict[str, Any]:
     """A compliant job's inputs in wire names, with two tasks (each has its own resource and image)."""
     job: dict[str, Any] = {

@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from pulumi_modelarts.job.client import ModelArtsClient
+from pulumi_modelarts.wire.api import ModelArtsAPI
+from pulumi_modelarts.wire.transport import Transport
 
 from ..httpserver import ScriptedServer
 from .scripted_service import PROJECT
@@ -23,12 +24,12 @@ def client_defaults() -> dict[str, Any]:
 @pytest.fixture
 def make_client(
     server: ScriptedServer, client_defaults: dict[str, Any]
-) -> Iterator[Callable[..., ModelArtsClient]]:
+) -> Iterator[Callable[..., ModelArtsAPI]]:
     """make(**overrides): a client of the scripted server for PROJECT, with a 5 s timeout and the module's
     client_defaults, overrides winning; every client made is closed after the test."""
-    made: list[ModelArtsClient] = []
+    made: list[ModelArtsAPI] = []
 
-    def make(**overrides: Any) -> ModelArtsClient:
+    def make(**overrides: Any) -> ModelArtsAPI:
         kwargs = {
             "endpoint": server.url,
             "project_id": PROJECT,
@@ -36,7 +37,7 @@ def make_client(
             **client_defaults,
             **overrides,
         }
-        made.append(ModelArtsClient(**kwargs))
+        made.append(ModelArtsAPI(Transport(**kwargs)))
         return made[-1]
 
     yield make

@@ -86,7 +86,7 @@ def test_a_call_whose_budget_ends_before_the_accounts_pause_is_not_sent(
     client = make_client(max_attempts=1)
     with pytest.raises(ThrottledError):
         client.get_job("j-1")  # refused, and the account's calls paused for 30 s
-    client.max_retry_seconds = 10.0
+    client.transport.max_retry_seconds = 10.0
     with pytest.raises(ThrottledError) as caught:
         client.get_job("j-1")
     assert "paused for 30s more" in str(caught.value) and "it was not sent" in str(caught.value)
@@ -103,7 +103,7 @@ def test_three_waits_of_twenty_seconds_end_on_time_whatever_the_pause(
     client = make_client()
     started = fake_time.now
     for _ in range(3):
-        with client.within(20.0), pytest.raises(ThrottledError):
+        with client.transport.within(20.0), pytest.raises(ThrottledError):
             client.get_job("j-1")
     assert fake_time.now - started <= 20.0  # none slept the pause (60 s) nor its budget (120 s)
     assert len(server.requests) == 1
@@ -113,9 +113,9 @@ def test_a_deadline_bounds_each_attempts_timeout(server: ScriptedServer, make_cl
     server.handler = lambda _r: Reply(delay=3.0, body=job("j-1"))
     client = make_client(sleep=time.sleep, clock=time.monotonic, timeout=10.0, max_attempts=1)
     started = time.monotonic()
-    with client.within(0.3), pytest.raises(TransportError, match="timed out"):
+    with client.transport.within(0.3), pytest.raises(TransportError, match="timed out"):
         client.get_job("j-1")
     assert time.monotonic() - started < 2.0  # the deadline's 0.3 s, not the client's 10 s timeout
-    with client.within(0.0), pytest.raises(TransportError, match="ran out before it was sent"):
+    with client.transport.within(0.0), pytest.raises(TransportError, match="ran out before it was sent"):
         client.get_job("j-1")
     assert len(server.requests) == 1

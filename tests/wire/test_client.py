@@ -1,4 +1,4 @@
-"""ModelArtsClient against a real scripted HTTP server on 127.0.0.1 (no mocks of httpx)."""
+"""ModelArtsAPI against a real scripted HTTP server on 127.0.0.1 (no mocks of httpx)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
-from pulumi_modelarts.job.client import ModelArtsClient
+from pulumi_modelarts.wire.api import ModelArtsAPI
 from pulumi_modelarts.wire.auth import AkSkAuth, TokenAuth, parse_authorization
 from pulumi_modelarts.wire.errors import (
     MAX_SERVICE_PAUSE,
@@ -27,6 +27,7 @@ from pulumi_modelarts.wire.errors import (
     TransportError,
 )
 from pulumi_modelarts.wire.models import SearchFilter, SearchRequest, TrainingJob
+from pulumi_modelarts.wire.transport import Transport
 
 from ..client_support import create_job
 from ..httpserver import Recorded, Reply, ScriptedServer, json_reply, self_signed_certificate
@@ -149,7 +150,7 @@ def test_token_auth_sends_the_token(server: ScriptedServer, make_client: Any) ->
 
 
 def test_context_manager_closes_the_pool(server: ScriptedServer) -> None:
-    with ModelArtsClient(endpoint=server.url, project_id=PROJECT, auth=AkSkAuth(AK, SK)) as client:
+    with ModelArtsAPI(Transport(endpoint=server.url, project_id=PROJECT, auth=AkSkAuth(AK, SK))) as client:
         server.queue(json_reply(job("j-1")))
         client.get_job("j-1")
     with pytest.raises(RuntimeError):
@@ -304,13 +305,15 @@ def test_connection_refused_is_a_transport_error(fake_time: FakeTime) -> None:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    client = ModelArtsClient(
-        endpoint=f"http://127.0.0.1:{port}",
-        project_id=PROJECT,
-        auth=AkSkAuth(AK, SK),
-        max_attempts=2,
-        sleep=fake_time.sleep,
-        clock=fake_time.clock,
+    client = ModelArtsAPI(
+        Transport(
+            endpoint=f"http://127.0.0.1:{port}",
+            project_id=PROJECT,
+            auth=AkSkAuth(AK, SK),
+            max_attempts=2,
+            sleep=fake_time.sleep,
+            clock=fake_time.clock,
+        )
     )
     with client, pytest.raises(TransportError, match="could not connect"):
         client.get_job("j-1")
@@ -323,14 +326,16 @@ def test_a_refused_connection_is_retried_once_and_names_the_endpoint(fake_time: 
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     logs: list[str] = []
-    client = ModelArtsClient(
-        endpoint=f"http://127.0.0.1:{port}",
-        project_id=PROJECT,
-        auth=AkSkAuth(AK, SK),
-        max_attempts=10,
-        sleep=fake_time.sleep,
-        clock=fake_time.clock,
-        log=logs.append,
+    client = ModelArtsAPI(
+        Transport(
+            endpoint=f"http://127.0.0.1:{port}",
+            project_id=PROJECT,
+            auth=AkSkAuth(AK, SK),
+            max_attempts=10,
+            sleep=fake_time.sleep,
+            clock=fake_time.clock,
+            log=logs.append,
+        )
     )
     with client, pytest.raises(TransportError) as caught:
         client.get_job("j-1")
@@ -352,14 +357,16 @@ def test_a_host_name_that_does_not_resolve_is_retried_once(fake_time: FakeTime) 
         except socket.gaierror as exc:
             raise httpx.ConnectError(str(exc), request=request) from exc
 
-    client = ModelArtsClient(
-        endpoint="https://modelarts.nowhere-1.example.com",
-        project_id=PROJECT,
-        auth=AkSkAuth(AK, SK),
-        max_attempts=10,
-        transport=httpx.MockTransport(unresolvable),
-        sleep=fake_time.sleep,
-        clock=fake_time.clock,
+    client = ModelArtsAPI(
+        Transport(
+            endpoint="https://modelarts.nowhere-1.example.com",
+            project_id=PROJECT,
+            auth=AkSkAuth(AK, SK),
+            max_attempts=10,
+            transport=httpx.MockTransport(unresolvable),
+            sleep=fake_time.sleep,
+            clock=fake_time.clock,
+        )
     )
     with client, pytest.raises(TransportError) as caught:
         client.get_job("j-1")
@@ -372,14 +379,16 @@ def test_other_connect_failures_keep_the_full_retry_budget(fake_time: FakeTime) 
     def reset(request: httpx.Request) -> httpx.Response:
         raise httpx.ConnectError("connection reset during the handshake", request=request)
 
-    client = ModelArtsClient(
-        endpoint="https://modelarts.cn-north-4.myhuaweicloud.com",
-        project_id=PROJECT,
-        auth=AkSkAuth(AK, SK),
-        max_attempts=4,
-        transport=httpx.MockTransport(reset),
-        sleep=fake_time.sleep,
-        clock=fake_time.clock,
+    client = ModelArtsAPI(
+        Transport(
+            endpoint="https://modelarts.cn-north-4.myhuaweicloud.com",
+            project_id=PROJECT,
+            auth=AkSkAuth(AK, SK),
+            max_attempts=4,
+            transport=httpx.MockTransport(reset),
+            sleep=fake_time.sleep,
+            clock=fake_time.clock,
+        )
     )
     with client, pytest.raises(TransportError) as caught:
         client.get_job("j-1")
@@ -647,7 +656,7 @@ def test_client_refuses_to_be_pickled(make_client: Any) -> None:
 )
 def test_plain_http_only_for_loopback(endpoint: str) -> None:
     with pytest.raises(SettingsError):
-        ModelArtsClient(endpoint=endpoint, project_id=PROJECT, auth=AkSkAuth(AK, SK))
+        ModelArtsAPI(Transport(endpoint=endpoint, project_id=PROJECT, auth=AkSkAuth(AK, SK)))
 
 
 @pytest.mark.parametrize(
@@ -661,8 +670,8 @@ def test_plain_http_only_for_loopback(endpoint: str) -> None:
     ],
 )
 def test_accepted_endpoints(endpoint: str) -> None:
-    with ModelArtsClient(endpoint=endpoint, project_id=PROJECT, auth=AkSkAuth(AK, SK)) as client:
-        assert client.endpoint == endpoint.rstrip("/")
+    with ModelArtsAPI(Transport(endpoint=endpoint, project_id=PROJECT, auth=AkSkAuth(AK, SK))) as client:
+        assert client.transport.endpoint == endpoint.rstrip("/")
         assert_no_secrets(repr(client))
 
 
@@ -673,8 +682,8 @@ def test_https_verification_is_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
         server.handler = lambda _r: json_reply(job("j-1"))
 
         def get() -> TrainingJob:
-            client = ModelArtsClient(
-                endpoint=server.url, project_id=PROJECT, auth=AkSkAuth(AK, SK), max_attempts=1
+            client = ModelArtsAPI(
+                Transport(endpoint=server.url, project_id=PROJECT, auth=AkSkAuth(AK, SK), max_attempts=1)
             )
             with client:
                 return client.get_job("j-1")

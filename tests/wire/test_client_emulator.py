@@ -1,4 +1,4 @@
-"""ModelArtsClient against the embedded emulator (a separate process verifying real signatures)."""
+"""ModelArtsAPI against the embedded emulator (a separate process verifying real signatures)."""
 
 from __future__ import annotations
 

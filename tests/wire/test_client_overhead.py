@@ -8,10 +8,11 @@ from pathlib import Path
 import httpx
 import pytest
 
-from pulumi_modelarts.job.client import ModelArtsClient
+from pulumi_modelarts.wire.api import ModelArtsAPI
 from pulumi_modelarts.wire.auth import AkSkAuth
 from pulumi_modelarts.wire.errors import SettingsError
 from pulumi_modelarts.wire.tls import ssl_context_for, verifying_ssl_context
+from pulumi_modelarts.wire.transport import Transport
 
 from ..httpserver import ScriptedServer, json_reply, self_signed_certificate
 
@@ -32,7 +33,7 @@ def test_clients_share_one_verifying_ssl_context(tmp_path: Path, monkeypatch: py
     with ScriptedServer(tls=certificate) as server:
         server.handler = lambda _r: json_reply({"metadata": {"id": "j1"}, "status": {"phase": "Running"}})
         for _ in range(2):
-            with ModelArtsClient(endpoint=server.url, project_id="p", auth=auth) as client:
+            with ModelArtsAPI(Transport(endpoint=server.url, project_id="p", auth=auth)) as client:
                 assert client.get_job("j1").metadata.id == "j1"
     assert len(built) == 1  # the CA bundle is loaded once per process, not per client
     context = built[0]
@@ -47,6 +48,7 @@ def test_a_plain_http_client_loads_no_authority_and_still_verifies(
     # A loopback endpoint over plain http (the emulator) makes no handshake: its client's context loads no CA
     # bundle (httpx builds the context with the client, whether or not it is used), and trusts nobody.
     built: list[object] = []
+
     def counting(*args: object, **kwargs: object) -> ssl.SSLContext:
         built.append(args)
         return ssl.create_default_context()
@@ -56,7 +58,7 @@ def test_a_plain_http_client_loads_no_authority_and_still_verifies(
     with ScriptedServer() as server:
         server.handler = lambda _r: json_reply({"metadata": {"id": "j1"}, "status": {"phase": "Running"}})
         assert server.url.startswith("http://127.0.0.1")
-        with ModelArtsClient(endpoint=server.url, project_id="p", auth=auth) as client:
+        with ModelArtsAPI(Transport(endpoint=server.url, project_id="p", auth=auth)) as client:
             assert client.get_job("j1").metadata.id == "j1"
     assert built == []
     context = ssl_context_for(server.url)

@@ -12,9 +12,10 @@ from modelarts_emulator import checks as emulator_checks
 from modelarts_emulator.testing import EmulatorProcess
 from pulumi_modelarts.frontends.dynamic import TrainingJobProvider
 from pulumi_modelarts.job import core, normalising
-from pulumi_modelarts.job.client import ModelArtsClient
 from pulumi_modelarts.job.normalising import NOT_KNOWN
 from pulumi_modelarts.wire import models
+from pulumi_modelarts.wire.api import ModelArtsAPI
+from pulumi_modelarts.wire.transport import Transport
 
 from ..client_support import create_job
 from ..real_requests import RealRequest, real_requests
@@ -64,8 +65,8 @@ def test_the_emulator_checks_accept_it(real: RealRequest) -> None:
 
 
 def test_the_emulator_creates_every_one(emulator: EmulatorProcess) -> None:
-    client = ModelArtsClient(
-        endpoint=emulator.url, project_id=emulator.project_id, auth=emulator.auth(), timeout=10
+    client = ModelArtsAPI(
+        Transport(endpoint=emulator.url, project_id=emulator.project_id, auth=emulator.auth(), timeout=10)
     )
     with client:
         for real in REQUESTS:

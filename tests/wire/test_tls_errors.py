@@ -12,23 +12,26 @@ from pathlib import Path
 
 import pytest
 
-from pulumi_modelarts.job.client import ModelArtsClient
+from pulumi_modelarts.wire.api import ModelArtsAPI
 from pulumi_modelarts.wire.auth import AkSkAuth
 from pulumi_modelarts.wire.errors import CertificateError, TransportError, certificate_problem
+from pulumi_modelarts.wire.transport import Transport
 
 from ..httpserver import ScriptedServer, json_reply, self_signed_certificate
 
 AK, SK = "AKTLS0123456789", "SkTlsSecretValue0123456789"
 
 
-def client_for(url: str, sleeps: list[float]) -> ModelArtsClient:
-    return ModelArtsClient(
-        endpoint=url,
-        project_id="p1",
-        auth=AkSkAuth(AK, SK),
-        secrets=(AK, SK),
-        max_attempts=10,
-        sleep=sleeps.append,
+def client_for(url: str, sleeps: list[float]) -> ModelArtsAPI:
+    return ModelArtsAPI(
+        Transport(
+            endpoint=url,
+            project_id="p1",
+            auth=AkSkAuth(AK, SK),
+            secrets=(AK, SK),
+            max_attempts=10,
+            sleep=sleeps.append,
+        )
     )
 
 

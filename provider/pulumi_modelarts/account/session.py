@@ -1,4 +1,5 @@
-"""Settings turned into what a client needs: the project id, a signer, the CA file and the secrets to scrub.
+"""Settings turned into a client (``open_api``) and what it needs: the project id, a signer, the CA file
+and the secrets to scrub.
 
 Which keys sign, in the order of ``settings`` (``sources.CREDENTIAL_ORDER``: the first complete source wins,
 and only its keys are in the settings):
@@ -24,20 +25,30 @@ import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import httpx
 
+from ..wire.api import ModelArtsAPI
 from ..wire.auth import AkSkAuth, TokenAuth
 from ..wire.endpoints import endpoint_for_region, normalize_endpoint
 from ..wire.errors import SettingsError
+from ..wire.transport import Transport
 from .iam import AgencyKeys, Iam, OidcKeys
 from .keys import KeySource, RenewingAuth, RenewingKeys
 from .metadata import MetadataKeys
 from .projects import find_project, fingerprint
 from .settings import Settings
 
-__all__ = ["Session", "forget_keys", "iam_base", "open_session", "shared_keys", "temporary_secrets"]
+__all__ = [
+    "Session",
+    "forget_keys",
+    "iam_base",
+    "open_api",
+    "open_session",
+    "shared_keys",
+    "temporary_secrets",
+]
 
 _LOG = logging.getLogger(__name__)
 _LOCK = threading.Lock()
@@ -186,3 +197,22 @@ def open_session(settings: Settings, *, within: float | None = None) -> Session:
         )
     _LOG.debug("credentials from %s; project %s", signer.source, project_id)
     return Session(project_id, signer.make(project_id), settings.ca_cert_file, signer.source, secrets)
+
+
+def open_api(settings: Settings, *, within: float | None = None, **options: Any) -> ModelArtsAPI:
+    """The ModelArts API for resolved settings, over a transport of this session: its project, its signer,
+    its CA and the secrets it scrubs. options go to ``Transport`` (timeout, log, max_attempts, ...).
+
+    A client is opened only for calls about to be made: opening it may find the project in IAM (once per
+    process) and fetch temporary keys, waiting for that set-up at most within seconds."""
+    session = open_session(settings, within=within)
+    transport = Transport(
+        endpoint=settings.endpoint,
+        project_id=session.project_id,
+        auth=session.auth,
+        secrets=settings.secrets(),
+        renewed_secrets=session.secrets,
+        ca_cert_file=session.ca_cert_file,
+        **options,
+    )
+    return ModelArtsAPI(transport)

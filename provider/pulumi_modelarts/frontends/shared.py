@@ -167,7 +167,7 @@ def error_text(exc: BaseException, *data: Mapping[str, Any]) -> str:
     they are; anything else is a bug, named by its type.
 
     data: the operation's inputs or outputs, when the front-end has them: their secret values are hidden, a
-    last net behind the client's own scrubbing (``ModelArtsClient.hide``).
+    last net behind the client's own scrubbing (``Transport.hide``).
     """
     from ..job.normalising import secret_values
     from ..wire.errors import ModelArtsError, redact

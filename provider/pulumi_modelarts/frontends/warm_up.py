@@ -23,7 +23,7 @@ def warm_up(ready: threading.Event | None = None) -> None:
         from ..wire import models
 
         models.build_validators(models.CreateTrainingJobRequest, resource_models.ProviderSettings)
-        from ..job import client  # noqa: F401
+        from ..account import session  # noqa: F401  (the client: the transport and the operations)
 
         models.build_validators(models.TrainingJob, resource_models.ResourceOutputs)
     finally:

@@ -28,12 +28,21 @@ from .normalising import is_unknown, job_body, normalise_inputs
 from .progress import Progress
 
 if TYPE_CHECKING:
+    from ..wire.api import ModelArtsAPI
     from ..wire.models import OfferedEngine, OfferedFlavor
-    from .client import ModelArtsClient
 
 __all__ = [
-    "CATALOGUE", "CATALOGUE_ATTEMPTS", "CATALOGUE_WITHIN", "RULES", "Catalogue", "Verdict", "check_planned",
-    "offered_engines", "offered_flavors", "problems", "wanted",
+    "CATALOGUE",
+    "CATALOGUE_ATTEMPTS",
+    "CATALOGUE_WITHIN",
+    "RULES",
+    "Catalogue",
+    "Verdict",
+    "check_planned",
+    "offered_engines",
+    "offered_flavors",
+    "problems",
+    "wanted",
 ]
 
 # A preview does not wait long for a check the service makes anyway: few attempts, a short bound on the
@@ -254,7 +263,7 @@ class Catalogue:
         self._lock = threading.Lock()
         self._reads: dict[tuple[str, str, str], _Read] = {}
 
-    def check(self, inputs: Mapping[str, Any], open_client: Callable[[], ModelArtsClient]) -> Verdict:
+    def check(self, inputs: Mapping[str, Any], open_client: Callable[[], ModelArtsAPI]) -> Verdict:
         """The catalogue's verdict on a planned create or replace (no call when there is nothing to check).
         inputs: the declared inputs, normalised here (the check's answer, or a diff's new inputs as sent)."""
         inputs = normalise_inputs(inputs)
@@ -271,8 +280,8 @@ class Catalogue:
         verdict.failures = problems(inputs, listings.get(FLAVORS), listings.get(ENGINES))
         return verdict
 
-    def _listing(self, client: ModelArtsClient, kind: str, verdict: Verdict) -> Any:
-        key = (client.endpoint, client.project_id, kind)
+    def _listing(self, client: ModelArtsAPI, kind: str, verdict: Verdict) -> Any:
+        key = (client.transport.endpoint, client.transport.project_id, kind)
         with self._lock:
             read = self._reads.get(key)
             first = read is None
@@ -296,7 +305,7 @@ class Catalogue:
         return read.value
 
 
-def offered_flavors(client: ModelArtsClient, flavor_type: str | None = None) -> list[dict[str, Any]]:
+def offered_flavors(client: ModelArtsAPI, flavor_type: str | None = None) -> list[dict[str, Any]]:
     """The flavors the account is offered (of one type: ``CPU``, ``GPU``, ``Ascend``), as the service lists
     them (wire names); a type the service does not know is its to refuse."""
     from ..wire.models import to_wire
@@ -304,7 +313,7 @@ def offered_flavors(client: ModelArtsClient, flavor_type: str | None = None) -> 
     return [to_wire(flavor) for flavor in client.list_flavors(flavor_type).flavors]
 
 
-def offered_engines(client: ModelArtsClient) -> list[dict[str, Any]]:
+def offered_engines(client: ModelArtsAPI) -> list[dict[str, Any]]:
     """The preset engines the account lists, as the service lists them (wire names)."""
     from ..wire.models import to_wire
 
@@ -320,7 +329,7 @@ def check_planned(inputs: Mapping[str, Any], config: Mapping[str, str], progress
     the account of config; reads what it needs at most once per process (``CATALOGUE``)."""
     from .core import open_client
 
-    def opened() -> ModelArtsClient:
+    def opened() -> ModelArtsAPI:
         bound = CATALOGUE_WITHIN
         return open_client(config, progress, limit=bound, attempts=CATALOGUE_ATTEMPTS, retry_seconds=bound)
 

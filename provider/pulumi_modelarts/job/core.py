@@ -55,8 +55,8 @@ from .waiting.giving_up import JobMayStillRun, give_up, lost_watch, warn_unknown
 from .waiting.stopping import delete_bound, delete_record, stop_job
 
 if TYPE_CHECKING:
+    from ..wire.api import ModelArtsAPI
     from ..wire.models import SearchFilter, TrainingJob
-    from .client import ModelArtsClient
 
 __all__ = [
     "CLIENT_MAX_ATTEMPTS",
@@ -89,7 +89,7 @@ def open_client(
     limit: float | None = None,
     attempts: int = CLIENT_MAX_ATTEMPTS,
     retry_seconds: float | None = None,
-) -> ModelArtsClient:
+) -> ModelArtsAPI:
     """A client for one operation, from the stack config and the environment (resolved afresh, never kept).
 
     Retries are announced through progress, so users see why a step is slow and when a lost create was found.
@@ -97,14 +97,12 @@ def open_client(
     set-up too (a project lookup in IAM, temporary keys). retry_seconds: the most a call's retries may wait in
     all (None: the client's own bound), for a call that must not wait long.
     """
-    from .client import ModelArtsClient
+    from ..account.session import open_api
 
     settings = resolve_settings(config, os.environ if environ is None else environ)
     within = limit if limit else None
     bound = {} if retry_seconds is None else {"max_retry_seconds": retry_seconds}
-    return ModelArtsClient.from_settings(
-        settings, within=within, max_attempts=attempts, log=progress.say, **bound
-    )
+    return open_api(settings, within=within, max_attempts=attempts, log=progress.say, **bound)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -157,7 +155,7 @@ def adopted_inputs(found: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str
 
 def create(
     inputs: Mapping[str, Any],
-    client: ModelArtsClient,
+    client: ModelArtsAPI,
     progress: Progress,
     *,
     limit: float | None = None,
@@ -172,7 +170,7 @@ def create(
     still run, or the client's errors when the create itself fails.
     """
     inputs = normalise_inputs(inputs)
-    client.hide(secret_values(inputs))  # the service may echo the request in its error messages
+    client.transport.hide(secret_values(inputs))  # the service may echo the request in its error messages
     wait_for, timeout = goal.wait_settings(inputs)
     bound = goal.clamp(limit, goal.Bound(timeout, "wait_timeout"))
     job: TrainingJob = post_create(inputs, client, progress)
@@ -217,7 +215,7 @@ def _kept(error: JobMayStillRun, inputs: Mapping[str, Any]) -> JobMayStillRun:
 def read(
     job_id: str,
     old_outputs: Mapping[str, Any],
-    client: ModelArtsClient,
+    client: ModelArtsAPI,
     progress: Progress,
     *,
     must_exist: bool = False,
@@ -229,7 +227,7 @@ def read(
     refresh records the tags found as the declared ones, so a change made elsewhere shows as a diff of
     ``tags`` at the next preview.
     """
-    client.hide(secret_values(old_outputs))
+    client.transport.hide(secret_values(old_outputs))
     try:
         job: TrainingJob = client.get_job(job_id)
     except NotFoundError as exc:
@@ -282,7 +280,7 @@ def update(
     job_id: str,
     old_outputs: Mapping[str, Any],
     news: Mapping[str, Any],
-    client: ModelArtsClient,
+    client: ModelArtsAPI,
     progress: Progress,
     *,
     limit: float | None = None,
@@ -299,8 +297,8 @@ def update(
     inputs, before, decision = _judged(old_outputs, news)
     if _only_settings(before, decision):
         return JobState(job_id, {**old_outputs, DECLARED_INPUTS: dict(inputs)})
-    client.hide(secret_values(inputs) | secret_values(old_outputs))
-    retries = goal.clamp(limit, goal.Bound(client.max_retry_seconds, ""))
+    client.transport.hide(secret_values(inputs) | secret_values(old_outputs))
+    retries = goal.clamp(limit, goal.Bound(client.transport.max_retry_seconds, ""))
     try:
         with goal.retry_budget(client, limit):
             if decision.description_changed:
@@ -333,7 +331,7 @@ def update(
 
 def delete(
     job_id: str,
-    client: ModelArtsClient,
+    client: ModelArtsAPI,
     progress: Progress,
     outputs: Mapping[str, Any] | None = None,
     *,
@@ -348,7 +346,7 @@ def delete(
     built-in one, and the retries of the calls too.
     """
     declared = declared_inputs(outputs or {}) or {}
-    client.hide(secret_values(outputs))
+    client.transport.hide(secret_values(outputs))
     bound = delete_bound(limit)
     with goal.retry_budget(client, limit):
         job = stop_job(job_id, client, progress, bound)
@@ -386,7 +384,7 @@ def search_filters(
 
 
 def list_jobs(
-    client: ModelArtsClient,
+    client: ModelArtsAPI,
     filters: Sequence[SearchFilter],
     *,
     sort_by: str | None = None,

@@ -11,8 +11,8 @@ from .labels import described, job_label
 from .progress import Progress
 
 if TYPE_CHECKING:
+    from ..wire.api import ModelArtsAPI
     from ..wire.models import TrainingJob
-    from .client import ModelArtsClient
 
 __all__ = ["TAGS_FIELD", "change_tags", "tag_map", "tag_new_job", "tags_of"]
 
@@ -32,7 +32,7 @@ def tags_of(inputs: Mapping[str, Any] | None) -> dict[str, str] | None:
 
 
 def tag_new_job(
-    client: ModelArtsClient, job: TrainingJob, job_id: str, tags: Mapping[str, str], progress: Progress
+    client: ModelArtsAPI, job: TrainingJob, job_id: str, tags: Mapping[str, str], progress: Progress
 ) -> dict[str, str]:
     """Tag a job just created (the client retries throttling, 5xx and lost connections: the call is
     idempotent). The tags applied: all of them, or none when the service refused them.
@@ -47,7 +47,8 @@ def tag_new_job(
     except Exception as exc:
         progress.say(
             f"warning: {job_label(job, job_id)} was created but its tags were not applied "
-            f"({described(exc, client.scrub)}); the job is kept, and the next `pulumi up` applies them"
+            f"({described(exc, client.transport.scrub)}); the job is kept, and the next `pulumi up` applies "
+            "them"
         )
         return {}
     progress.say(f"{job_label(job, job_id)}: {len(tags)} tag{'s' if len(tags) != 1 else ''} applied")
@@ -55,7 +56,7 @@ def tag_new_job(
 
 
 def change_tags(
-    client: ModelArtsClient, job_id: str, have: Mapping[str, str], want: Mapping[str, str], progress: Progress
+    client: ModelArtsAPI, job_id: str, have: Mapping[str, str], want: Mapping[str, str], progress: Progress
 ) -> None:
     """Move the job's tags from have to want, sending only the difference: the keys removed or whose value
     changes are deleted (with the value they have), the keys added or changed are created."""

@@ -42,8 +42,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..account.session import open_api
 from ..account.settings import resolve_settings
-from ..job.client import ModelArtsClient
+from ..wire.api import ModelArtsAPI
 from ..wire.errors import ModelArtsError, NotFoundError, NotTerminableError
 from ..wire.models import SearchFilter
 from ..wire.phases import may_still_run
@@ -66,7 +67,7 @@ exit status:
 """
 
 
-def find_orphans(client: ModelArtsClient, export: Mapping[str, Any]) -> list[Orphan]:
+def find_orphans(client: ModelArtsAPI, export: Mapping[str, Any]) -> list[Orphan]:
     """Jobs named by the state's pending creates whose ids the state does not hold."""
     known = state_job_ids(export)
     orphans: list[Orphan] = []
@@ -178,7 +179,7 @@ def _investigate(args: argparse.Namespace, export: Mapping[str, Any]) -> _Findin
         # What this machine shows comes first: it matters before any other pulumi command.
         _print_local(locks, processes)
     settings = resolve_settings(_settings_config(args.config), os.environ)
-    with ModelArtsClient.from_settings(settings) as client:
+    with open_api(settings) as client:
         orphans = find_orphans(client, export)
         terminated, refused = _terminate(client, orphans) if args.terminate else ([], [])
     imports = import_arguments(orphans)
@@ -193,7 +194,7 @@ def _investigate(args: argparse.Namespace, export: Mapping[str, Any]) -> _Findin
 _STOP_HINT = "stop it in the ModelArts console, or with the terminate API once the service allows it"
 
 
-def _terminate(client: ModelArtsClient, orphans: Iterable[Orphan]) -> tuple[list[str], list[str]]:
+def _terminate(client: ModelArtsAPI, orphans: Iterable[Orphan]) -> tuple[list[str], list[str]]:
     """Terminate the orphans that may still run (a phase this code does not know included): the ids
     terminated, and those whose terminate the service refused (409 ModelArts.2796: for a phase this code
     does not know, nothing says it has ended). One gone meanwhile is skipped."""

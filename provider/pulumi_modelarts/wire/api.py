@@ -1,6 +1,7 @@
-"""The ModelArts training-job operations over the transport: create, get, terminate, update, delete, search
-(and paging), tags, logs and events, and the training catalogue (flavors, engines). Each builds its path and
-body, calls ``Transport.request`` and validates the answer into its response model (``answers.parse``).
+"""The ModelArts training-job operations, over a transport they hold: create, get, terminate, update,
+delete, search (and paging), tags, logs and events, and the training catalogue (flavors, engines). Each
+builds its path and body, calls ``Transport.request`` and validates the answer into its response model
+(``answers.parse``).
 
 Creating a job is the one call that is not safe to repeat blindly: ``create_job`` posts through
 ``Transport.request_or_find`` and asks its ``CreateRecovery`` (the job layer's ``lost_creates``) whether an
@@ -60,8 +61,24 @@ def _job_path(job_id: str) -> str:
     return f"/training-jobs/{path_segment(job_id, 'job id')}"
 
 
-class ModelArtsAPI(Transport):
-    """The operations; ``client.ModelArtsClient`` is the class to use."""
+class ModelArtsAPI:
+    """The operations, over the transport it holds (and closes: use as a context manager, or call
+    ``close()``). ``account.session.open_api`` opens one for an account's settings."""
+
+    def __init__(self, transport: Transport) -> None:
+        self.transport = transport
+
+    def __repr__(self) -> str:
+        return f"ModelArtsAPI({self.transport!r})"
+
+    def __enter__(self) -> ModelArtsAPI:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.transport.close()
 
     def create_job(self, request: CreateTrainingJobRequest, recovery: CreateRecovery) -> TrainingJob:
         """Create a training job; after an ambiguous failure, recovery finds a job this call already created
@@ -77,13 +94,13 @@ class ModelArtsAPI(Transport):
             raise ValueError("a training job needs metadata.name before it can be created")
         operation = f"create training job {name!r}"
         try:
-            answer = self.request_or_find(
+            answer = self.transport.request_or_find(
                 "POST", "/training-jobs", body,
                 operation=operation, find=lambda: recovery.find(operation),
             )  # fmt: skip
             if isinstance(answer, TrainingJob):
                 return answer
-            job = parse(TrainingJob, answer, operation, self.scrub)
+            job = parse(TrainingJob, answer, operation, self.transport.scrub)
         except InvalidResponseError as exc:
             if exc.status_code is None or not 200 <= exc.status_code < 300:
                 raise
@@ -93,15 +110,15 @@ class ModelArtsAPI(Transport):
                 operation,
                 "the answer has no metadata.id for the new job",
                 status_code=answer.status_code,
-                excerpt=excerpt(json.dumps(answer.payload, ensure_ascii=False), self.scrub),
+                excerpt=excerpt(json.dumps(answer.payload, ensure_ascii=False), self.transport.scrub),
                 request_id=answer.request_id,
             )
         return job
 
     def get_job(self, job_id: str) -> TrainingJob:
         operation = f"get training job {job_id!r}"
-        answer = self.request("GET", _job_path(job_id), None, operation=operation)
-        job = parse(TrainingJob, answer, operation, self.scrub)
+        answer = self.transport.request("GET", _job_path(job_id), None, operation=operation)
+        job = parse(TrainingJob, answer, operation, self.transport.scrub)
         # Another job's details must never pass for this one: a refresh would move the state to that id.
         if job.metadata.id and job.metadata.id != job_id:
             raise InvalidResponseError(
@@ -115,25 +132,27 @@ class ModelArtsAPI(Transport):
     def terminate_job(self, job_id: str) -> TrainingJob:
         operation = f"terminate training job {job_id!r}"
         path = _job_path(job_id) + "/actions"
-        answer = self.request("POST", path, {"action_type": "terminate"}, operation=operation)
-        return parse(TrainingJob, answer, operation, self.scrub)
+        answer = self.transport.request("POST", path, {"action_type": "terminate"}, operation=operation)
+        return parse(TrainingJob, answer, operation, self.transport.scrub)
 
     def update_description(self, job_id: str, description: str) -> None:
         operation = f"update the description of training job {job_id!r}"
         body = {"description": description}
-        self.request("PUT", _job_path(job_id), body, operation=operation, body_required=False)
+        self.transport.request("PUT", _job_path(job_id), body, operation=operation, body_required=False)
 
     def delete_job(self, job_id: str) -> None:
         operation = f"delete training job {job_id!r}"
-        self.request("DELETE", _job_path(job_id), None, operation=operation, body_required=False)
+        self.transport.request("DELETE", _job_path(job_id), None, operation=operation, body_required=False)
 
     # ---------------------------------------------------------------- tags (TMS tags kept beside the job)
 
     def get_tags(self, job_id: str) -> dict[str, str]:
         """The job's tags, key to value."""
         operation = f"get the tags of training job {job_id!r}"
-        answer = self.request("GET", _tags_path(job_id), None, operation=operation, body_required=False)
-        return parse(TagsAnswer, answer, operation, self.scrub).as_map() if answer.payload else {}
+        answer = self.transport.request(
+            "GET", _tags_path(job_id), None, operation=operation, body_required=False
+        )
+        return parse(TagsAnswer, answer, operation, self.transport.scrub).as_map() if answer.payload else {}
 
     def add_tags(self, job_id: str, tags: Mapping[str, str]) -> None:
         """Set these tags (a key the job already has takes the new value); idempotent, so retried."""
@@ -141,7 +160,9 @@ class ModelArtsAPI(Transport):
             return
         operation = f"tag training job {job_id!r}"
         path = _tags_path(job_id) + "/create"
-        self.request("POST", path, to_wire(tags_body(tags)), operation=operation, body_required=False)
+        self.transport.request(
+            "POST", path, to_wire(tags_body(tags)), operation=operation, body_required=False
+        )
 
     def remove_tags(self, job_id: str, tags: Mapping[str, str]) -> None:
         """Remove these tags (key and value as the job has them)."""
@@ -149,7 +170,9 @@ class ModelArtsAPI(Transport):
             return
         operation = f"remove tags of training job {job_id!r}"
         path = _tags_path(job_id) + "/delete"
-        self.request("DELETE", path, to_wire(tags_body(tags)), operation=operation, body_required=False)
+        self.transport.request(
+            "DELETE", path, to_wire(tags_body(tags)), operation=operation, body_required=False
+        )
 
     # ---------------------------------------------------------------- logs and events
 
@@ -160,10 +183,12 @@ class ModelArtsAPI(Transport):
         """
         operation = f"read the log of task {task!r} of training job {job_id!r}"
         path = f"{_job_path(job_id)}/tasks/{path_segment(task, 'task')}/logs/preview"
-        answer = self.request("GET", path, None, operation=operation, body_required=False, attempts=attempts)
+        answer = self.transport.request(
+            "GET", path, None, operation=operation, body_required=False, attempts=attempts
+        )
         if answer.payload is None:
             return None
-        return parse(LogPreview, answer, operation, self.scrub)
+        return parse(LogPreview, answer, operation, self.transport.scrub)
 
     def list_events(
         self, job_id: str, *, level: str | None = None, limit: int = 50, attempts: int | None = None
@@ -172,8 +197,8 @@ class ModelArtsAPI(Transport):
         operation = f"list the events of training job {job_id!r}"
         query = {"limit": str(limit), **({"level": level} if level else {})}
         path = f"{_job_path(job_id)}/events?{urlencode(query)}"
-        answer = self.request("GET", path, None, operation=operation, attempts=attempts)
-        return parse(JobEvents, answer, operation, self.scrub)
+        answer = self.transport.request("GET", path, None, operation=operation, attempts=attempts)
+        return parse(JobEvents, answer, operation, self.transport.scrub)
 
     # ---------------------------------------------------------------- the training catalogue
 
@@ -181,21 +206,23 @@ class ModelArtsAPI(Transport):
         """The public-pool flavors the account may train on, of one type (CPU, GPU, Ascend) or of all."""
         operation = "list the training flavors"
         query = f"?{urlencode({'flavor_type': flavor_type})}" if flavor_type else ""
-        answer = self.request("GET", f"/training-job-flavors{query}", None, operation=operation)
-        return parse(FlavorListing, answer, operation, self.scrub)
+        answer = self.transport.request("GET", f"/training-job-flavors{query}", None, operation=operation)
+        return parse(FlavorListing, answer, operation, self.transport.scrub)
 
     def list_engines(self) -> EngineListing:
         """The preset engines the account may train with."""
         operation = "list the training engines"
-        answer = self.request("GET", "/training-job-engines", None, operation=operation)
-        return parse(EngineListing, answer, operation, self.scrub)
+        answer = self.transport.request("GET", "/training-job-engines", None, operation=operation)
+        return parse(EngineListing, answer, operation, self.transport.scrub)
 
     # ---------------------------------------------------------------- searches and paging
 
     def search_jobs(self, request: SearchRequest) -> SearchResponse:
         operation = "search training jobs"
         try:
-            answer = self.request("POST", "/training-job-searches", to_wire(request), operation=operation)
+            answer = self.transport.request(
+                "POST", "/training-job-searches", to_wire(request), operation=operation
+            )
         except SearchRejectedError as exc:
             # The service's text may not say which condition it refused: name what was sent.
             sent = "; ".join(f"{f.key} {f.operator} {f.value}" for f in request.filters or []) or "none"
@@ -210,7 +237,7 @@ class ModelArtsAPI(Transport):
                 exc.request_id,
                 operation=operation,
             ) from None
-        return parse(SearchResponse, answer, operation, self.scrub)
+        return parse(SearchResponse, answer, operation, self.transport.scrub)
 
     def jobs_by_id(self, job_ids: Sequence[str]) -> dict[str, TrainingJob]:
         """The jobs of these ids the service lists, by id, in one search (at most ``MAX_IDS_PER_SEARCH``

@@ -1,32 +1,32 @@
-"""The ModelArts API's HTTP transport: one connection pool, one attempt, the retry loop and its decisions.
+"""The API's HTTP transport: one connection pool, signing, one attempt, the retry loop and its decisions.
 
-One `httpx.Client` (one connection pool) per client; every call has a timeout and a bounded retry budget.
-What is retried: throttling (HTTP 429 / APIG.0308), server errors (5xx), connection failures and timeouts,
-with exponential backoff and full jitter, honouring ``Retry-After`` (up to ``MAX_SERVICE_PAUSE``); the
-account's throttling, once it shows a rate, paces the process's calls to it, each within its budget
-(``throttling``). Every pause ends within what the call has left: its retry budget (``max_retry_seconds``)
-and its deadline (``within``), which also bounds each attempt's timeout; a call whose time ends before the
-account's pause is refused without being sent. Authentication failures are never retried: five in a row lock
-the access key. The one exception: temporary keys refused as expired
-(APIG.0307) by a signer that can renew them (``RenewableAuth``) get fresh keys and the call is sent again, a
-create only after its job was looked for.
+One `httpx.Client` (one connection pool) per transport; every call has a timeout and a bounded retry budget.
+Retried: throttling (HTTP 429 / APIG.0308), server errors (5xx), connection failures and timeouts, with
+exponential backoff and full jitter, honouring ``Retry-After`` (up to ``MAX_SERVICE_PAUSE``); the account's
+throttling, once it shows a rate, paces the process's calls to it, each within its budget (``throttling``).
+Every pause ends within what the call has left: its retry budget (``max_retry_seconds``) and its deadline
+(``within``), which also bounds each attempt's timeout; a call whose time ends before the account's pause is
+refused unsent. Authentication failures are never retried (five in a row lock the access key), except
+temporary keys refused as expired (APIG.0307) by a signer that can renew them (``RenewableAuth``): fresh keys,
+and the call is sent again, a create only after its job was looked for.
 
 A call that must not be applied twice (a create) goes through ``request_or_find``: after an *ambiguous*
 failure - the request may have reached the service but no answer came back (connection dropped or read
 timeout after sending) or a 5xx came back (a gateway can time out after the backend committed) - the caller's
-``find`` looks for what the call made before it is sent again. Failures that happen before the request leaves
-(connection refused, connect timeout) and throttling are not ambiguous and are simply retried. A refused
-connection or a host name that does not resolve is retried only once, after a short pause: it means nothing
-listens at the endpoint (a wrong port or host, a stopped emulator), which ten attempts with growing pauses
-would not change. A certificate that fails verification is not retried at all (CertificateError says why and
-what to do). A request that cannot be built (a header value no header can carry) was never sent: refused
-at once, never retried. Every transport error names the endpoint. Answers are read by ``answers``.
+``find`` looks for what the call made before it is sent again. Failures before the request leaves (connection
+refused, connect timeout) and throttling are not ambiguous and are simply retried. A refused connection or a
+host name that does not resolve is retried once, after a short pause: nothing listens at the endpoint, which
+more attempts would not change. A certificate that fails verification is not retried (CertificateError says
+why and what to do), nor is a request that cannot be built (a header no header can carry): it was never
+sent. Every transport error names the endpoint. Answers are read by ``answers``.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import random
+import time
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
@@ -81,9 +81,18 @@ def _json_content(body: Any) -> bytes:
 
 
 class Transport:
-    """Calls under ``{endpoint}/v2/{project_id}``: each sent, retried, and its answer read or mapped to its
-    typed error. ``api.ModelArtsAPI`` builds the operations on it; ``client.ModelArtsClient`` holds the
-    defaults of these parameters and says what each means.
+    """Calls under ``{endpoint}/v2/{project_id}``: each signed by ``auth``, sent, retried, and its answer read
+    or mapped to its typed error. ``api.ModelArtsAPI`` holds one and builds the operations on it. Use as a
+    context manager, or call ``close()``.
+
+    ``sleep``, ``clock`` (monotonic seconds) and ``rng`` (0..1) are injectable so tests run without waiting.
+    ``secrets`` are the strings scrubbed from every error message (the credentials behind ``auth``), with
+    whatever ``hide`` adds; ``renewed_secrets``, asked at each scrub, those that change while the transport
+    works (temporary keys renewed, the tokens that got them). ``ca_cert_file``: a PEM file of authorities
+    trusted besides the system's (a private CA). ``base_delay``, ``max_delay`` (seconds, also attributes
+    read at each retry): the pause before a retry, doubling from base_delay up to max_delay, jittered, never
+    shorter than the service's Retry-After; a base_delay of 0 retries without pausing (tests).
+    ``transport``: httpx's own (a mock in tests), in place of the network.
     """
 
     def __init__(
@@ -92,17 +101,18 @@ class Transport:
         endpoint: str,
         project_id: str,
         auth: httpx.Auth,
-        timeout: float,
-        max_attempts: int,
-        max_retry_seconds: float,
-        transport: httpx.BaseTransport | None,
-        log: Callable[[str], None] | None,
-        base_delay: float,
-        max_delay: float,
-        secrets: Iterable[str],
-        sleep: Callable[[float], None],
-        clock: Callable[[], float],
-        rng: Callable[[], float],
+        timeout: float = 30.0,
+        max_attempts: int = 5,
+        max_retry_seconds: float = 120.0,
+        transport: httpx.BaseTransport | None = None,
+        log: Callable[[str], None] | None = None,
+        base_delay: float = 1.0,
+        max_delay: float = 30.0,
+        secrets: Iterable[str] = (),
+        sleep: Callable[[float], None] = time.sleep,
+        clock: Callable[[], float] = time.monotonic,
+        rng: Callable[[], float] = random.random,
+        renewed_secrets: Callable[[], Iterable[str]] = tuple,
         ca_cert_file: str | None = None,
     ) -> None:
         if timeout <= 0:
@@ -126,7 +136,8 @@ class Transport:
         self._rng = rng
         self._deadline: float | None = None  # on clock: set by ``within``
         self._secrets = tuple(s for s in secrets if isinstance(s, str) and s)
-        self._auth = auth
+        self.auth = auth  # the signer (account.keys.RenewingAuth when keys renew)
+        self._renewed_secrets = renewed_secrets
         self._http = httpx.Client(
             base_url=self.endpoint,
             auth=auth,
@@ -143,6 +154,9 @@ class Transport:
         name = type(self).__name__
         raise TypeError(f"{name} holds credentials and a connection pool and must not be pickled")
 
+    def __repr__(self) -> str:
+        return f"Transport(endpoint={self.endpoint!r}, project_id={self.project_id!r})"
+
     def __enter__(self: _S) -> _S:
         return self
 
@@ -158,8 +172,7 @@ class Transport:
             self._log(message)
 
     def hide(self, values: Iterable[str]) -> None:
-        """Scrub these values too from now on: the secret inputs of the job being worked on
-        (``normalising.secret_values``), which the service may echo in an error message."""
+        """Scrub these values too from now on: a job's secret inputs, which the service may echo back."""
         added = [v for v in values if isinstance(v, str) and v and v not in self._secrets]
         self._secrets = (*self._secrets, *added)
 
@@ -181,7 +194,7 @@ class Transport:
     def scrub(self, text: str) -> str:
         """text with every credential of this client, and every value it was told to hide, replaced by "***"
         (for text the client did not build)."""
-        return redact(text, self._secrets)
+        return redact(redact(text, self._secrets), tuple(self._renewed_secrets()))
 
     # ---------------------------------------------------------------- calls
 
@@ -195,10 +208,8 @@ class Transport:
         body_required: bool = True,
         attempts: int | None = None,
     ) -> Answer:
-        """The answer to method path (under the project) with body as JSON, retried as the module says.
-
-        attempts: at most this many (never more than the client's own max_attempts).
-        """
+        """The answer to method path (under the project) with body as JSON, retried as the module says; at
+        most attempts attempts (never more than max_attempts)."""
         content = None if body is None else _json_content(body)
 
         def attempt() -> Answer:
@@ -375,7 +386,7 @@ class Transport:
     def _fresh_keys(self, exc: Exception) -> bool:
         """Whether exc refused expired keys (APIG.0307) that the signer has now renewed."""
         expired = isinstance(exc, AuthenticationError) and exc.error_code == KEY_EXPIRED_CODE
-        return expired and isinstance(self._auth, RenewableAuth) and self._auth.renew()
+        return expired and isinstance(self.auth, RenewableAuth) and self.auth.renew()
 
     def _read_capped(self, response: httpx.Response, deadline: float, operation: str) -> bytes:
         try:

@@ -16,7 +16,6 @@ import pytest
 
 from modelarts_emulator.testing import EmulatorProcess, start_emulator
 from pulumi_modelarts.job import core
-from pulumi_modelarts.job.client import ModelArtsClient
 from pulumi_modelarts.job.waiting.polling import Condition, until
 from pulumi_modelarts.job.waiting.shared_polls import (
     CLAIM_GRACE_SECONDS,
@@ -24,7 +23,7 @@ from pulumi_modelarts.job.waiting.shared_polls import (
     PollGroup,
     group_for,
 )
-from pulumi_modelarts.wire.api import MAX_IDS_PER_SEARCH
+from pulumi_modelarts.wire.api import MAX_IDS_PER_SEARCH, ModelArtsAPI
 from pulumi_modelarts.wire.errors import (
     MODELARTS_THROTTLED_MIN_PAUSE,
     JobVanished,
@@ -41,6 +40,7 @@ from pulumi_modelarts.wire.throttling import (
     ThrottleGate,
     shared_gate,
 )
+from pulumi_modelarts.wire.transport import Transport
 
 from ...support import FakeTime, ProgressLines, minimal_job, poll
 
@@ -383,13 +383,13 @@ def test_a_client_paces_its_calls_after_the_gateway_names_a_pause() -> None:
             return httpx.Response(429, json=body, headers={"Retry-After": "1"})
         return httpx.Response(200, json={"metadata": {"id": "j-1"}, "status": {"phase": "Pending"}})
 
-    with ModelArtsClient(
+    with ModelArtsAPI(Transport(
         endpoint="http://127.0.0.1:11", project_id="p-pace", auth=httpx.Auth(),
         transport=httpx.MockTransport(handler), sleep=t.sleep, clock=t.clock, rng=lambda: 0.0,
-    ) as client:  # fmt: skip
+    )) as client:  # fmt: skip
         for _ in range(10 + 1 + 30):
             client.get_job("j-1")
-    assert client.throttle_gate.rate() is not None
+    assert client.transport.throttle_gate.rate() is not None
     after = sent[11:]
     assert after[0] >= sent[10] + 1.0  # Retry-After honoured
     gaps = [b - a for a, b in itertools.pairwise(after[12:])]
@@ -415,14 +415,19 @@ def test_one_clients_throttled_answer_slows_another_clients_next_call() -> None:
 
     endpoint = "http://127.0.0.1:9"  # never reached: the mock transport answers
 
-    def client() -> ModelArtsClient:
-        return ModelArtsClient(
-            endpoint=endpoint, project_id="p-gate", auth=httpx.Auth(), transport=httpx.MockTransport(handler)
+    def client() -> ModelArtsAPI:
+        return ModelArtsAPI(
+            Transport(
+                endpoint=endpoint,
+                project_id="p-gate",
+                auth=httpx.Auth(),
+                transport=httpx.MockTransport(handler),
+            )
         )
 
     with client() as first, client() as second:
-        gate = shared_gate(first.endpoint, "p-gate")
-        assert first.throttle_gate is second.throttle_gate is gate
+        gate = shared_gate(first.transport.endpoint, "p-gate")
+        assert first.transport.throttle_gate is second.transport.throttle_gate is gate
         throttles = gate.throttles
         worker = threading.Thread(target=first.get_job, args=("j-1",))
         worker.start()
@@ -445,11 +450,11 @@ def test_the_back_off_never_outlasts_a_calls_retry_budget() -> None:
         sent.append(request)
         return httpx.Response(200, json={"metadata": {"id": "j-3"}, "status": {"phase": "Pending"}})
 
-    with ModelArtsClient(
+    with ModelArtsAPI(Transport(
         endpoint="http://127.0.0.1:10", project_id="p-budget", auth=httpx.Auth(),
         transport=httpx.MockTransport(handler), max_retry_seconds=0.2,
-    ) as client:  # fmt: skip
-        client.throttle_gate.refused(gateway_refusal(30.0), delay=30.0)
+    )) as client:  # fmt: skip
+        client.transport.throttle_gate.refused(gateway_refusal(30.0), delay=30.0)
         started = time.monotonic()
         with pytest.raises(ThrottledError, match=r"paused for 30s more.*it was not sent"):
             client.get_job("j-3")
@@ -569,12 +574,14 @@ def test_waits_sharing_their_polls_each_get_their_own_answer(monkeypatch: pytest
 
 
 def test_clients_on_an_injected_clock_poll_alone() -> None:
-    client = ModelArtsClient(
-        endpoint="http://127.0.0.1:11",
-        project_id="p",
-        auth=httpx.Auth(),
-        clock=lambda: 0.0,
-        sleep=lambda s: None,
+    client = ModelArtsAPI(
+        Transport(
+            endpoint="http://127.0.0.1:11",
+            project_id="p",
+            auth=httpx.Auth(),
+            clock=lambda: 0.0,
+            sleep=lambda s: None,
+        )
     )
     with client:
         assert group_for(client) is None
@@ -592,12 +599,14 @@ def test_answers_that_are_errors_count_towards_what_the_account_allowed() -> Non
             return httpx.Response(429, json=body, headers={"Retry-After": "1"})
         return httpx.Response(404, json={"error_code": "ModelArts.2775", "error_msg": "no such job"})
 
-    with ModelArtsClient(
+    with ModelArtsAPI(Transport(
         endpoint="http://127.0.0.1:12", project_id="p-gone", auth=httpx.Auth(),
         transport=httpx.MockTransport(handler), sleep=t.sleep, clock=t.clock, rng=lambda: 0.0,
-    ) as client:  # fmt: skip
+    )) as client:  # fmt: skip
         for _ in range(11):
             with pytest.raises(NotFoundError):
                 client.get_job("j-gone")
         # Learned 1 s ago, from ten answers.
-        assert client.throttle_gate.rate() == pytest.approx(10.0 * SLOWDOWN * (1 + GROWTH_PER_SECOND))
+        assert client.transport.throttle_gate.rate() == pytest.approx(
+            10.0 * SLOWDOWN * (1 + GROWTH_PER_SECOND)
+        )

@@ -20,8 +20,8 @@ from . import judging, matching
 from .lost_creates import LostCreate
 
 if TYPE_CHECKING:
+    from ...wire.api import ModelArtsAPI
     from ...wire.models import CreateTrainingJobRequest, TrainingJob
-    from ..client import ModelArtsClient
 
 __all__ = ["HOLDER_LOOKUPS", "post_create"]
 
@@ -29,7 +29,7 @@ __all__ = ["HOLDER_LOOKUPS", "post_create"]
 HOLDER_LOOKUPS = 3
 
 
-def post_create(inputs: Mapping[str, Any], client: ModelArtsClient, progress: Progress) -> TrainingJob:
+def post_create(inputs: Mapping[str, Any], client: ModelArtsAPI, progress: Progress) -> TrainingJob:
     """Post the create; a name already held (ModelArts.2751) is the service telling who has it.
 
     The name is the idempotency key: the holder is looked up and judged (``matching.judge_holder``). The job
@@ -95,7 +95,7 @@ def post_create(inputs: Mapping[str, Any], client: ModelArtsClient, progress: Pr
 
 
 def _adopt(
-    client: ModelArtsClient,
+    client: ModelArtsAPI,
     job: TrainingJob,
     held: str,
     request: CreateTrainingJobRequest,
@@ -110,7 +110,7 @@ def _adopt(
 
 
 def _with_description(
-    client: ModelArtsClient, job: TrainingJob, description: str | None, progress: Progress
+    client: ModelArtsAPI, job: TrainingJob, description: str | None, progress: Progress
 ) -> TrainingJob:
     """An adopted job with the declared description (the one field that may differ: it changes in place)."""
     if (job.metadata.description or "") == (description or "") or not job.job_id:
@@ -121,7 +121,7 @@ def _with_description(
 
 
 def _holder(
-    client: ModelArtsClient, body: Mapping[str, Any], name: str, since_ms: float
+    client: ModelArtsAPI, body: Mapping[str, Any], name: str, since_ms: float
 ) -> tuple[TrainingJob | None, judging.Judgment]:
     """The job holding name and its judgment (without unique names several may: the most favourable wins);
     body: the create request as sent."""
@@ -130,7 +130,7 @@ def _holder(
 
 
 def _holders(
-    client: ModelArtsClient,
+    client: ModelArtsAPI,
     declared: Mapping[str, Mapping[str, Any]],
     since_ms: float,
     *,
@@ -158,7 +158,7 @@ def _holders(
 
 
 def _later_generation(
-    client: ModelArtsClient, inputs: Mapping[str, Any], body: Mapping[str, Any], start: int, since_ms: float
+    client: ModelArtsAPI, inputs: Mapping[str, Any], body: Mapping[str, Any], start: int, since_ms: float
 ) -> tuple[int, str, TrainingJob | None]:
     """The first generation of the auto-name from start that is free, or held by the job declared (to adopt),
     with its name; body is the create request as sent (on the wire), whose name each generation replaces.

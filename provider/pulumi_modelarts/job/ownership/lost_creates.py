@@ -43,7 +43,7 @@ class LostCreate:
         """
         from ...wire.models import SearchFilter
 
-        say = self._client.say
+        say = self._client.transport.say
         say(f"{operation}: {looking or _BEFORE_POSTING_AGAIN}")
         by_name = [SearchFilter(key="name", operator="like", value=[self._name])]
         try:

@@ -24,8 +24,8 @@ from .failure_text import describe_failure, unknown_phase
 from .stopped import has_stopped, until_stopped
 
 if TYPE_CHECKING:
+    from ...wire.api import ModelArtsAPI
     from ...wire.models import TrainingJob
-    from ..client import ModelArtsClient
 
 __all__ = [
     "REPORT_LINE_CHARS",
@@ -77,9 +77,9 @@ class _Fate(enum.Enum):
     MAY_RUN = "may run"  # not terminated: refused, failed, or the engine is gone
 
 
-def lost_watch(client: ModelArtsClient, exc: BaseException) -> str:
+def lost_watch(client: ModelArtsAPI, exc: BaseException) -> str:
     """The reason a create gives up on a job whose watch an unexpected error cut short."""
-    return f"could not be watched any more ({described(exc, client.scrub)})"
+    return f"could not be watched any more ({described(exc, client.transport.scrub)})"
 
 
 def warn_unknown_phase(job: TrainingJob, job_id: str, progress: Progress) -> None:
@@ -93,7 +93,7 @@ def warn_unknown_phase(job: TrainingJob, job_id: str, progress: Progress) -> Non
 
 
 def give_up(
-    client: ModelArtsClient,
+    client: ModelArtsAPI,
     job: TrainingJob,
     job_id: str,
     reason: str,
@@ -124,14 +124,14 @@ def give_up(
             reason=reason,
             terminated=None,
             wait_for=wait_for,
-            notes=[f"giving up on it failed ({described(exc, client.scrub)})"],
+            notes=[f"giving up on it failed ({described(exc, client.transport.scrub)})"],
             recorded=True,
         )
         return JobMayStillRun(text, job, job_id)
 
 
 def _give_up(
-    client: ModelArtsClient,
+    client: ModelArtsAPI,
     job: TrainingJob,
     job_id: str,
     reason: str,
@@ -177,7 +177,7 @@ def _listening(progress: Progress) -> bool:
 
 
 def _terminate(
-    client: ModelArtsClient, job: TrainingJob, job_id: str, reason: str, progress: Progress, notes: list[str]
+    client: ModelArtsAPI, job: TrainingJob, job_id: str, reason: str, progress: Progress, notes: list[str]
 ) -> tuple[_Fate, TrainingJob]:
     """Terminate a job that may still run, then read it back: its fate, and the job as last read (notes say
     why when it may still run)."""
@@ -185,7 +185,7 @@ def _terminate(
     progress.say(f"{label} {reason}; terminating it")
     accepted = False
     try:
-        with client.within(TERMINATE_SECONDS):
+        with client.transport.within(TERMINATE_SECONDS):
             answer = client.terminate_job(job_id)
         accepted = True
         progress.say(f"{label}: terminate accepted ({answer.phase or 'phase not given'})")
@@ -196,7 +196,7 @@ def _terminate(
         # it is in now. Whether that means it has ended is what its phase, read again, says.
         notes.append(f"the service refused to terminate it ({brief(exc)})")
     except Exception as exc:  # whatever it is (ours, httpx, a credential source, a parser): it may still run
-        detail = described(exc, client.scrub)
+        detail = described(exc, client.transport.scrub)
         progress.say(f"terminating {label} failed: {detail}")
         notes.append(f"terminating it failed ({detail})")
     fate, job = _seen_through(client, job, job_id, accepted=accepted, notes=notes)
@@ -206,17 +206,17 @@ def _terminate(
 
 
 def _seen_through(
-    client: ModelArtsClient, job: TrainingJob, job_id: str, *, accepted: bool, notes: list[str]
+    client: ModelArtsAPI, job: TrainingJob, job_id: str, *, accepted: bool, notes: list[str]
 ) -> tuple[_Fate, TrainingJob]:
     """The job's fate as the service shows it now: read again (never the terminate's own answer), and, when
     it is stopping, waited for until it is read in a final phase (``STOP_CONFIRM_SECONDS`` at most)."""
     unseen = _Fate.TERMINATING if accepted else _Fate.MAY_RUN
     try:
-        with client.within(TERMINATE_SECONDS):
+        with client.transport.within(TERMINATE_SECONDS):
             job = client.get_job(job_id)
         if may_still_run(job.phase, job.secondary_phase) and not accepted:
             return _Fate.MAY_RUN, job  # not terminated, and it runs on
-        with client.within(STOP_CONFIRM_SECONDS + TERMINATE_SECONDS):  # its last read included
+        with client.transport.within(STOP_CONFIRM_SECONDS + TERMINATE_SECONDS):  # its last read included
             stopped = until_stopped(client, job, job_id, STOP_CONFIRM_SECONDS)
     except NotFoundError:
         return _Fate.ENDED, job
@@ -228,14 +228,14 @@ def _seen_through(
         )
         return unseen, job
     except Exception as exc:  # the read failed: nothing says it has stopped
-        notes.append(f"it could not be read again ({described(exc, client.scrub)})")
+        notes.append(f"it could not be read again ({described(exc, client.transport.scrub)})")
         return unseen, job
     if stopped is None:
         return _Fate.ENDED, job
     return (_Fate.TERMINATED if accepted else _Fate.ENDED), stopped
 
 
-def _failure_report(client: ModelArtsClient, job: TrainingJob, job_id: str) -> list[str]:
+def _failure_report(client: ModelArtsAPI, job: TrainingJob, job_id: str) -> list[str]:
     """Why the job failed, as far as the service can tell: its failing task's log tail and error events.
 
     Never raises: a log not generated yet or already cleared (ModelArts.2776/2777/2818/2819, HTTP 204), a
@@ -250,7 +250,7 @@ def _failure_report(client: ModelArtsClient, job: TrainingJob, job_id: str) -> l
     def clean(line: str) -> str:
         # Indentation stays (a traceback reads by it); only the length is bounded.
         try:
-            text = client.scrub(redact(line, hidden)).rstrip().replace("\t", "    ")
+            text = client.transport.scrub(redact(line, hidden)).rstrip().replace("\t", "    ")
         except Exception:  # scrubbing failed (a credential source): the line cannot be shown safely
             return "(left out: it could not be checked for credentials)"
         return text if len(text) <= REPORT_LINE_CHARS else text[: REPORT_LINE_CHARS - 1] + "…"

@@ -39,8 +39,8 @@ from .shared_polls import shared_step
 from .targets import Verdict, classify
 
 if TYPE_CHECKING:
+    from ...wire.api import ModelArtsAPI
     from ...wire.models import TrainingJob
-    from ..client import ModelArtsClient
     from .logtail import LogFollower
 
 __all__ = [
@@ -82,14 +82,14 @@ def clamp(limit: float | None, bound: Bound) -> Bound:
 
 
 @contextlib.contextmanager
-def retry_budget(client: ModelArtsClient, limit: float | None) -> Iterator[None]:
+def retry_budget(client: ModelArtsAPI, limit: float | None) -> Iterator[None]:
     """The client's retries (throttling, 5xx, lost connections) end within limit seconds for these calls."""
-    before = client.max_retry_seconds
-    client.max_retry_seconds = clamp(limit, Bound(before, "")).seconds
+    before = client.transport.max_retry_seconds
+    client.transport.max_retry_seconds = clamp(limit, Bound(before, "")).seconds
     try:
         yield
     finally:
-        client.max_retry_seconds = before
+        client.transport.max_retry_seconds = before
 
 
 def wait_settings(inputs: Mapping[str, Any]) -> tuple[WaitFor, float]:
@@ -102,7 +102,7 @@ def wait_settings(inputs: Mapping[str, Any]) -> tuple[WaitFor, float]:
 
 
 def wait_created(
-    client: ModelArtsClient,
+    client: ModelArtsAPI,
     job: TrainingJob,
     job_id: str,
     wait_for: WaitFor,
@@ -189,7 +189,7 @@ def _asked_pause(exc: ThrottledError) -> str:
 
 
 def _watch(
-    client: ModelArtsClient,
+    client: ModelArtsAPI,
     job: TrainingJob,
     job_id: str,
     wait_for: WaitFor,
@@ -211,7 +211,10 @@ def _watch(
         return classify(j.phase, wait_for, j.secondary_phase) is not Verdict.WAIT
 
     # Every call of the wait ends with it (a pause the service names included), give or take the last read.
-    with client.within(bound.seconds + LAST_READ_SECONDS), shared_step(client, job_id, over) as shared:
+    with (
+        client.transport.within(bound.seconds + LAST_READ_SECONDS),
+        shared_step(client, job_id, over) as shared,
+    ):
 
         def step(pause: float, stop: threading.Event | None, latest: float) -> TrainingJob | None:
             found = None if shared is None else shared(pause, stop, latest)
@@ -230,7 +233,7 @@ def _watch(
 
 
 def log_follower(
-    client: ModelArtsClient, job: TrainingJob, inputs: Mapping[str, Any], progress: Progress
+    client: ModelArtsAPI, job: TrainingJob, inputs: Mapping[str, Any], progress: Progress
 ) -> LogFollower | None:
     """What shows the newest log line on the job's row while the wait goes on past Running (``logtail``);
     None when show_logs is off. Hidden: every environment value declared (the service may not echo them)."""
@@ -255,4 +258,4 @@ def log_follower(
     def show(line: str) -> None:
         progress.status(f"{name} {line}")
 
-    return LogFollower(read, show, client.scrub, hidden=hidden)
+    return LogFollower(read, show, client.transport.scrub, hidden=hidden)

@@ -36,8 +36,8 @@ from ...wire.errors import InvalidResponseError, SearchRejectedError
 from ...wire.throttling import ThrottleGate, shared_gate
 
 if TYPE_CHECKING:
+    from ...wire.api import ModelArtsAPI
     from ...wire.models import TrainingJob
-    from ..client import ModelArtsClient
     from .polling import Step
 
 __all__ = ["CLAIM_GRACE_SECONDS", "STOP_CHECK_SECONDS", "PollGroup", "group_for", "shared_step"]
@@ -63,7 +63,7 @@ READ = _Read()
 class _Watch:
     """One waiting job: when its poll is next due, and what a search found for it."""
 
-    def __init__(self, job_id: str, client: ModelArtsClient, ends: Callable[[TrainingJob], bool]) -> None:
+    def __init__(self, job_id: str, client: ModelArtsAPI, ends: Callable[[TrainingJob], bool]) -> None:
         self.job_id = job_id
         self.client = client
         self.ends = ends
@@ -90,7 +90,7 @@ class PollGroup:
 
     @contextlib.contextmanager
     def watching(
-        self, job_id: str, client: ModelArtsClient, ends: Callable[[TrainingJob], bool]
+        self, job_id: str, client: ModelArtsAPI, ends: Callable[[TrainingJob], bool]
     ) -> Iterator[Step]:
         """A step for ``polling.until`` (the job after a pause, or None once stopped) while job_id waits;
         ends(job): whether this job's wait is over in that phase (its document is then read by id)."""
@@ -185,22 +185,22 @@ _GROUPS: dict[tuple[str, str], PollGroup] = {}
 _GROUPS_LOCK = threading.Lock()
 
 
-def group_for(client: ModelArtsClient) -> PollGroup | None:
+def group_for(client: ModelArtsAPI) -> PollGroup | None:
     """The process's group for the client's account; None for a client on an injected clock (it polls
     alone: its time is not the process's)."""
-    gate = shared_gate(client.endpoint, client.project_id)
-    if client.throttle_gate is not gate:
+    gate = shared_gate(client.transport.endpoint, client.transport.project_id)
+    if client.transport.throttle_gate is not gate:
         return None
     with _GROUPS_LOCK:
-        group = _GROUPS.get((client.endpoint, client.project_id))
+        group = _GROUPS.get((client.transport.endpoint, client.transport.project_id))
         if group is None:
-            group = _GROUPS[(client.endpoint, client.project_id)] = PollGroup(gate=gate)
+            group = _GROUPS[(client.transport.endpoint, client.transport.project_id)] = PollGroup(gate=gate)
         return group
 
 
 @contextlib.contextmanager
 def shared_step(
-    client: ModelArtsClient, job_id: str, ends: Callable[[TrainingJob], bool]
+    client: ModelArtsAPI, job_id: str, ends: Callable[[TrainingJob], bool]
 ) -> Iterator[Step | None]:
     """The step that shares job_id's polls with the process's other waits (None: poll alone, as before)."""
     group = group_for(client)

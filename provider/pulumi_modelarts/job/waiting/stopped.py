@@ -17,8 +17,8 @@ from .polling import Condition, until
 from .shared_polls import shared_step
 
 if TYPE_CHECKING:
+    from ...wire.api import ModelArtsAPI
     from ...wire.models import TrainingJob
-    from ..client import ModelArtsClient
 
 __all__ = ["has_stopped", "until_stopped"]
 
@@ -28,9 +28,7 @@ def has_stopped(job: TrainingJob) -> bool:
     return not (may_still_run(job.phase, job.secondary_phase) or job.phase == Phase.TERMINATING)
 
 
-def until_stopped(
-    client: ModelArtsClient, job: TrainingJob, job_id: str, seconds: float
-) -> TrainingJob | None:
+def until_stopped(client: ModelArtsAPI, job: TrainingJob, job_id: str, seconds: float) -> TrainingJob | None:
     """The job once read in a final phase (job itself when it is in one), None once the service no longer
     knows it. Raises ``WaitTimedOut`` (its job: as last read) when it has not stopped after seconds; any
     error of a read propagates."""

@@ -25,8 +25,8 @@ from .polling import until
 from .stopped import until_stopped
 
 if TYPE_CHECKING:
+    from ...wire.api import ModelArtsAPI
     from ...wire.models import TrainingJob
-    from ..client import ModelArtsClient
 
 __all__ = ["DELETE_WAIT_SECONDS", "delete_bound", "delete_record", "stop_job"]
 
@@ -39,7 +39,7 @@ def delete_bound(limit: float | None) -> Bound:
     return clamp(limit, Bound(DELETE_WAIT_SECONDS, ""))  # the built-in bound: no setting to name
 
 
-def stop_job(job_id: str, client: ModelArtsClient, progress: Progress, bound: Bound) -> TrainingJob | None:
+def stop_job(job_id: str, client: ModelArtsAPI, progress: Progress, bound: Bound) -> TrainingJob | None:
     """Terminate the job if it may still run and wait until it has stopped: the job then, or None when gone.
 
     A job in a phase this code does not know may still run (``may_still_run``): it is terminated like a
@@ -69,7 +69,7 @@ def stop_job(job_id: str, client: ModelArtsClient, progress: Progress, bound: Bo
 
 
 def _terminate(
-    client: ModelArtsClient, job: TrainingJob, job_id: str, label: str, progress: Progress
+    client: ModelArtsAPI, job: TrainingJob, job_id: str, label: str, progress: Progress
 ) -> TrainingJob | None:
     """Terminate a job that may still run: the job as the service then shows it, or None once it is gone."""
     try:
@@ -106,7 +106,7 @@ def _refused(label: str, job: TrainingJob, job_id: str, exc: BadRequestError) ->
 
 
 def _wait_stopped(
-    client: ModelArtsClient, job: TrainingJob, job_id: str, label: str, bound: Bound
+    client: ModelArtsAPI, job: TrainingJob, job_id: str, label: str, bound: Bound
 ) -> TrainingJob | None:
     """Wait until the job has stopped (``stopped.has_stopped``): the job then, or None once gone.
 
@@ -132,7 +132,7 @@ def _still_stopping(label: str, exc: WaitTimedOut, bound: Bound) -> Provisioning
 
 
 def delete_record(
-    client: ModelArtsClient, job: TrainingJob, progress: Progress, bound: Bound, *, on_destroy: bool = False
+    client: ModelArtsAPI, job: TrainingJob, progress: Progress, bound: Bound, *, on_destroy: bool = False
 ) -> None:
     """Delete a stopped job's record and wait until the service no longer knows it (its name is then free).
 
