@@ -19,7 +19,8 @@ from modelarts_emulator.__main__ import READY_PREFIX
 from modelarts_emulator.testing import EmulatorProcess
 from pulumi_modelarts.wire import auth
 from pulumi_modelarts.wire.api import ModelArtsAPI
-from pulumi_modelarts.wire.errors import AuthenticationError, SettingsError, TransportError
+from pulumi_modelarts.wire.api_errors import AuthenticationError
+from pulumi_modelarts.wire.errors import SettingsError, TransportError
 from pulumi_modelarts.wire.transport import Transport
 
 from .cli.cli_helpers import jobs_program, make_stack

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
         get_training_job_flavors,
         get_training_jobs,
     )
-    from .wire.errors import ProvisioningError
+    from .job.errors import ProvisioningError
 # BEGIN GENERATED input imports (scripts/generate; do not edit)
 if TYPE_CHECKING:
     from .generated.inputs import (
@@ -317,7 +317,7 @@ _LAZY: dict[str, str] = {
     "get_training_job_flavors": "frontends.resource",
     "get_training_job_engines": "frontends.resource",
     "TrainingJobProvider": "frontends.dynamic",
-    "ProvisioningError": "wire.errors",
+    "ProvisioningError": "job.errors",
 }
 _LAZY.update({name: "generated.inputs" for name in __all__ if name.endswith(("Args", "ArgsDict"))})
 

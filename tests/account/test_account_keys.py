@@ -29,8 +29,9 @@ from pulumi_modelarts.account.keys import (
 )
 from pulumi_modelarts.account.session import open_api
 from pulumi_modelarts.wire.api import ModelArtsAPI
+from pulumi_modelarts.wire.api_errors import AuthenticationError
 from pulumi_modelarts.wire.auth import AkSkAuth
-from pulumi_modelarts.wire.errors import AuthenticationError, CertificateError, SettingsError
+from pulumi_modelarts.wire.errors import CertificateError, SettingsError
 from pulumi_modelarts.wire.models import CreateTrainingJobRequest
 from pulumi_modelarts.wire.transport import Transport
 

@@ -12,7 +12,8 @@ import pytest
 
 from pulumi_modelarts.frontends import shared as front_end
 from pulumi_modelarts.generated.fields import NAME_SCOPE_FIELD
-from pulumi_modelarts.wire.errors import InvalidInputsError, SettingsError
+from pulumi_modelarts.job.errors import InvalidInputsError
+from pulumi_modelarts.wire.errors import SettingsError
 
 
 def test_configure_keeps_the_settings_keys_and_names_the_near_misses_set() -> None:

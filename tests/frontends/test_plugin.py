@@ -398,7 +398,7 @@ def test_a_failed_operation_is_answered_in_its_own_words_without_a_python_stack(
 
     from pulumi_modelarts.frontends.serving import servicer_class
     from pulumi_modelarts.job import core
-    from pulumi_modelarts.wire.errors import ProvisioningError
+    from pulumi_modelarts.job.errors import ProvisioningError
 
     def refused(*_args: Any, **_kwargs: Any) -> Any:
         raise ProvisioningError("training job train-abc: the service refused it (HTTP 400, ModelArts.0001)")

@@ -18,11 +18,12 @@ import pytest
 from modelarts_emulator.testing import EmulatorProcess
 from pulumi_modelarts.generated import fields
 from pulumi_modelarts.job import core, job_state
+from pulumi_modelarts.job.errors import InvalidInputsError, ProvisioningError
 from pulumi_modelarts.job.normalising import NOT_KNOWN
 from pulumi_modelarts.job.waiting import giving_up as reports
 from pulumi_modelarts.job.waiting import stopping
 from pulumi_modelarts.wire.api import ModelArtsAPI
-from pulumi_modelarts.wire.errors import InvalidInputsError, ModelArtsError, ProvisioningError
+from pulumi_modelarts.wire.errors import ModelArtsError
 from pulumi_modelarts.wire.models import TrainingJob
 
 from ..httpserver import ScriptedServer, json_reply
@@ -726,7 +727,7 @@ def test_show_logs_false_reads_no_log(emulator: EmulatorProcess, client: ModelAr
 def test_a_log_read_that_fails_or_hangs_never_fails_or_slows_the_wait(
     emulator: EmulatorProcess, client: ModelArtsAPI, monkeypatch: pytest.MonkeyPatch, trouble: str
 ) -> None:
-    from pulumi_modelarts.wire.errors import ThrottledError
+    from pulumi_modelarts.wire.api_errors import ThrottledError
 
     release = threading.Event()
     calls: list[str] = []

@@ -13,10 +13,10 @@ import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
 from pulumi_modelarts.job import core
+from pulumi_modelarts.job.errors import ProvisioningError
 from pulumi_modelarts.job.waiting import giving_up as reports
 from pulumi_modelarts.job.waiting.giving_up import JobMayStillRun
 from pulumi_modelarts.wire.api import ModelArtsAPI
-from pulumi_modelarts.wire.errors import ProvisioningError
 
 from ..httpserver import Recorded, Reply, ScriptedServer, json_reply
 from ..support import ProgressLines

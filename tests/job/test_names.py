@@ -12,13 +12,13 @@ import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
 from pulumi_modelarts.job import core, diffing, naming, normalising
+from pulumi_modelarts.job.errors import ProvisioningError
 from pulumi_modelarts.job.normalising import NOT_KNOWN
 from pulumi_modelarts.job.ownership import matching
 from pulumi_modelarts.job.ownership.judging import Holding
-from pulumi_modelarts.wire.errors import (
+from pulumi_modelarts.wire.api_errors import (
     DuplicateNameError,
     NotTerminableError,
-    ProvisioningError,
     StatusChangedError,
     ThrottledError,
     api_error_class,
@@ -241,7 +241,7 @@ def test_a_later_generation_held_by_the_declared_job_is_adopted(unique: Emulator
 def test_a_service_refusing_the_batch_search_still_reaches_the_next_free_name(
     unique: EmulatorProcess, client: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from pulumi_modelarts.wire.errors import SearchRejectedError
+    from pulumi_modelarts.wire.api_errors import SearchRejectedError
 
     inputs = named(declared())
     for _ in range(2):
@@ -420,7 +420,7 @@ def test_get_training_jobs_checks_its_filters_before_any_call(monkeypatch: pytes
 
 
 def test_a_refused_search_names_the_filters_sent(client: Any) -> None:
-    from pulumi_modelarts.wire.errors import SearchRejectedError
+    from pulumi_modelarts.wire.api_errors import SearchRejectedError
     from pulumi_modelarts.wire.models import SearchFilter
 
     refused = SearchFilter(key="create_time", operator="like", value=["1"])

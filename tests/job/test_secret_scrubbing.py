@@ -18,7 +18,8 @@ import pytest
 from pulumi_modelarts.frontends.dynamic import TrainingJobProvider
 from pulumi_modelarts.frontends.shared import error_text
 from pulumi_modelarts.job.normalising import secret_values
-from pulumi_modelarts.wire.errors import BadRequestError, ModelArtsError
+from pulumi_modelarts.wire.api_errors import BadRequestError
+from pulumi_modelarts.wire.errors import ModelArtsError
 
 from ..httpserver import Recorded, Reply, ScriptedServer, json_reply, serving_the_provider
 from ..support import minimal_job

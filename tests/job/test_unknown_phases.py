@@ -14,11 +14,11 @@ import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
 from pulumi_modelarts.job import core
+from pulumi_modelarts.job.errors import ProvisioningError
 from pulumi_modelarts.job.waiting import failure_text, stopping
 from pulumi_modelarts.tools import orphans
 from pulumi_modelarts.wire import phases
 from pulumi_modelarts.wire.api import ModelArtsAPI
-from pulumi_modelarts.wire.errors import ProvisioningError
 from pulumi_modelarts.wire.models import TrainingJob
 
 from ..httpserver import Recorded, Reply, ScriptedServer, json_reply

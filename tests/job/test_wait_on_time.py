@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from pulumi_modelarts.job import core
+from pulumi_modelarts.job.errors import ProvisioningError
 from pulumi_modelarts.job.waiting.giving_up import JobMayStillRun
-from pulumi_modelarts.wire.errors import ProvisioningError
 
 from ..httpserver import Recorded, Reply, ScriptedServer, json_reply
 from ..support import ProgressLines

@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
+from pulumi_modelarts.wire.api_errors import ServerError
 from pulumi_modelarts.wire.auth import AkSkAuth
-from pulumi_modelarts.wire.errors import QUOTED_CHARS, InvalidResponseError, ServerError, listing, shorten
+from pulumi_modelarts.wire.errors import QUOTED_CHARS, InvalidResponseError, listing, shorten
 
 from ..httpserver import Reply, ScriptedServer, json_reply
 

@@ -13,19 +13,17 @@ import httpx
 import pytest
 
 from pulumi_modelarts.wire.api import ModelArtsAPI
-from pulumi_modelarts.wire.auth import AkSkAuth, TokenAuth, parse_authorization
-from pulumi_modelarts.wire.errors import (
+from pulumi_modelarts.wire.api_errors import (
     MAX_SERVICE_PAUSE,
     APIError,
     AuthenticationError,
     BadRequestError,
-    InvalidResponseError,
     NotFoundError,
     ServerError,
-    SettingsError,
     ThrottledError,
-    TransportError,
 )
+from pulumi_modelarts.wire.auth import AkSkAuth, TokenAuth, parse_authorization
+from pulumi_modelarts.wire.errors import InvalidResponseError, SettingsError, TransportError
 from pulumi_modelarts.wire.models import SearchFilter, SearchRequest, TrainingJob
 from pulumi_modelarts.wire.transport import Transport
 

@@ -7,7 +7,7 @@ from collections.abc import Callable
 import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
-from pulumi_modelarts.wire.errors import AuthenticationError, NotFoundError
+from pulumi_modelarts.wire.api_errors import AuthenticationError, NotFoundError
 from pulumi_modelarts.wire.models import CreateTrainingJobRequest, SearchFilter
 
 from ..client_support import create_job

@@ -15,8 +15,9 @@ from typing import Any
 import httpx
 import pytest
 
+from pulumi_modelarts.wire.api_errors import AuthenticationError
 from pulumi_modelarts.wire.auth import AkSkAuth, TokenAuth
-from pulumi_modelarts.wire.errors import AuthenticationError, SettingsError
+from pulumi_modelarts.wire.errors import SettingsError
 
 from ..client_support import create_job
 from ..httpserver import Recorded, Reply, ScriptedServer, json_reply

@@ -11,15 +11,9 @@ from typing import Any
 
 import pytest
 
+from pulumi_modelarts.wire.api_errors import APIError, AuthenticationError, ForbiddenError, api_error_class
 from pulumi_modelarts.wire.auth import AkSkAuth
-from pulumi_modelarts.wire.errors import (
-    APIError,
-    AuthenticationError,
-    ForbiddenError,
-    InvalidResponseError,
-    ModelArtsError,
-    api_error_class,
-)
+from pulumi_modelarts.wire.errors import InvalidResponseError, ModelArtsError
 
 from ..client_support import create_job
 from ..httpserver import Recorded, Reply, ScriptedServer, json_reply

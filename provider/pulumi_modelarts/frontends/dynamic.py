@@ -37,8 +37,9 @@ from pulumi.dynamic import (
 )
 
 from ..account.settings import near_miss_keys
+from ..job.errors import InvalidInputsError, ProvisioningError
 from ..job.waiting.giving_up import JobMayStillRun
-from ..wire.errors import InvalidInputsError, ModelArtsError, ProvisioningError
+from ..wire.errors import ModelArtsError
 from .engine import StderrProgress, engine_address
 from .shared import (
     CONFIG_KEYS,

@@ -65,10 +65,10 @@ from ..account import shared_lookups
 from ..account.settings import CONFIG_NAMESPACE, SOURCES
 from ..generated import schema_names
 from ..job.checking import Failure
+from ..job.errors import InvalidInputsError
 from ..job.job_state import declared_from_job
 from ..job.normalising import NOT_KNOWN
 from ..job.waiting.giving_up import JobMayStillRun
-from ..wire.errors import InvalidInputsError
 from .engine import EngineDebug, EngineLog
 from .functions import BY_TOKEN
 from .in_flight import InFlight

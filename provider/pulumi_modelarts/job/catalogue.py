@@ -21,8 +21,8 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..wire.error_base import ModelArtsError, listing, shorten
-from ..wire.errors import APIError
+from ..wire.api_errors import APIError
+from ..wire.errors import ModelArtsError, listing, shorten
 from .checking import Failure
 from .normalising import is_unknown, job_body, normalise_inputs
 from .progress import Progress

@@ -25,16 +25,11 @@ from typing import TYPE_CHECKING, Any
 
 from ..account.settings import resolve_settings
 from ..generated.fields import SETTINGS_FIELDS
-from ..wire.errors import (
-    JobNotFoundError,
-    NotFoundError,
-    ProvisioningError,
-    ServerError,
-    ThrottledError,
-    TransportError,
-)
+from ..wire.api_errors import NotFoundError, ServerError, ThrottledError
+from ..wire.errors import TransportError
 from . import diffing
 from .checking import Checked, Failure, check
+from .errors import JobNotFoundError, ProvisioningError
 from .job_state import (
     DECLARED_INPUTS,
     JobState,

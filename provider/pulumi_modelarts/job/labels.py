@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ..wire.errors import APIError, ModelArtsError, shorten
+from ..wire.api_errors import APIError
+from ..wire.errors import ModelArtsError, shorten
 
 if TYPE_CHECKING:
     from ..wire.models import TrainingJob

@@ -45,7 +45,8 @@ from typing import Any
 from ..account.session import open_api
 from ..account.settings import resolve_settings
 from ..wire.api import ModelArtsAPI
-from ..wire.errors import ModelArtsError, NotFoundError, NotTerminableError
+from ..wire.api_errors import NotFoundError, NotTerminableError
+from ..wire.errors import ModelArtsError
 from ..wire.models import SearchFilter
 from ..wire.phases import may_still_run
 from .leftovers import LeftoverProcess, StackLock, leftover_processes, stack_locks

@@ -22,16 +22,14 @@ from typing import Any, TypeVar
 import httpx
 import pydantic
 
-from .errors import (
+from .api_errors import (
     MAX_SERVICE_PAUSE,
     MODELARTS_THROTTLED_CODE,
     MODELARTS_THROTTLED_MIN_PAUSE,
-    InvalidResponseError,
     ThrottledError,
     api_error_class,
-    listing,
-    shorten,
 )
+from .errors import InvalidResponseError, listing, shorten
 from .reading import MAX_JSON_DEPTH, read_json
 
 __all__ = [
@@ -128,7 +126,7 @@ def _success(got: _Received, *, operation: str, body_required: bool, scrub: Scru
 
 
 def _error(got: _Received, retry_after_header: str | None, *, operation: str, scrub: Scrub) -> Exception:
-    """The typed error for a 4xx or 5xx answer (``errors.api_error_class``), its texts scrubbed."""
+    """The typed error for a 4xx or 5xx answer (``api_errors.api_error_class``), its texts scrubbed."""
     fields = got.payload if got.parsed and isinstance(got.payload, dict) else {}
     error_code = _text_field(fields, "error_code")
     error_msg = _text_field(fields, "error_msg")

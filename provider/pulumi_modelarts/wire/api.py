@@ -16,7 +16,8 @@ from typing import Any, Protocol
 from urllib.parse import urlencode
 
 from .answers import excerpt, parse
-from .errors import InvalidResponseError, SearchRejectedError
+from .api_errors import SearchRejectedError
+from .errors import InvalidResponseError
 from .models import (
     SEARCH_FILTER_MAX_VALUES,
     CreateTrainingJobRequest,

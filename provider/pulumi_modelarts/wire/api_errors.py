@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from .error_base import ModelArtsError, shorten
+from .errors import ModelArtsError, shorten
 
 __all__ = [
     "API_NOT_FOUND_CODE",

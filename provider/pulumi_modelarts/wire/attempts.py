@@ -11,15 +11,8 @@ from dataclasses import dataclass
 
 import httpx
 
-from .errors import (
-    AuthenticationError,
-    CertificateError,
-    ServerError,
-    StatusChangedError,
-    ThrottledError,
-    TransportError,
-    certificate_problem,
-)
+from .api_errors import AuthenticationError, ServerError, StatusChangedError, ThrottledError
+from .errors import CertificateError, TransportError, certificate_problem
 
 __all__ = [
     "OUT_OF_TIME",

@@ -3,6 +3,10 @@
 Huawei Cloud's AK/SK scheme ("SDK-HMAC-SHA256") signs a canonical form of each request. The canonicalisation
 steps are small pure functions so that the emulator can verify exactly what the client signs, and tests can
 pin each step against the official SDK's signer.
+
+A signer whose keys can be renewed says so (``RenewableAuth``): the transport then answers the refusal of
+expired keys (the gateway's APIG.0307, "The token must be updated") with fresh ones. The renewing signer
+itself lives with the account (``account.keys.RenewingAuth``): the wire knows only this protocol.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ import hmac
 import re
 from collections.abc import Callable, Generator, Iterable, Mapping
 from datetime import datetime, timezone
-from typing import NamedTuple, NoReturn
+from typing import NamedTuple, NoReturn, Protocol, runtime_checkable
 from urllib.parse import quote, unquote, unquote_plus
 
 import httpx
@@ -272,3 +276,17 @@ class TokenAuth(httpx.Auth):
         if self._project_id:
             request.headers["X-Project-Id"] = self._project_id
         yield request
+
+
+KEY_EXPIRED_CODE = "APIG.0307"
+
+
+@runtime_checkable
+class RenewableAuth(Protocol):
+    """A signer whose keys can be renewed: a call refused with APIG.0307 gets fresh keys and is sent again;
+    a create only after its job was looked for (``Transport.request_or_find``)."""
+
+    def renew(self) -> bool:
+        """Fresh keys after the request this thread last sent was refused as expired; False when there are
+        none (the refusal then stands)."""
+        ...

@@ -1,120 +1,210 @@
-"""Errors raised by the ModelArts client, settings resolution, input validation and the lifecycle operations:
-the one import path of the whole hierarchy.
+"""The errors of a call to ModelArts, and the base of every error the package raises about one.
 
-Every message is written for a person reading a `pulumi up` failure: what was being done, what the service
-answered (status, error code, message, suggested solution) and the request id to quote to support.
-Messages are built only from the service's answer and the operation's description, never from request
-headers, so no credential can reach them; `redact` also scrubs any known secret the service might echo back.
+The base and the rules of their texts: a known secret never appears (``redact``), and whatever an error
+quotes that it did not write (a service's message or body, a list an answer or a file gave) is cut to
+``QUOTED_CHARS`` with a count of what was left out (``shorten`` for a text, ``listing`` for a list): an IAM
+listing 10,000 projects, none matching, must not print them all. Then the errors of a value the wire was
+handed and cannot use (``SettingsError``: an endpoint URL, a CA file, a header value; ``account/`` raises it
+for every other setting), and of a call that got no usable answer: none at all (``TransportError``), a
+certificate refused (``CertificateError``, with what it means: ``certificate_problem``), or an answer this
+client cannot use (``InvalidResponseError``). The service's own refusals are ``api_errors``; the job
+layer's errors (inputs, provisioning, waits) are ``job.errors``.
 
-The families live in modules of their own and are re-exported here: the base and the text rules
-(``error_base``), the service's refusals and their codes (``api_errors``), calls with no usable answer
-(``transport_errors``). This module holds the rest: settings, inputs, a job not found, provisioning, waits.
+Every message is written for a person reading a `pulumi up` failure, built only from the operation's
+description and what came back, never from request headers: no credential can reach it. A message names the
+operation and the endpoint (settings refuse user info in an endpoint URL).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import Any
 
-from .api_errors import API_NOT_FOUND_CODE as API_NOT_FOUND_CODE
-from .api_errors import AUTH_ERROR_CODES as AUTH_ERROR_CODES
-from .api_errors import DUPLICATE_NAME_CODE as DUPLICATE_NAME_CODE
-from .api_errors import JOB_NOT_FOUND_CODE as JOB_NOT_FOUND_CODE
-from .api_errors import MAX_SERVICE_PAUSE as MAX_SERVICE_PAUSE
-from .api_errors import MODELARTS_THROTTLED_CODE as MODELARTS_THROTTLED_CODE
-from .api_errors import MODELARTS_THROTTLED_MIN_PAUSE as MODELARTS_THROTTLED_MIN_PAUSE
-from .api_errors import NOT_TERMINABLE_CODE as NOT_TERMINABLE_CODE
-from .api_errors import SEARCH_ERROR_CODES as SEARCH_ERROR_CODES
-from .api_errors import STATUS_CHANGED_CODE as STATUS_CHANGED_CODE
-from .api_errors import THROTTLED_ERROR_CODE as THROTTLED_ERROR_CODE
-from .api_errors import TOKEN_ERROR_CODES as TOKEN_ERROR_CODES
-from .api_errors import APIError as APIError
-from .api_errors import AuthenticationError as AuthenticationError
-from .api_errors import BadRequestError as BadRequestError
-from .api_errors import DuplicateNameError as DuplicateNameError
-from .api_errors import ForbiddenError as ForbiddenError
-from .api_errors import NotFoundError as NotFoundError
-from .api_errors import NotTerminableError as NotTerminableError
-from .api_errors import SearchRejectedError as SearchRejectedError
-from .api_errors import ServerError as ServerError
-from .api_errors import StatusChangedError as StatusChangedError
-from .api_errors import ThrottledError as ThrottledError
-from .api_errors import api_error_class as api_error_class
-from .error_base import QUOTED_CHARS as QUOTED_CHARS
-from .error_base import ModelArtsError as ModelArtsError
-from .error_base import listing as listing
-from .error_base import redact as redact
-from .error_base import shorten as shorten
-from .transport_errors import CertificateError as CertificateError
-from .transport_errors import InvalidResponseError as InvalidResponseError
-from .transport_errors import TransportError as TransportError
-from .transport_errors import certificate_problem as certificate_problem
+__all__ = [
+    "QUOTED_CHARS",
+    "CertificateError",
+    "InvalidResponseError",
+    "ModelArtsError",
+    "SettingsError",
+    "TransportError",
+    "certificate_problem",
+    "listing",
+    "redact",
+    "shorten",
+]
 
-if TYPE_CHECKING:
-    from .models import TrainingJob
+# The most characters of a quoted text or list in an error, the note of what was left out included.
+QUOTED_CHARS = 500
+
+
+def redact(text: str, secrets: Iterable[str | None] = ()) -> str:
+    """Replace every occurrence of each (non-trivial) secret in text with "***"."""
+    for secret in sorted((s for s in secrets if s and len(s) >= 4), key=len, reverse=True):
+        text = text.replace(secret, "***")
+    return text
+
+
+def shorten(text: str, limit: int = QUOTED_CHARS) -> str:
+    """text on one line, cut to at most limit characters saying how many were left out."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    # The note's width with the largest count it can show, so that the result never passes limit.
+    keep = limit - len(f"… ({len(text)} more characters)")
+    if keep <= 0:
+        return text[: limit - 1] + "…"
+    return f"{text[:keep]}… ({len(text) - keep} more characters)"
+
+
+def listing(items: Iterable[str], limit: int = QUOTED_CHARS, separator: str = ", ") -> str:
+    """items joined, as many whole ones as fit in limit characters with the note of how many were left out
+    (the first one cut short when even it does not fit)."""
+    names = [" ".join(str(item).split()) for item in items]
+    width = 0
+    for count, name in enumerate(names):
+        width += len(separator) * bool(count) + len(name)
+        left = len(names) - count - 1
+        if width + (len(f"{separator}and {left} more") if left else 0) > limit:
+            break
+    else:
+        return separator.join(names)
+    if count == 0:
+        note = f"{separator}and {len(names) - 1} more" if len(names) > 1 else ""
+        return shorten(names[0], max(1, limit - len(note))) + note
+    return f"{separator.join(names[:count])}{separator}and {len(names) - count} more"
+
+
+class ModelArtsError(Exception):
+    """Base class of everything this package raises about talking to ModelArts."""
 
 
 class SettingsError(ModelArtsError, ValueError):
     """Region, project, endpoint or credentials are missing or unusable (names places, never values)."""
 
 
-class InvalidInputsError(ModelArtsError, ValueError):
-    """Declared inputs that do not make a valid create request; ``failures`` holds (path, reason) pairs."""
+class TransportError(ModelArtsError):
+    """The request did not get an answer: connection refused or dropped, DNS failure, or a timeout."""
 
-    def __init__(self, failures: Iterable[tuple[str, str]]) -> None:
-        self.failures = list(failures)
-        details = "; ".join(f"{path}: {reason}" for path, reason in self.failures)
-        super().__init__(f"the training job inputs are not valid: {details}")
+    def __init__(
+        self, operation: str, reason: str, *, attempts: int = 1, endpoint: str | None = None
+    ) -> None:
+        self.operation = operation
+        self.reason = reason
+        self.attempts = attempts
+        # The endpoint URL carries no credential: settings refuse user info in it.
+        self.endpoint = endpoint
+        tries = f" after {attempts} attempts" if attempts > 1 else ""
+        where = f" at {endpoint}" if endpoint else ""
+        super().__init__(f"{operation} failed{tries}: no answer from ModelArts{where} ({reason})")
 
-
-class JobNotFoundError(ModelArtsError, LookupError):
-    """A job looked up by id (``TrainingJob.get``) does not exist."""
-
-
-class ProvisioningError(ModelArtsError):
-    """A job failed, was stopped, vanished or timed out while create waited for it, or would not stop."""
-
-
-class WaitError(ModelArtsError):
-    """A wait for a training job ended without its goal; ``job`` is the job as last seen."""
-
-    def __init__(self, message: str, job: TrainingJob, elapsed: float) -> None:
-        super().__init__(message)
-        self.job = job
-        self.elapsed = elapsed
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild_transport_error, (self.operation, self.reason, self.attempts, self.endpoint))
 
 
-class WaitFailed(WaitError):
-    """The job met a condition that fails the wait (``condition`` names it)."""
-
-    def __init__(self, job: TrainingJob, condition: str, elapsed: float) -> None:
-        super().__init__(f"training job {job.job_id or job.name}: {condition}", job, elapsed)
-        self.condition = condition
+def _rebuild_transport_error(
+    operation: str, reason: str, attempts: int, endpoint: str | None = None
+) -> TransportError:
+    return TransportError(operation, reason, attempts=attempts, endpoint=endpoint)
 
 
-class WaitTimedOut(WaitError):
-    """The job met none of the conditions before the timeout; ``goal`` names what was waited for."""
+# OpenSSL's verify codes (X509_V_ERR_*) a certificate refusal is explained by.
+_UNTRUSTED_CODES = frozenset({2, 18, 19, 20, 21})  # unknown issuer, self-signed (leaf or in the chain)
+_SELF_SIGNED_CODES = frozenset({18, 19})
+_EXPIRED, _NOT_YET_VALID, _REVOKED = 10, 9, 23
+_NAME_MISMATCH_CODES = frozenset({62, 64})  # host name, IP address
+_TRUST_ADVICE = (
+    "if the endpoint is the right one and its certificate comes from a private or corporate authority, set "
+    "modelarts:caCertFile or HW_CACERT_FILE to that authority's certificate (PEM; it is trusted besides the "
+    "default roots), or SSL_CERT_FILE to a CA bundle (PEM) that includes the issuer"
+)
 
-    def __init__(self, job: TrainingJob, goal: str, timeout: float, elapsed: float) -> None:
-        super().__init__(
-            f"training job {job.job_id or job.name}: gave up after {timeout:g}s waiting until {goal} "
-            f"(last phase {job.phase or 'unknown'})",
-            job,
-            elapsed,
+
+def certificate_problem(verify_code: int | None, verify_message: str | None, host: str) -> str:
+    """What a refused certificate means and what to do, from OpenSSL's verify code and message."""
+    said = f" (OpenSSL: {verify_message})" if verify_message else ""
+    if verify_code in _SELF_SIGNED_CODES:
+        return f"it is self-signed, so no authority this machine trusts vouches for it{said}; {_TRUST_ADVICE}"
+    if verify_code in _UNTRUSTED_CODES:
+        return f"its issuer is not an authority this machine trusts{said}; {_TRUST_ADVICE}"
+    if verify_code == _EXPIRED:
+        return (
+            f"it has expired{said}; check this machine's clock, else the endpoint must renew its certificate"
         )
-        self.goal = goal
-        self.timeout = timeout
+    if verify_code == _NOT_YET_VALID:
+        return f"it is not valid yet{said}; check this machine's clock"
+    if verify_code == _REVOKED:
+        return f"it has been revoked{said}; the endpoint must get a new certificate"
+    if verify_code in _NAME_MISMATCH_CODES:
+        return (
+            f"it was not issued for the host {host}{said}; check the endpoint (modelarts:endpoint or "
+            "HW_MODELARTS_ENDPOINT): it must use the host name the certificate names"
+        )
+    code = f" (verify code {verify_code})" if verify_code is not None else ""
+    return f"it could not be verified{said}{code}; {_TRUST_ADVICE}"
 
 
-class WaitCancelled(WaitError):
-    """The wait was stopped from outside (the deployment was cancelled) before the job met a condition."""
+class CertificateError(TransportError):
+    """The endpoint's TLS certificate failed verification. Never retried: the next attempt meets the same
+    certificate. Verification stays on; the message says how to trust a private authority."""
 
-    def __init__(self, job: TrainingJob, elapsed: float) -> None:
-        super().__init__(f"training job {job.job_id or job.name}: the wait was cancelled", job, elapsed)
+    def __init__(self, operation: str, problem: str, *, endpoint: str | None = None) -> None:
+        self.operation = operation
+        self.problem = problem
+        self.reason = f"could not connect: the server's TLS certificate was refused: {problem}"
+        self.attempts = 1
+        self.endpoint = endpoint
+        where = f" at {endpoint}" if endpoint else ""
+        # Not TransportError's "no answer from ModelArts": a server answered, with a certificate not trusted.
+        ModelArtsError.__init__(
+            self,
+            f"{operation} failed: could not connect to ModelArts{where}: the server's TLS certificate was "
+            f"refused: {problem}",
+        )
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild_certificate_error, (self.operation, self.problem, self.endpoint))
 
 
-class JobVanished(WaitError):
-    """The job no longer exists (the service answered not found while it was watched)."""
+def _rebuild_certificate_error(operation: str, problem: str, endpoint: str | None) -> CertificateError:
+    return CertificateError(operation, problem, endpoint=endpoint)
 
-    def __init__(self, job: TrainingJob, elapsed: float) -> None:
-        super().__init__(f"training job {job.job_id or job.name} no longer exists", job, elapsed)
+
+class InvalidResponseError(ModelArtsError):
+    """The service answered something this client cannot use (not JSON, wrong shape, missing fields)."""
+
+    def __init__(
+        self,
+        operation: str,
+        problem: str,
+        *,
+        status_code: int | None = None,
+        excerpt: str | None = None,
+        request_id: str | None = None,
+    ) -> None:
+        self.operation = operation
+        self.problem = problem
+        self.status_code = status_code
+        self.excerpt = excerpt
+        self.request_id = request_id
+        text = f"{operation} failed: ModelArts gave an unusable answer: {problem}"
+        if status_code is not None:
+            text += f" (HTTP {status_code})"
+        if excerpt:
+            text += f"; the answer began: {excerpt!r}"
+        if request_id:
+            text += f" [request id {request_id}]"
+        super().__init__(text)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (
+            _rebuild_invalid_response_error,
+            (self.operation, self.problem, self.status_code, self.excerpt, self.request_id),
+        )
+
+
+def _rebuild_invalid_response_error(
+    operation: str, problem: str, status_code: int | None, excerpt: str | None, request_id: str | None
+) -> InvalidResponseError:
+    return InvalidResponseError(
+        operation, problem, status_code=status_code, excerpt=excerpt, request_id=request_id
+    )

@@ -38,14 +38,14 @@ from collections import deque
 from collections.abc import Callable
 from typing import TypeVar
 
-from .errors import (
+from .api_errors import (
     MAX_SERVICE_PAUSE,
     MODELARTS_THROTTLED_CODE,
     MODELARTS_THROTTLED_MIN_PAUSE,
-    ModelArtsError,
     StatusChangedError,
     ThrottledError,
 )
+from .errors import ModelArtsError
 
 __all__ = ["ThrottleGate", "account_throttled", "gate_for", "shared_gate"]
 

@@ -33,6 +33,7 @@ from typing import Any, TypeVar
 import httpx
 
 from .answers import Answer, interpret
+from .api_errors import AuthenticationError, ServerError, ThrottledError
 from .attempts import (
     OUT_OF_TIME,
     AttemptFailure,
@@ -43,18 +44,10 @@ from .attempts import (
     may_have_been_applied,
     not_sent,
 )
+from .auth import KEY_EXPIRED_CODE, RenewableAuth
 from .endpoints import normalize_endpoint
-from .errors import (
-    AuthenticationError,
-    InvalidResponseError,
-    ServerError,
-    SettingsError,
-    ThrottledError,
-    TransportError,
-    redact,
-)
+from .errors import InvalidResponseError, SettingsError, TransportError, redact
 from .reading import MAX_ANSWER_BYTES, TooLarge, read_body
-from .renewal import KEY_EXPIRED_CODE, RenewableAuth
 from .sendable import path_segment, project_id_problem
 from .throttling import ThrottleGate, gate_for
 from .tls import ssl_context_for, verifying_ssl_context

@@ -9,7 +9,7 @@ import pytest
 
 from pulumi_modelarts.job.waiting import logtail
 from pulumi_modelarts.job.waiting.logtail import LogFollower, Throttle, clean_line, new_lines
-from pulumi_modelarts.wire.errors import ThrottledError
+from pulumi_modelarts.wire.api_errors import ThrottledError
 from pulumi_modelarts.wire.models import LogPreview, TrainingJob
 
 from ...support import FakeTime

@@ -16,6 +16,7 @@ import pytest
 
 from modelarts_emulator.testing import EmulatorProcess, start_emulator
 from pulumi_modelarts.job import core
+from pulumi_modelarts.job.errors import JobVanished, ProvisioningError
 from pulumi_modelarts.job.waiting.polling import Condition, until
 from pulumi_modelarts.job.waiting.shared_polls import (
     CLAIM_GRACE_SECONDS,
@@ -24,11 +25,9 @@ from pulumi_modelarts.job.waiting.shared_polls import (
     group_for,
 )
 from pulumi_modelarts.wire.api import MAX_IDS_PER_SEARCH, ModelArtsAPI
-from pulumi_modelarts.wire.errors import (
+from pulumi_modelarts.wire.api_errors import (
     MODELARTS_THROTTLED_MIN_PAUSE,
-    JobVanished,
     NotFoundError,
-    ProvisioningError,
     SearchRejectedError,
     ThrottledError,
 )

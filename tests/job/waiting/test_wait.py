@@ -8,18 +8,11 @@ from typing import Any
 
 import pytest
 
+from pulumi_modelarts.job.errors import JobVanished, WaitCancelled, WaitError, WaitFailed, WaitTimedOut
 from pulumi_modelarts.job.waiting import polling as wait
 from pulumi_modelarts.job.waiting.polling import Condition, until
-from pulumi_modelarts.wire.errors import (
-    JobVanished,
-    ModelArtsError,
-    NotFoundError,
-    ServerError,
-    WaitCancelled,
-    WaitError,
-    WaitFailed,
-    WaitTimedOut,
-)
+from pulumi_modelarts.wire.api_errors import NotFoundError, ServerError
+from pulumi_modelarts.wire.errors import ModelArtsError
 from pulumi_modelarts.wire.models import TrainingJob
 
 from ...support import FakeTime

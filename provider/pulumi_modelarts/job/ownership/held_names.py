@@ -10,8 +10,9 @@ import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ...wire.errors import DuplicateNameError, InvalidInputsError, ProvisioningError, SearchRejectedError
+from ...wire.api_errors import DuplicateNameError, SearchRejectedError
 from .. import naming
+from ..errors import InvalidInputsError, ProvisioningError
 from ..labels import job_label
 from ..normalising import job_body
 from ..progress import Progress

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...wire.errors import APIError, InvalidResponseError, TransportError
+from ...wire.api_errors import APIError
+from ...wire.errors import InvalidResponseError, TransportError
 from . import judging
 from .judging import CLOCK_SKEW_SECONDS
 

@@ -14,8 +14,10 @@ from __future__ import annotations
 import enum
 from typing import TYPE_CHECKING, Any
 
-from ...wire.errors import NotFoundError, NotTerminableError, ProvisioningError, WaitTimedOut, redact
+from ...wire.api_errors import NotFoundError, NotTerminableError
+from ...wire.errors import redact
 from ...wire.phases import is_failure, is_known, may_still_run
+from ..errors import ProvisioningError, WaitTimedOut
 from ..labels import brief, described, format_elapsed, job_label
 from ..progress import Progress
 from ..secret_paths import ATTRIBUTES, ENVIRONMENTS, found

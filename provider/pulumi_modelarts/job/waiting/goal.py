@@ -12,17 +12,10 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ...wire.errors import (
-    MAX_SERVICE_PAUSE,
-    JobVanished,
-    ProvisioningError,
-    ThrottledError,
-    WaitCancelled,
-    WaitFailed,
-    WaitTimedOut,
-)
+from ...wire.api_errors import MAX_SERVICE_PAUSE, ThrottledError
 from ...wire.phases import SecondaryPhase, is_stopped
 from ...wire.throttling import account_throttled
+from ..errors import JobVanished, ProvisioningError, WaitCancelled, WaitFailed, WaitTimedOut
 from ..labels import describe_job, format_elapsed
 from ..progress import Progress
 from ..secret_paths import ENVIRONMENTS, found

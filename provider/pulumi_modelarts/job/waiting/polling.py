@@ -29,7 +29,8 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ...wire.errors import JobVanished, NotFoundError, WaitCancelled, WaitFailed, WaitTimedOut
+from ...wire.api_errors import NotFoundError
+from ..errors import JobVanished, WaitCancelled, WaitFailed, WaitTimedOut
 
 if TYPE_CHECKING:
     from ...wire.models import TrainingJob

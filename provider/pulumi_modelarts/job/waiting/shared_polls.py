@@ -32,7 +32,8 @@ import time
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
-from ...wire.errors import InvalidResponseError, SearchRejectedError
+from ...wire.api_errors import SearchRejectedError
+from ...wire.errors import InvalidResponseError
 from ...wire.throttling import ThrottleGate, shared_gate
 
 if TYPE_CHECKING:

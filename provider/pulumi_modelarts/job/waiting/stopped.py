@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...wire.errors import JobVanished
 from ...wire.phases import Phase, may_still_run
+from ..errors import JobVanished
 from .polling import Condition, until
 from .shared_polls import shared_step
 

@@ -8,16 +8,10 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
-from ...wire.errors import (
-    BadRequestError,
-    JobVanished,
-    ModelArtsError,
-    NotFoundError,
-    NotTerminableError,
-    ProvisioningError,
-    WaitTimedOut,
-)
+from ...wire.api_errors import BadRequestError, NotFoundError, NotTerminableError
+from ...wire.errors import ModelArtsError
 from ...wire.phases import Phase, is_known, is_terminable, may_still_run
+from ..errors import JobVanished, ProvisioningError, WaitTimedOut
 from ..labels import brief, format_elapsed, how_to_stop, job_label
 from ..progress import Progress
 from .goal import CUSTOM_TIMEOUTS, Bound, clamp, named
