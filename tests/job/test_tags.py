@@ -11,6 +11,7 @@ import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
 from pulumi_modelarts.job import core
+from pulumi_modelarts.job.errors import JobNotFoundError
 from pulumi_modelarts.job.resource_models import ProviderSettings
 from pulumi_modelarts.wire.api import ModelArtsAPI
 from pulumi_modelarts.wire.models import TAGS_MAX, tag_problems
@@ -191,6 +192,9 @@ def test_refresh_reads_tags_changed_elsewhere_as_drift(client: ModelArtsAPI) -> 
     assert found is not None
     assert found.outputs["tags"] == {"team": "cv", "extra": "1"}
     assert found.outputs["declared_inputs"]["tags"] == {"team": "cv", "extra": "1"}
+    assert found.drifted_tags == {"team": "cv", "extra": "1"}  # what both front-ends record as the inputs'
+    again = core.read(state.id, found.outputs, client, ProgressLines())
+    assert again is not None and again.drifted_tags is None  # the drift recorded: none left to report
     # The program still declares team=ml: the next plan is an in-place change of tags, nothing else.
     program = job_inputs("tag-drift", tags={"team": "ml"})
     decision = core.plan(state.id, found.outputs, program, ProgressLines())
@@ -210,9 +214,13 @@ def test_unmanaged_tags_cost_no_call_and_import_reads_them(
     emulator.reset_stats()
     refreshed = core.read(state.id, state.outputs, client, ProgressLines())
     assert refreshed is not None and refreshed.outputs["tags"] == {}
+    assert refreshed.drifted_tags is None  # tags the program does not manage never drift
     assert emulator.stats()["by_operation"] == {"get": 1}  # tags not declared: not read
     looked_up = core.read(state.id, {}, client, ProgressLines(), must_exist=True)
     assert looked_up is not None and looked_up.outputs["tags"] == {"team": "ml"}
+    assert looked_up.drifted_tags is None  # an import records the tags it found as declared, no drift
+    with pytest.raises(JobNotFoundError):  # no phase stored: a lookup, whose missing job is an error
+        core.read("00000000-0000-0000-0000-000000000000", {}, client, ProgressLines())
 
 
 def test_plugin_import_and_refresh_carry_tags() -> None:
@@ -222,11 +230,12 @@ def test_plugin_import_and_refresh_carry_tags() -> None:
     found: Mapping[str, Any] = {"metadata": {"name": "n"}, "kind": "job", "tags": {"team": "ml"}}
     assert job_state.declared_from_job(found)["tags"] == {"team": "ml"}
     stored = property_map({"tags": {"team": "ml"}, "kind": "job"})
-    drifted = with_tags_found(stored, {"tags": {"team": "cv"}})
+    drifted = with_tags_found(stored, {"team": "cv"})
     assert to_plain(drifted["tags"]) == {"team": "cv"}
     assert to_plain(drifted["kind"]) == "job"
-    assert with_tags_found(stored, {"tags": {"team": "ml"}}) is stored
-    assert with_tags_found(stored, {"kind": "job"}) is stored  # tags not managed: nothing to show
+    assert with_tags_found(stored, None) is stored  # no drift
+    unmanaged = property_map({"kind": "job"})
+    assert with_tags_found(unmanaged, {"team": "cv"}) is unmanaged  # tags not managed: nothing to show
 
 
 def test_get_training_jobs_filters_by_tag(

@@ -46,13 +46,12 @@ from .shared import (
     ProviderConfig,
     engine_failure,
     error_text,
-    is_lookup,
-    tags_drifted,
     warning_line,
 )
 
 if TYPE_CHECKING:
     from ..job.checking import Failure
+    from ..wire.api import ModelArtsAPI
 
 __all__ = ["ProvisioningError", "TrainingJobProvider", "current_config", "set_config", "stderr_progress"]
 
@@ -84,6 +83,14 @@ def stderr_progress() -> StderrProgress:
     # Only Pulumi's dynamic provider host (`python -m pulumi.dynamic <engine address>`) has an engine.
     hosted = spec is not None and spec.name == "pulumi.dynamic.__main__"
     return StderrProgress(engine_address(sys.argv[1:]) if hosted else None)
+
+
+def _client(said: StderrProgress) -> ModelArtsAPI:
+    """The client of an operation, opened here for every one: the provider config as last received, its
+    retries said on stderr. A context manager: the operation closes it."""
+    from ..job import core
+
+    return core.open_client(CONFIG.current(), said)
 
 
 def check_failure(path: str, reason: str) -> CheckFailure:
@@ -250,7 +257,7 @@ class TrainingJobProvider(ResourceProvider):
         from ..job import core
 
         said = stderr_progress()
-        with core.open_client(CONFIG.current(), said) as client:
+        with _client(said) as client:
             created = core.create(props, client, said)
         return CreateResult(created.id, created.outputs)
 
@@ -260,8 +267,8 @@ class TrainingJobProvider(ResourceProvider):
         from ..job.job_state import DECLARED_INPUTS
 
         said = stderr_progress()
-        with core.open_client(CONFIG.current(), said) as client:
-            found = core.read(id_, props, client, said, must_exist=is_lookup(props))
+        with _client(said) as client:
+            found = core.read(id_, props, client, said)
         # An empty id tells the engine the job is gone: refresh drops it from the state.
         if found is None:
             return ReadResult("", {})
@@ -269,8 +276,8 @@ class TrainingJobProvider(ResourceProvider):
         # the next preview shows the drift as a change of tags. With a pulumi SDK whose ReadResult takes no
         # inputs (3.171 does not) the next preview still finds the drift (declared_inputs holds the tags
         # found), shown as an update without the property named.
-        before, after = props.get(DECLARED_INPUTS), found.outputs.get(DECLARED_INPUTS)
-        if READ_TAKES_INPUTS and isinstance(after, dict) and tags_drifted(before, after) is not None:
+        after = found.outputs.get(DECLARED_INPUTS)
+        if READ_TAKES_INPUTS and isinstance(after, dict) and found.drifted_tags is not None:
             return ReadResult(found.id, found.outputs, _secret_inputs(after))
         return ReadResult(found.id, found.outputs)
 
@@ -282,7 +289,7 @@ class TrainingJobProvider(ResourceProvider):
         if stored is not None:
             return UpdateResult(stored.outputs)
         said = stderr_progress()
-        with core.open_client(CONFIG.current(), said) as client:
+        with _client(said) as client:
             updated = core.update(_id, _olds, _news, client, said)
         return UpdateResult(updated.outputs)
 
@@ -291,5 +298,5 @@ class TrainingJobProvider(ResourceProvider):
         from ..job import core
 
         said = stderr_progress()
-        with core.open_client(CONFIG.current(), said) as client:
+        with _client(said) as client:
             core.delete(_id, client, said, _props)

@@ -26,7 +26,6 @@ from ..generated.fields import SECRET_OUTPUTS
 from ..job.normalising import NOT_KNOWN
 from ..job.secret_paths import SECRET_PATHS, Path, Steps, mark, renamed
 from .renaming import Values, rename, rename_fields, schema_path, to_schema, wire_table
-from .shared import tags_drifted
 
 __all__ = [
     "PROPERTY_VALUES",
@@ -213,13 +212,15 @@ def diff_key(name: str) -> str:
     return schema_path(name, schema_names.OUTPUTS if name == "status" else schema_names.INPUTS)
 
 
-def with_tags_found(inputs: Mapping[str, PropertyValue], declared: object) -> Mapping[str, PropertyValue]:
-    """The stored inputs with the tags a refresh found (declared: the declared inputs it read) when they
-    drifted (``shared.tags_drifted``): the next preview then shows the drift as a change of ``tags`` (and
-    only of it). Otherwise the very inputs given."""
-    stored = {"tags": to_plain(inputs["tags"])} if "tags" in inputs else None
-    found = tags_drifted(stored, declared)
-    return inputs if found is None else {**inputs, "tags": to_property(found, inputs["tags"])}
+def with_tags_found(
+    inputs: Mapping[str, PropertyValue], drifted: Mapping[str, str] | None
+) -> Mapping[str, PropertyValue]:
+    """The stored inputs with the tags a refresh found changed elsewhere (``JobState.drifted_tags``), when
+    the inputs manage tags: the next preview then shows the drift as a change of ``tags`` (and only of it).
+    Otherwise the very inputs given."""
+    if drifted is None or "tags" not in inputs:
+        return inputs
+    return {**inputs, "tags": to_property(dict(drifted), inputs["tags"])}
 
 
 def with_secret_inputs(inputs: Mapping[str, PropertyValue]) -> dict[str, PropertyValue]:

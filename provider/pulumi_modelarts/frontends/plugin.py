@@ -34,7 +34,7 @@ import logging
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pulumi.provider.experimental.property_value import PropertyValue
 from pulumi.provider.experimental.provider import (
@@ -68,6 +68,7 @@ from ..job.checking import Failure
 from ..job.errors import InvalidInputsError
 from ..job.job_state import declared_from_job
 from ..job.normalising import NOT_KNOWN
+from ..job.progress import Progress
 from ..job.waiting.giving_up import JobMayStillRun
 from .engine import EngineDebug, EngineLog
 from .functions import BY_TOKEN
@@ -92,12 +93,14 @@ from .shared import (
     ProviderConfig,
     engine_failure,
     error_text,
-    is_lookup,
     scope_of_urn,
     warning_line,
     with_naming,
 )
 from .warm_up import WarmUp
+
+if TYPE_CHECKING:
+    from ..wire.api import ModelArtsAPI
 
 __all__ = ["ModelArtsProvider", "main"]
 
@@ -184,6 +187,13 @@ class ModelArtsProvider(Provider):
     def config(self) -> dict[str, str]:
         """The provider configuration as ``configure`` last received it (``modelarts:<key>`` -> value)."""
         return self._config.current()
+
+    def _client(self, progress: Progress, limit: float | None = None) -> ModelArtsAPI:
+        """The client of an operation, opened here for every one: the provider config as configured, within
+        the operation's own time (``customTimeouts``) when it has one. The operation closes it."""
+        from ..job import core
+
+        return core.open_client(self.config(), progress, limit=limit)
 
     async def _catalogue(self, urn: str, inputs: Mapping[str, Any]) -> list[Failure]:
         """What the account's catalogue refuses in a job about to be created or replaced (job/catalogue.py),
@@ -285,7 +295,7 @@ class ModelArtsProvider(Provider):
         def call() -> core.JobState:
             if self.warm_up is not None:
                 self.warm_up.wait()
-            with core.open_client(self.config(), progress, limit=request.timeout) as client:
+            with self._client(progress, request.timeout) as client:
                 return core.create(inputs, client, progress, limit=request.timeout, stop=self._stop)
 
         try:
@@ -298,15 +308,13 @@ class ModelArtsProvider(Provider):
 
     async def read(self, request: ReadRequest) -> ReadResponse:
         from ..job import core
-        from ..job.job_state import DECLARED_INPUTS
 
         olds = wire_state(request.properties)
         progress = self.engine_log.progress(request.urn)
-        lookup = is_lookup(olds)
 
         def call() -> core.JobState | None:
-            with core.open_client(self.config(), progress) as client:
-                return core.read(request.resource_id, olds, client, progress, must_exist=lookup)
+            with self._client(progress) as client:
+                return core.read(request.resource_id, olds, client, progress)
 
         found = await self._run(call, f"read {_named(request.urn)}")
         if found is None:
@@ -318,7 +326,7 @@ class ModelArtsProvider(Provider):
                 property_map(to_schema(declared_from_job(found.outputs), schema_names.INPUTS))
             )
         else:
-            inputs = with_tags_found(inputs, found.outputs.get(DECLARED_INPUTS))
+            inputs = with_tags_found(inputs, found.drifted_tags)
         return ReadResponse(
             resource_id=found.id, properties=outputs_map(found.outputs, inputs), inputs=dict(inputs)
         )
@@ -333,7 +341,7 @@ class ModelArtsProvider(Provider):
         def call() -> core.JobState:
             if (stored := core.stored_update(request.resource_id, olds, news)) is not None:
                 return stored  # settings only: no client, no call
-            with core.open_client(self.config(), progress, limit=request.timeout) as client:
+            with self._client(progress, request.timeout) as client:
                 return core.update(request.resource_id, olds, news, client, progress, limit=request.timeout)
 
         updated = await self._run(call, f"update {_named(request.urn)}")
@@ -346,7 +354,7 @@ class ModelArtsProvider(Provider):
         progress = self.engine_log.progress(request.urn)
 
         def call() -> None:
-            with core.open_client(self.config(), progress, limit=request.timeout) as client:
+            with self._client(progress, request.timeout) as client:
                 core.delete(request.resource_id, client, progress, state, limit=request.timeout)
 
         await self._run(call, f"delete {_named(request.urn)}")

@@ -7,9 +7,10 @@ in the program) and the native plugin (``plugin.py``) each translate their own p
 - how a check failure and a warning reach the engine (``engine_failure``, ``warning_line``);
 - the text an error reaches the engine with (``error_text``);
 - listing jobs (``get_training_jobs`` / ``getTrainingJobs``), through ``core.open_client`` like every other
-  call (``find_jobs``);
-- what a read means: a lookup (import, ``TrainingJob.get``) or a refresh (``is_lookup``), and whether a
-  refresh found the job's tags changed elsewhere (``tags_drifted``).
+  call (``find_jobs``).
+
+What a read means (a lookup or a refresh) and whether a refresh found the tags changed elsewhere is the job
+layer's to say (``core.read``).
 
 Importing it loads neither pulumi, pydantic nor httpx: the program imports it through ``resource.py``.
 """
@@ -33,10 +34,8 @@ __all__ = [
     "engine_failure",
     "error_text",
     "find_jobs",
-    "is_lookup",
     "scope_of_urn",
     "stack_scope",
-    "tags_drifted",
     "warning_line",
     "with_naming",
 ]
@@ -140,26 +139,6 @@ def warning_line(path: str, reason: str, job: str | None = None) -> str:
     """A warning (advice the service does not enforce), naming the job where the line is not under it."""
     named = f"training job {job}: " if job else ""
     return f"{named}{path}: {reason}" if path else f"{named}{reason}"
-
-
-def is_lookup(stored: Mapping[str, Any]) -> bool:
-    """Whether a read looks a job up by id (``pulumi import``, ``TrainingJob.get``) rather than refreshing
-    one the state holds: only a stored job's outputs carry its last phase (the engine sends an import none,
-    a lookup only what the program registered). A lookup's missing job is an error, a refresh's is news."""
-    return not isinstance(stored.get("phase"), str)
-
-
-def tags_drifted(stored: object, found: object) -> dict[str, str] | None:
-    """The tags a refresh found, when they changed elsewhere: the tags stored (``stored``: the inputs or the
-    declared inputs recorded before) are managed and differ from those of the declared inputs the refresh
-    read (``found``, ``core.read``'s). None when nothing drifted; a front-end then leaves the inputs as they
-    are, else it records these, so the next preview shows the drift as a change of ``tags``."""
-    from ..job.tagging import TAGS_FIELD, tags_of
-
-    now = tags_of(found) if isinstance(found, Mapping) else None
-    if now is None or not isinstance(stored, Mapping) or TAGS_FIELD not in stored or tags_of(stored) == now:
-        return None
-    return now
 
 
 def error_text(exc: BaseException, *data: Mapping[str, Any]) -> str:

@@ -35,6 +35,7 @@ from .job_state import (
     JobState,
     declared_from_job,
     declared_inputs,
+    is_lookup,
     job_outputs,
     public_job,
     restrict,
@@ -213,15 +214,15 @@ def read(
     client: ModelArtsAPI,
     progress: Progress,
     *,
-    must_exist: bool = False,
+    must_exist: bool | None = None,
 ) -> JobState | None:
     """The job as it is now, keeping the declared inputs of the stored outputs; None when it is gone.
 
-    must_exist: the job is being looked up by id (not refreshed), so a missing job is an error, not news.
-    Tags are read when the declared inputs manage them (``tags`` declared) and on a lookup (import); a
-    refresh records the tags found as the declared ones, so a change made elsewhere shows as a diff of
-    ``tags`` at the next preview.
+    must_exist: the job is being looked up by id, so a missing job is an error, not news (None: a lookup when
+    the outputs say so, ``is_lookup``). Tags are read when the declared inputs manage them and on a lookup; a
+    refresh records the tags found as the declared ones, and as ``drifted_tags`` when they changed elsewhere.
     """
+    must_exist = is_lookup(old_outputs) if must_exist is None else must_exist
     client.transport.hide(secret_values(old_outputs))
     try:
         job: TrainingJob = client.get_job(job_id)
@@ -235,15 +236,17 @@ def read(
         return None
     warn_unknown_phase(job, job_id, progress)
     declared = declared_inputs(old_outputs)
+    stored_tags = tags_of(declared)
     tags: dict[str, str] | None = None
-    if must_exist or tags_of(declared) is not None:
+    if must_exist or stored_tags is not None:
         try:
             tags = client.get_tags(job_id)
         except NotFoundError:
             tags = {}  # the job was found a moment ago: its tags are gone with it, or there are none
-        if declared is not None and tags_of(declared) is not None:
+        if declared is not None and stored_tags is not None:
             declared = {**declared, TAGS_FIELD: tags}
-    return JobState(job.job_id or job_id, job_outputs(job, declared, tags=tags))
+    drifted = tags if stored_tags is not None and tags != stored_tags else None
+    return JobState(job.job_id or job_id, job_outputs(job, declared, tags=tags), drifted)
 
 
 def _judged(

@@ -20,6 +20,7 @@ __all__ = [
     "JobState",
     "declared_from_job",
     "declared_inputs",
+    "is_lookup",
     "job_outputs",
     "public_job",
     "restrict",
@@ -30,10 +31,20 @@ DECLARED_INPUTS = "declared_inputs"
 
 @dataclass(frozen=True)
 class JobState:
-    """A job as the state records it: its id and the resource's outputs."""
+    """A job as the state records it: its id and the resource's outputs; after a refresh, the tags found
+    when they changed elsewhere (``drifted_tags``: a front-end records them as the inputs' ``tags``, so the
+    next preview shows the drift as a change of ``tags``)."""
 
     id: str
     outputs: dict[str, Any]
+    drifted_tags: dict[str, str] | None = None
+
+
+def is_lookup(stored: Mapping[str, Any]) -> bool:
+    """Whether a read looks a job up by id (``pulumi import``, ``TrainingJob.get``) rather than refreshing
+    one the state holds: only a stored job's outputs carry its last phase (the engine sends an import none,
+    a lookup only what the program registered). A lookup's missing job is an error, a refresh's is news."""
+    return not isinstance(stored.get("phase"), str)
 
 
 def job_outputs(
