@@ -715,7 +715,7 @@ def _native_check_diff(iterations: int, reps: int) -> list[float]:
     from pulumi_modelarts.frontends.plugin import ModelArtsProvider
     from pulumi_modelarts.frontends.renaming import to_schema, to_wire
     from pulumi_modelarts.generated import schema_names
-    from pulumi_modelarts.job.job_state import DECLARED_INPUTS
+    from pulumi_modelarts.job.recorded import DECLARED_INPUTS
 
     provider = ModelArtsProvider(None, workers=1)
     urn = "urn:pulumi:bench::bench::modelarts:index:TrainingJob::big-job"

@@ -21,7 +21,7 @@ from pulumi_modelarts.frontends import resource
 # Args class -> the request model whose fields it must offer, exactly.
 from pulumi_modelarts.generated import inputs
 from pulumi_modelarts.generated.fields import INPUT_FIELDS
-from pulumi_modelarts.job.resource_models import ProviderSettings, ResourceOutputs
+from pulumi_modelarts.job.resource_schema import ProviderSettings, ResourceOutputs
 
 # Args class -> the request model whose fields it must offer, exactly.
 from pulumi_modelarts.wire import models

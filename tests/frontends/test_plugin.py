@@ -39,7 +39,7 @@ from pulumi_modelarts.frontends.native_values import (
     wire_inputs,
     wire_state,
 )
-from pulumi_modelarts.job import job_state
+from pulumi_modelarts.job import recorded
 from pulumi_modelarts.job.normalising import NOT_KNOWN
 from pulumi_modelarts.job.waiting import polling as wait
 
@@ -224,12 +224,12 @@ def test_an_imported_job_differs_only_where_the_program_says_otherwise() -> None
         "algorithm": {"engine": {"image_url": "org/img:1", "engine_name": "custom"}, "command": "run"},
         "phase": "Running",
     }
-    projected = job_state.declared_from_job(wire)
+    projected = recorded.declared_from_job(wire)
     assert "phase" not in projected and projected["algorithm"]["engine"]["engine_name"] == "custom"
     # A job without remote access: its outputs' empty endpoints are no input (an SSH block with no key).
-    assert "endpoints" not in job_state.declared_from_job({**wire, "endpoints": {}})
+    assert "endpoints" not in recorded.declared_from_job({**wire, "endpoints": {}})
     ssh = {"ssh": {"key_pair_names": ["ops"]}}
-    assert job_state.declared_from_job({**wire, "endpoints": ssh})["endpoints"] == ssh
+    assert recorded.declared_from_job({**wire, "endpoints": ssh})["endpoints"] == ssh
 
 
 def test_configure_takes_the_namespace_and_explicit_arguments() -> None:
@@ -422,7 +422,7 @@ def test_warm_up_builds_the_validators_and_says_when_done() -> None:
     import threading
 
     from pulumi_modelarts.frontends.warm_up import warm_up
-    from pulumi_modelarts.job.resource_models import ProviderSettings
+    from pulumi_modelarts.job.resource_schema import ProviderSettings
     from pulumi_modelarts.wire import models
 
     ready = threading.Event()

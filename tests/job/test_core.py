@@ -17,7 +17,7 @@ import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
 from pulumi_modelarts.generated import fields
-from pulumi_modelarts.job import core, job_state
+from pulumi_modelarts.job import core, recorded
 from pulumi_modelarts.job.errors import InvalidInputsError, ProvisioningError
 from pulumi_modelarts.job.normalising import NOT_KNOWN
 from pulumi_modelarts.job.waiting import giving_up as reports
@@ -681,12 +681,12 @@ def test_outputs_and_listings_keep_every_environment_variable_and_token_out_of_p
             "endpoints": {"jupyter_lab": {"url": "https://x", "token": "endpoint-token"}},
         }
     )
-    outputs = job_state.job_outputs(job, None)
+    outputs = recorded.job_outputs(job, None)
     plain = {k: v for k, v in outputs.items() if k not in fields.SECRET_OUTPUTS}
     for secret in ("top-level-secret", "task-secret", "endpoint-token"):
         assert secret not in str(plain), secret
     assert outputs["endpoints"]["jupyter_lab"]["token"] == "endpoint-token"  # kept, in the secret output
-    listed = job_state.public_job(job)
+    listed = recorded.public_job(job)
     for secret in ("top-level-secret", "task-secret", "endpoint-token"):
         assert secret not in str(listed), secret
     assert listed["tasks"][0]["algorithm"]["code_dir"] == "/c"
@@ -764,7 +764,7 @@ def test_outputs_carry_what_the_service_sent_not_empty_defaults() -> None:
         "algorithm": {"id": "a-1", "parameters": [{"name": "p", "value": "v"}]},
         "spec": {"resource": {"flavor_id": "f", "node_count": 1}},
     }
-    outputs = job_state.job_outputs(WireJob.model_validate(sent), {"kind": "job"})
+    outputs = recorded.job_outputs(WireJob.model_validate(sent), {"kind": "job"})
     # Every output is there (the schema requires each); inside them, only what was sent.
     assert outputs["algorithm"] == sent["algorithm"]
     assert outputs["spec"] == sent["spec"] and outputs["metadata"] == sent["metadata"]

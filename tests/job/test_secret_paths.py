@@ -53,7 +53,7 @@ def test_paths_are_parsed_once_from_the_generated_list() -> None:
     assert parse("algorithm.environments") == ("algorithm", "environments")
     assert parse("a[].b[]") == ("a", ITEMS, "b", ITEMS)
     assert tuple(parse(path) for path in fields.SECRET_INPUTS) == SECRET_PATHS
-    # The environments' location, which job_state, waiting and reports use: derived, not written again.
+    # The environments' location, which recorded, waiting and reports use: derived, not written again.
     assert ENVIRONMENTS == (("algorithm", "environments"), TASK_ENV)
     assert JOB_ENVIRONMENTS == ("algorithm", "environments")
 

@@ -12,7 +12,7 @@ import pytest
 from modelarts_emulator.testing import EmulatorProcess
 from pulumi_modelarts.job import core
 from pulumi_modelarts.job.errors import JobNotFoundError
-from pulumi_modelarts.job.resource_models import ProviderSettings
+from pulumi_modelarts.job.resource_schema import ProviderSettings
 from pulumi_modelarts.wire.api import ModelArtsAPI
 from pulumi_modelarts.wire.models import TAGS_MAX, tag_problems
 
@@ -225,10 +225,10 @@ def test_unmanaged_tags_cost_no_call_and_import_reads_them(
 
 def test_plugin_import_and_refresh_carry_tags() -> None:
     from pulumi_modelarts.frontends.native_values import property_map, to_plain, with_tags_found
-    from pulumi_modelarts.job import job_state
+    from pulumi_modelarts.job import recorded
 
     found: Mapping[str, Any] = {"metadata": {"name": "n"}, "kind": "job", "tags": {"team": "ml"}}
-    assert job_state.declared_from_job(found)["tags"] == {"team": "ml"}
+    assert recorded.declared_from_job(found)["tags"] == {"team": "ml"}
     stored = property_map({"tags": {"team": "ml"}, "kind": "job"})
     drifted = with_tags_found(stored, {"team": "cv"})
     assert to_plain(drifted["tags"]) == {"team": "cv"}

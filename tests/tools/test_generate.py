@@ -17,8 +17,8 @@ import pytest
 
 from pulumi_modelarts.generated import fields, schema_names
 from pulumi_modelarts.job import normalising, setting_values
-from pulumi_modelarts.job.job_state import job_outputs
-from pulumi_modelarts.job.resource_models import ProviderSettings
+from pulumi_modelarts.job.recorded import job_outputs
+from pulumi_modelarts.job.resource_schema import ProviderSettings
 from pulumi_modelarts.job.waiting import targets
 from pulumi_modelarts.wire import models
 

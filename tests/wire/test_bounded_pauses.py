@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
-from pulumi_modelarts.wire.answers import retry_after_seconds
 from pulumi_modelarts.wire.api_errors import MAX_SERVICE_PAUSE, ThrottledError
 from pulumi_modelarts.wire.auth import AkSkAuth
 from pulumi_modelarts.wire.errors import TransportError
+from pulumi_modelarts.wire.interpreting import retry_after_seconds
 from pulumi_modelarts.wire.throttling import ThrottleGate
 
 from ..httpserver import Reply, ScriptedServer, json_reply

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from pydantic import BaseModel, ValidationError
 
 from pulumi_modelarts.job import core
-from pulumi_modelarts.job.resource_models import ProviderSettings
+from pulumi_modelarts.job.resource_schema import ProviderSettings
 from pulumi_modelarts.wire import models as m
 
 from ..check_failures import path_and_reason

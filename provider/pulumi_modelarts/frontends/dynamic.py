@@ -264,7 +264,7 @@ class TrainingJobProvider(ResourceProvider):
     @_reported
     def read(self, id_: str, props: dict[str, Any]) -> ReadResult:
         from ..job import core
-        from ..job.job_state import DECLARED_INPUTS
+        from ..job.recorded import DECLARED_INPUTS
 
         said = stderr_progress()
         with _client(said) as client:

@@ -66,9 +66,9 @@ from ..account.settings import CONFIG_NAMESPACE, SOURCES
 from ..generated import schema_names
 from ..job.checking import Failure
 from ..job.errors import InvalidInputsError
-from ..job.job_state import declared_from_job
 from ..job.normalising import NOT_KNOWN
 from ..job.progress import Progress
+from ..job.recorded import declared_from_job
 from ..job.waiting.giving_up import JobMayStillRun
 from .engine import EngineDebug, EngineLog
 from .functions import BY_TOKEN

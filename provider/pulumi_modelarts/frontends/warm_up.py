@@ -19,13 +19,13 @@ def warm_up(ready: threading.Event | None = None) -> None:
     build under way rather than building the same validator again.
     """
     try:
-        from ..job import core, resource_models  # noqa: F401  (imported for their cost)
+        from ..job import core, resource_schema  # noqa: F401  (imported for their cost)
         from ..wire import models
 
-        models.build_validators(models.CreateTrainingJobRequest, resource_models.ProviderSettings)
+        models.build_validators(models.CreateTrainingJobRequest, resource_schema.ProviderSettings)
         from ..account import session  # noqa: F401  (the client: the transport and the operations)
 
-        models.build_validators(models.TrainingJob, resource_models.ResourceOutputs)
+        models.build_validators(models.TrainingJob, resource_schema.ResourceOutputs)
     finally:
         if ready is not None:
             ready.set()

@@ -2,7 +2,7 @@
 (which refuse them) and warnings (which let them pass). No API call is made.
 
 The body is validated by the wire models (``models.validate_create_request``), the other inputs by
-``resource_models.ProviderSettings``; values not known yet (a preview) are skipped. Importing this module
+``resource_schema.ProviderSettings``; values not known yet (a preview) are skipped. Importing this module
 is cheap:
 pydantic and the wire models load on the first check that needs them.
 """
@@ -109,13 +109,13 @@ def _body_problems(body: Mapping[str, Any]) -> tuple[list[Failure], list[Failure
 
 
 def _settings_failures(inputs: Mapping[str, Any]) -> list[Failure]:
-    """The inputs other than the job body, validated by ``resource_models.ProviderSettings`` (values not
+    """The inputs other than the job body, validated by ``resource_schema.ProviderSettings`` (values not
     known yet are skipped); a key it does not know is an unknown property. name_scope is
     ``_name_scope_failures``'."""
     import pydantic
 
     from ..wire.models import problems
-    from .resource_models import ProviderSettings
+    from .resource_schema import ProviderSettings
 
     settings = {
         key: value

@@ -11,7 +11,7 @@ and return plain results or raise the typed errors of ``errors``. Nothing here k
 - ``waiting.goal``: a create's wait for wait_for, wait bounds, the retry budget;
 - ``waiting.giving_up``: giving up on a job and the failure report;
 - ``waiting.stopping``: terminating a job and deleting a stopped job's record;
-- ``tagging``: tags; ``job_state``: the outputs the state records (``JobState`` is re-exported here).
+- ``tagging``: tags; ``recorded``: the outputs the state records (``JobState`` is re-exported here).
 
 Importing this module is cheap: pydantic, httpx and the wire models load on the first validation or call.
 """
@@ -30,7 +30,11 @@ from ..wire.errors import TransportError
 from . import diffing
 from .checking import Checked, Failure, check
 from .errors import JobNotFoundError, ProvisioningError
-from .job_state import (
+from .labels import format_elapsed
+from .normalising import normalise_inputs, secret_values
+from .ownership.held_names import post_create
+from .progress import Progress
+from .recorded import (
     DECLARED_INPUTS,
     JobState,
     declared_from_job,
@@ -40,10 +44,6 @@ from .job_state import (
     public_job,
     restrict,
 )
-from .labels import format_elapsed
-from .normalising import normalise_inputs, secret_values
-from .ownership.held_names import post_create
-from .progress import Progress
 from .setting_values import deletes_record
 from .tagging import TAGS_FIELD, change_tags, tag_map, tag_new_job, tags_of
 from .waiting import goal

@@ -20,7 +20,7 @@ from typing import Any, Final
 
 from ..generated.fields import JOB_DEFAULTS, JOB_FIELDS
 from . import secret_paths
-from .job_state import DECLARED_INPUTS
+from .recorded import DECLARED_INPUTS
 
 __all__ = [
     "DEFAULT_KIND",

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..generated import schema_names
-from ..job.job_state import DECLARED_INPUTS
+from ..job.recorded import DECLARED_INPUTS
 
 if TYPE_CHECKING:
     from ..wire.models import TrainingJob

@@ -1,7 +1,7 @@
 """The ModelArts training-job operations, over a transport they hold: create, get, terminate, update,
 delete, search (and paging), tags, logs and events, and the training catalogue (flavors, engines). Each
 builds its path and body, calls ``Transport.request`` and validates the answer into its response model
-(``answers.parse``).
+(``interpreting.parse``).
 
 Creating a job is the one call that is not safe to repeat blindly: ``create_job`` posts through
 ``Transport.request_or_find`` and asks its ``CreateRecovery`` (the job layer's ``lost_creates``) whether an
@@ -15,9 +15,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Protocol
 from urllib.parse import urlencode
 
-from .answers import excerpt, parse
 from .api_errors import SearchRejectedError
 from .errors import InvalidResponseError
+from .interpreting import excerpt, parse
 from .models import (
     SEARCH_FILTER_MAX_VALUES,
     CreateTrainingJobRequest,

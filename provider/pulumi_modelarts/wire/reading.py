@@ -1,6 +1,6 @@
-"""One careful reader for every answer and file this package reads: ModelArts' answers (``answers``), IAM's
-and the instance metadata service's (``account.iam``, ``account.metadata``) and the account files
-(``account.files``).
+"""One careful reader for every answer and file this package reads: ModelArts' answers
+(``interpreting``), IAM's and the instance metadata service's (``account.iam``, ``account.metadata``) and
+the account files (``account.files``).
 
 What it reads is bounded in size (``MAX_ANSWER_BYTES``, ``MAX_FILE_BYTES``: only that much is ever read),
 must be UTF-8 (a replacement character would pass for the other side's text) and, as JSON, nest at most

@@ -18,7 +18,7 @@ refused, connect timeout) and throttling are not ambiguous and are simply retrie
 host name that does not resolve is retried once, after a short pause: nothing listens at the endpoint, which
 more attempts would not change. A certificate that fails verification is not retried (CertificateError says
 why and what to do), nor is a request that cannot be built (a header no header can carry): it was never
-sent. Every transport error names the endpoint. Answers are read by ``answers``.
+sent. Every transport error names the endpoint. Answers are read by ``interpreting``.
 """
 
 from __future__ import annotations
@@ -32,7 +32,6 @@ from typing import Any, TypeVar
 
 import httpx
 
-from .answers import Answer, interpret
 from .api_errors import AuthenticationError, ServerError, ThrottledError
 from .attempts import (
     OUT_OF_TIME,
@@ -47,6 +46,7 @@ from .attempts import (
 from .auth import KEY_EXPIRED_CODE, RenewableAuth
 from .endpoints import normalize_endpoint
 from .errors import InvalidResponseError, SettingsError, TransportError, redact
+from .interpreting import Answer, interpret
 from .reading import MAX_ANSWER_BYTES, TooLarge, read_body
 from .sendable import path_segment, project_id_problem
 from .throttling import ThrottleGate, gate_for

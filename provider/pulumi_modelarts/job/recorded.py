@@ -1,4 +1,4 @@
-"""What the state records of a job: its id and the resource's outputs (``resource_models.ResourceOutputs``),
+"""What the state records of a job: its id and the resource's outputs (``resource_schema.ResourceOutputs``),
 which are the job as the service sent it without secrets, its tags, and the inputs declared for it
 (``declared_inputs``); and, for a job adopted by ``pulumi import``, the inputs it says were declared for it
 (``declared_from_job``).
@@ -50,7 +50,7 @@ def is_lookup(stored: Mapping[str, Any]) -> bool:
 def job_outputs(
     job: TrainingJob, declared: Mapping[str, Any] | None, *, tags: Mapping[str, str] | None = None
 ) -> dict[str, Any]:
-    """The resource's outputs (``resource_models.ResourceOutputs``): the job as the service returns it
+    """The resource's outputs (``resource_schema.ResourceOutputs``): the job as the service returns it
     (JSON-ready), its tags (as last read or applied; empty when not managed) plus ``declared_inputs``, left
     out when declared is None.
 
@@ -58,7 +58,7 @@ def job_outputs(
     ``algorithm`` output, which is not secret.
     """
     from ..wire.models import environments_map
-    from .resource_models import ResourceOutputs
+    from .resource_schema import ResourceOutputs
 
     wire = public_job(job)
     sent = found(job, (JOB_ENVIRONMENTS,), ATTRIBUTES)

@@ -1,4 +1,4 @@
-"""An HTTP answer of the ModelArts API, read: its JSON value, what a 2xx must carry, the typed error of
+"""An HTTP answer of the ModelArts API interpreted: its JSON value, what a 2xx must carry, the typed error of
 anything else, and validation into a response model.
 
 An answer the client cannot use (not UTF-8, not JSON, nested too deeply: ``reading``, the one reader of
