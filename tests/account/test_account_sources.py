@@ -19,7 +19,7 @@ from pulumi_modelarts.account.settings import (
     resolve_settings,
     settings_problem,
 )
-from pulumi_modelarts.frontends.shared import CONFIG_KEYS, ProviderConfig
+from pulumi_modelarts.frontends.provider_config import CONFIG_KEYS, ProviderConfig
 from pulumi_modelarts.wire.endpoints import normalize_metadata_endpoint
 from pulumi_modelarts.wire.errors import SettingsError
 

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from pulumi_modelarts.frontends.dynamic import TrainingJobProvider
-from pulumi_modelarts.frontends.shared import error_text
+from pulumi_modelarts.frontends.engine_text import error_text
 from pulumi_modelarts.job.normalising import secret_values
 from pulumi_modelarts.wire.api_errors import BadRequestError
 from pulumi_modelarts.wire.errors import ModelArtsError

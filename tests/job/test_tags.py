@@ -244,7 +244,7 @@ def test_get_training_jobs_filters_by_tag(
     from pulumi.provider.experimental.provider import InvokeRequest
 
     from pulumi_modelarts.frontends import plugin
-    from pulumi_modelarts.frontends import shared as front_end
+    from pulumi_modelarts.frontends.functions import find_jobs
     from pulumi_modelarts.frontends.native_values import property_map, to_plain
 
     from ..plugin_support import run
@@ -253,9 +253,9 @@ def test_get_training_jobs_filters_by_tag(
         core.create(job_inputs(name, **({"tags": tags} if tags else {})), client, ProgressLines())
     for key, value in emulator.provider_env().items():
         monkeypatch.setenv(key, value)
-    found = front_end.find_jobs({}, ProgressLines(), tags={"team": "ml"})
+    found = find_jobs({}, ProgressLines(), tags={"team": "ml"})
     assert [j["metadata"]["name"] for j in found] == ["tag-find-a"]
-    assert len(front_end.find_jobs({}, ProgressLines())) == 3
+    assert len(find_jobs({}, ProgressLines())) == 3
     # The native function's argument, in schema names, reaches the same filter.
     args = property_map({"tags": {"team": "ml"}})
     answer = run(plugin.ModelArtsProvider().invoke(InvokeRequest("modelarts:index:getTrainingJobs", args)))

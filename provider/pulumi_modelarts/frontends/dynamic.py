@@ -8,7 +8,7 @@ state is that holder, guarded by a lock.
 
 Progress goes to stderr, which the Pulumi CLI shows as diagnostics.
 
-What the engine prints is shaped as for the native plugin (``shared``: a nested check-failure path leads
+What the engine prints is shaped as for the native plugin (``engine_text``: a nested check-failure path leads
 its reason, warnings name the job); this module's own part is that this package's errors reach the engine as
 the gRPC status details themselves, without the "Exception calling application:" grpc puts before an escaped
 exception (``_reported``), and a create whose job may still run as a partial create (``partial``).
@@ -41,13 +41,8 @@ from ..job.errors import InvalidInputsError, ProvisioningError
 from ..job.waiting.giving_up import JobMayStillRun
 from ..wire.errors import ModelArtsError
 from .engine import StderrProgress, engine_address
-from .shared import (
-    CONFIG_KEYS,
-    ProviderConfig,
-    engine_failure,
-    error_text,
-    warning_line,
-)
+from .engine_text import engine_failure, error_text, warning_line
+from .provider_config import CONFIG_KEYS, ProviderConfig
 
 if TYPE_CHECKING:
     from ..job.checking import Failure
@@ -94,7 +89,7 @@ def _client(said: StderrProgress) -> ModelArtsAPI:
 
 
 def check_failure(path: str, reason: str) -> CheckFailure:
-    """A failure as the engine should print it (``shared.engine_failure``)."""
+    """A failure as the engine should print it (``engine_text.engine_failure``)."""
     return CheckFailure(*engine_failure(path, reason))
 
 

@@ -6,11 +6,10 @@ them by token (``BY_TOKEN``); the dynamic front-end's ``get_training_*`` lookups
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..job.progress import Progress
-from .shared import find_jobs
 
 __all__ = ["BY_TOKEN", "Function", "training_job_engines", "training_job_flavors", "training_jobs"]
 
@@ -29,7 +28,7 @@ def _millis(args: Mapping[str, Any], key: str) -> int | None:
 
 
 def training_jobs(config: Mapping[str, str], progress: Progress, args: Mapping[str, Any]) -> dict[str, Any]:
-    """``{"jobs": [...]}``: every job the search finds (``shared.find_jobs``)."""
+    """``{"jobs": [...]}``: every job the search finds (``find_jobs``)."""
     jobs = find_jobs(
         config,
         progress,
@@ -73,3 +72,40 @@ BY_TOKEN: dict[str, Function] = {
     "modelarts:index:getTrainingJobFlavors": training_job_flavors,
     "modelarts:index:getTrainingJobEngines": training_job_engines,
 }
+
+
+def find_jobs(
+    config: Mapping[str, str],
+    progress: Progress,
+    *,
+    name: str | None = None,
+    phases: Sequence[str] = (),
+    kind: str | None = None,
+    created_after_ms: int | None = None,
+    created_before_ms: int | None = None,
+    tags: Mapping[str, str] | None = None,
+    sort_by: str | None = None,
+    order: str | None = None,
+) -> list[dict[str, Any]]:
+    """Every page of the search, as the lookup answers it (no secrets); sort_by and order left out are the
+    service's: create_time, newest first.
+
+    Raises ValueError naming the filter the service would refuse, before any call.
+    """
+    from ..job import core
+    from ..job.tagging import tag_map
+
+    try:
+        filters = core.search_filters(
+            name=name,
+            phases=list(phases),
+            kind=kind,
+            created_after_ms=created_after_ms,
+            created_before_ms=created_before_ms,
+        )
+    except ValueError as exc:  # pydantic's ValidationError: a filter the service would refuse
+        errors = getattr(exc, "errors", None)
+        reasons = [str(e["msg"]) for e in errors()] if callable(errors) else [str(exc)]
+        raise ValueError("; ".join(reasons)) from None
+    with core.open_client(config, progress) as client:
+        return core.list_jobs(client, filters, sort_by=sort_by, order=order, tags=tag_map(tags))

@@ -20,8 +20,9 @@ the provider class, which translates each request for ``core`` and its answer ba
 
 Settings come from the provider configuration (``modelarts:*`` stack config or an explicit provider's
 arguments) and the environment, resolved afresh for every operation. What this front-end does exactly as the
-dynamic one (which config keys count, naming, failures and warnings as the engine shows them, error text,
-listing jobs, lookup or refresh, tag drift) is ``shared``'s; an imported job's diff is ``core.plan``'s.
+dynamic one has a module each: which config keys count (``provider_config``), naming (``naming``), failures,
+warnings and errors as the engine shows them (``engine_text``), the functions (``functions``); lookup or
+refresh, tag drift and an imported job's diff are the job layer's (``core.read``, ``core.plan``).
 """
 
 from __future__ import annotations
@@ -71,8 +72,10 @@ from ..job.progress import Progress
 from ..job.recorded import declared_from_job
 from ..job.waiting.giving_up import JobMayStillRun
 from .engine import EngineDebug, EngineLog
+from .engine_text import engine_failure, error_text, warning_line
 from .functions import BY_TOKEN
 from .in_flight import InFlight
+from .naming import scope_of_urn, with_naming
 from .native_values import (
     answered,
     diff_key,
@@ -87,16 +90,9 @@ from .native_values import (
     with_tags_found,
 )
 from .partial import PartialCreate
+from .provider_config import ProviderConfig
 from .renaming import schema_failure, to_schema
 from .serving import serve_engine
-from .shared import (
-    ProviderConfig,
-    engine_failure,
-    error_text,
-    scope_of_urn,
-    warning_line,
-    with_naming,
-)
 from .warm_up import WarmUp
 
 if TYPE_CHECKING:

@@ -27,7 +27,8 @@ from ..generated.fields import OUTPUT_ONLY_FIELDS, SECRET_OUTPUTS
 from ..job.secret_paths import Steps, mark
 from ..wire.errors import ModelArtsError
 from .dynamic import TrainingJobProvider
-from .shared import CONFIG_KEYS, stack_scope, with_naming
+from .naming import stack_scope, with_naming
+from .provider_config import CONFIG_KEYS
 
 if TYPE_CHECKING:
     # Only annotations name the typed inputs: a program that passes plain dicts never loads them. The typed
@@ -298,7 +299,7 @@ def _millis(value: Union[_dt.datetime, int, float, None]) -> Optional[int]:
 
 
 def _program_config() -> dict[str, str]:
-    """The settings' keys (``shared.CONFIG_KEYS``) as the program's stack config gives them."""
+    """The settings' keys (``provider_config.CONFIG_KEYS``) as the program's stack config gives them."""
     from pulumi.runtime.config import get_config
 
     found: dict[str, str] = {}

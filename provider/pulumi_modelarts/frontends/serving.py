@@ -19,9 +19,9 @@ from typing import Any
 from pulumi.provider.experimental.provider import Provider
 
 from .engine import engine_address
+from .engine_text import error_text
 from .engine_watch import wait_until_engine_gone
 from .partial import PartialCreate
-from .shared import error_text
 
 __all__ = ["GRPC_OPTIONS", "RPCS", "leave_when_engine_gone", "serve", "serve_engine", "servicer_class"]
 
@@ -105,7 +105,12 @@ async def serve(args: list[str], provider: Provider, engine: str) -> None:
     await server.start()
     sys.stdout.write(f"{port}\n")
     sys.stdout.flush()
-    await server.wait_for_termination()
+    try:
+        await server.wait_for_termination()
+    finally:
+        # SIGINT cancels this task (asyncio.run's handler): stop the server on its loop while the loop still
+        # runs, or gRPC's finaliser tries it later on a closed loop and prints a traceback on the way out.
+        await server.stop(None)
 
 
 def leave_when_engine_gone(engine: str, parent: int, say: Callable[[str], None]) -> None:
