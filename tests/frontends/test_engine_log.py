@@ -185,3 +185,28 @@ def test_the_loop_logs_a_record_while_an_operation_waits_for_its_own_to_be_sent(
         records.removeHandler(handler)
     assert [line[1] for line in heard.lines] == ["modelarts: from an operation", "modelarts: from the loop"]
     assert heard.held_too_long == [] and no_sync_channel == []
+
+
+def test_sigint_stops_the_plugin_with_its_last_words_and_no_traceback(engine: tuple[str, _Engine]) -> None:
+    # The engine stops its plugins with SIGINT. The gRPC server is stopped while its loop still runs: its
+    # finaliser, run later on a closed loop, printed "Exception ignored in ... Server.__del__" and a
+    # traceback, which the engine shows whenever it dumps a plugin's output.
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    address, _servicer = engine
+    launcher = os.path.join(os.path.dirname(sys.executable), "pulumi-resource-modelarts")
+    proc = subprocess.Popen(
+        [launcher, address], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
+    try:
+        assert proc.stdout is not None and proc.stdout.readline().strip().isdigit()  # serving: its port
+        proc.send_signal(signal.SIGINT)
+        _out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert "the provider stops: it received SIGINT" in err, err
+    assert "Traceback" not in err and "Exception ignored" not in err, err
