@@ -20,7 +20,7 @@ from modelarts_emulator.testing import EmulatorProcess
 from pulumi_modelarts.wire import auth
 from pulumi_modelarts.wire.api import ModelArtsAPI
 from pulumi_modelarts.wire.api_errors import AuthenticationError
-from pulumi_modelarts.wire.errors import SettingsError, TransportError
+from pulumi_modelarts.wire.errors import TransportError, UnusableValueError
 from pulumi_modelarts.wire.transport import Transport
 
 from .cli.cli_helpers import jobs_program, make_stack
@@ -176,7 +176,7 @@ def test_tls_verification_is_on_for_https_endpoints(tmp_path: Path, monkeypatch:
                     with pytest.raises(TransportError, match="could not connect"):
                         client.get_job("j1")
                     assert server.requests == []
-    with pytest.raises(SettingsError):
+    with pytest.raises(UnusableValueError):
         ModelArtsAPI(Transport(endpoint="http://10.0.0.1", project_id="p", auth=auth.TokenAuth("t")))
 
 

@@ -18,15 +18,12 @@ import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
 from pulumi_modelarts.account import projects, session
+from pulumi_modelarts.account.errors import AccountError, SettingsError
 from pulumi_modelarts.account.iam import Iam
-from pulumi_modelarts.account.keys import (
-    AccountError,
-)
 from pulumi_modelarts.account.metadata import MetadataKeys
 from pulumi_modelarts.account.session import open_api
 from pulumi_modelarts.account.settings import AssumeRole, Settings
 from pulumi_modelarts.wire.api import ModelArtsAPI
-from pulumi_modelarts.wire.errors import SettingsError
 
 from ..httpserver import ScriptedServer
 from ..official_sdk import regional_sdk_client, sdk_module

@@ -18,10 +18,10 @@ import pytest
 
 from modelarts_emulator.testing import EmulatorProcess
 from pulumi_modelarts.account import projects
+from pulumi_modelarts.account.errors import AccountError
 from pulumi_modelarts.account.iam import Iam, OidcKeys
 from pulumi_modelarts.account.keys import (
     RENEW_AHEAD_SECONDS,
-    AccountError,
     RenewingAuth,
     RenewingKeys,
     TemporaryKeys,
@@ -31,7 +31,7 @@ from pulumi_modelarts.account.session import open_api
 from pulumi_modelarts.wire.api import ModelArtsAPI
 from pulumi_modelarts.wire.api_errors import AuthenticationError
 from pulumi_modelarts.wire.auth import AkSkAuth
-from pulumi_modelarts.wire.errors import CertificateError, SettingsError
+from pulumi_modelarts.wire.errors import CertificateError, UnusableValueError
 from pulumi_modelarts.wire.models import CreateTrainingJobRequest
 from pulumi_modelarts.wire.transport import Transport
 
@@ -240,10 +240,10 @@ def test_a_private_ca_file_is_trusted_and_verification_stays_on(
         pytest.raises(CertificateError, match="not issued"),
     ):
         trusting.get_job("j1")  # signed by the trusted CA, but for another host: still refused
-    with pytest.raises(SettingsError, match="HW_CACERT_FILE"):
+    with pytest.raises(UnusableValueError, match="HW_CACERT_FILE"):
         client("https://127.0.0.1:1", str(tmp_path / "missing.pem"))
     (tmp_path / "junk.pem").write_text("not a certificate")
-    with pytest.raises(SettingsError, match="no usable PEM"):
+    with pytest.raises(UnusableValueError, match="no usable PEM"):
         client("https://127.0.0.1:1", str(tmp_path / "junk.pem"))
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from pulumi_modelarts.account.errors import SettingsError
 from pulumi_modelarts.account.files import SDK_CREDENTIALS_ENV
 from pulumi_modelarts.account.settings import (
     CREDENTIAL_ORDER,
@@ -21,7 +22,6 @@ from pulumi_modelarts.account.settings import (
 )
 from pulumi_modelarts.frontends.provider_config import CONFIG_KEYS, ProviderConfig
 from pulumi_modelarts.wire.endpoints import normalize_metadata_endpoint
-from pulumi_modelarts.wire.errors import SettingsError
 
 AK, SK, STS = "AKFILES0123456789ABC", "SkFilesSecret0123456789abcdefghij", "StsFileToken-0123456789"
 REGION = {"modelarts:region": "cn-north-4"}

@@ -26,8 +26,9 @@ import httpx
 import pytest
 
 from pulumi_modelarts.account import projects
+from pulumi_modelarts.account.errors import AccountError
 from pulumi_modelarts.account.iam import AgencyKeys, Iam, OidcKeys
-from pulumi_modelarts.account.keys import AccountError, RenewingKeys, TemporaryKeys, keys_from_answer
+from pulumi_modelarts.account.keys import RenewingKeys, TemporaryKeys, keys_from_answer
 from pulumi_modelarts.account.metadata import MetadataKeys
 from pulumi_modelarts.account.session import open_api
 from pulumi_modelarts.account.settings import AssumeRole, Settings

@@ -22,8 +22,8 @@ import pytest
 
 import pulumi_modelarts
 from pulumi_modelarts.account import projects, shared_lookups
+from pulumi_modelarts.account.errors import AccountError
 from pulumi_modelarts.account.iam import IAM_ATTEMPTS, Iam
-from pulumi_modelarts.account.keys import AccountError
 from pulumi_modelarts.account.shared_lookups import FAILURE_MEMORY_SECONDS, SharedLookups
 
 from ..support import poll

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from pulumi_modelarts.account.errors import SettingsError
 from pulumi_modelarts.account.files import SDK_CREDENTIALS_ENV
 from pulumi_modelarts.account.session import open_api
 from pulumi_modelarts.account.settings import (
@@ -19,7 +20,6 @@ from pulumi_modelarts.account.settings import (
     settings_problem,
 )
 from pulumi_modelarts.wire.auth import AkSkAuth, TokenAuth
-from pulumi_modelarts.wire.errors import SettingsError
 
 from ..httpserver import ScriptedServer, json_reply
 

@@ -10,10 +10,10 @@ import threading
 
 import pytest
 
+from pulumi_modelarts.account.errors import SettingsError
 from pulumi_modelarts.frontends import engine_text, naming, provider_config
 from pulumi_modelarts.generated.fields import NAME_SCOPE_FIELD
 from pulumi_modelarts.job.errors import InvalidInputsError
-from pulumi_modelarts.wire.errors import SettingsError
 
 
 def test_configure_keeps_the_settings_keys_and_names_the_near_misses_set() -> None:

@@ -20,12 +20,12 @@ from pulumi.dynamic import Config, ConfigureRequest
 from pulumi.output import Unknown
 
 from modelarts_emulator.testing import EmulatorProcess
+from pulumi_modelarts.account.errors import SettingsError
 from pulumi_modelarts.frontends import dynamic as provider_module
 from pulumi_modelarts.frontends.dynamic import ProvisioningError, TrainingJobProvider
 from pulumi_modelarts.frontends.engine import StderrProgress
 from pulumi_modelarts.job.errors import JobNotFoundError
 from pulumi_modelarts.job.waiting import polling as wait_module
-from pulumi_modelarts.wire.errors import SettingsError
 
 from ..support import emulator_config, init_failure, minimal_job, phase_of, wait_phase
 

@@ -23,7 +23,7 @@ from pulumi_modelarts.wire.api_errors import (
     ThrottledError,
 )
 from pulumi_modelarts.wire.auth import AkSkAuth, TokenAuth, parse_authorization
-from pulumi_modelarts.wire.errors import InvalidResponseError, SettingsError, TransportError
+from pulumi_modelarts.wire.errors import InvalidResponseError, TransportError, UnusableValueError
 from pulumi_modelarts.wire.models import SearchFilter, SearchRequest, TrainingJob
 from pulumi_modelarts.wire.transport import Transport
 
@@ -653,7 +653,7 @@ def test_client_refuses_to_be_pickled(make_client: Any) -> None:
     ],
 )
 def test_plain_http_only_for_loopback(endpoint: str) -> None:
-    with pytest.raises(SettingsError):
+    with pytest.raises(UnusableValueError):
         ModelArtsAPI(Transport(endpoint=endpoint, project_id=PROJECT, auth=AkSkAuth(AK, SK)))
 
 

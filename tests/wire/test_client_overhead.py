@@ -10,7 +10,7 @@ import pytest
 
 from pulumi_modelarts.wire.api import ModelArtsAPI
 from pulumi_modelarts.wire.auth import AkSkAuth
-from pulumi_modelarts.wire.errors import SettingsError
+from pulumi_modelarts.wire.errors import UnusableValueError
 from pulumi_modelarts.wire.tls import ssl_context_for, verifying_ssl_context
 from pulumi_modelarts.wire.transport import Transport
 
@@ -68,5 +68,5 @@ def test_a_plain_http_client_loads_no_authority_and_still_verifies(
     assert ssl_context_for("https://modelarts.example") is verifying_ssl_context()
     unusable = tmp_path / "ca.pem"
     unusable.write_text("not a certificate")
-    with pytest.raises(SettingsError, match="holds no usable PEM certificate"):
+    with pytest.raises(UnusableValueError, match="holds no usable PEM certificate"):
         ssl_context_for(server.url, str(unusable))

@@ -17,7 +17,7 @@ import pytest
 
 from pulumi_modelarts.wire.api_errors import AuthenticationError
 from pulumi_modelarts.wire.auth import AkSkAuth, TokenAuth
-from pulumi_modelarts.wire.errors import SettingsError
+from pulumi_modelarts.wire.errors import UnusableValueError
 
 from ..client_support import create_job
 from ..httpserver import Recorded, Reply, ScriptedServer, json_reply
@@ -52,7 +52,7 @@ def test_a_request_that_cannot_be_built_is_refused_at_once(
 ) -> None:
     client = make_client(auth=UNSENDABLE[case])
     for call in (lambda: client.get_job("j-1"), lambda: create_job(client, create_request("job-a"))):
-        with pytest.raises(SettingsError) as caught:
+        with pytest.raises(UnusableValueError) as caught:
             call()
         text = str(caught.value)
         assert "before anything was sent" in text and "cannot carry" in text

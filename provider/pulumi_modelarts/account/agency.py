@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from ..wire.errors import SettingsError
+from .errors import SettingsError
 from .sources import CONFIG_NAMESPACE, SOURCES, Credentials, Lookup
 
 # IAM's limits for temporary keys' lifetime (15 minutes to 24 hours).

@@ -21,8 +21,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..wire.errors import SettingsError, listing
+from ..wire.errors import listing
 from ..wire.reading import Unreadable, read_file, strict_json
+from .errors import SettingsError
 
 SDK_CREDENTIALS_ENV = "HUAWEICLOUD_SDK_CREDENTIALS_FILE"
 SDK_CREDENTIALS_DEFAULT = "~/.huaweicloud/credentials"

@@ -28,7 +28,8 @@ from ..wire.errors import certificate_problem, redact, shorten
 from ..wire.reading import Received, TooLarge, Unreadable, read_file, receive
 from ..wire.tls import ssl_context_for
 from ..wire.transport import USER_AGENT
-from .keys import AccountError, TemporaryKeys, keys_from_answer
+from .errors import AccountError, as_settings_error
+from .keys import TemporaryKeys, keys_from_answer
 from .settings import AssumeRole
 
 __all__ = ["OIDC_DURATION_SECONDS", "AgencyKeys", "Iam", "OidcKeys", "request_id"]
@@ -110,7 +111,8 @@ class Iam:
         """The answer (any status; read by the one careful reader, ``wire.reading``), retried on 5xx, 429 and
         lost connections; AccountError when IAM gave no answer at all or one too large to read, or when the
         request could not be built (nothing was sent: not retried)."""
-        verify = ssl_context_for(self.base, self.ca_cert_file) if self._transport is None else True
+        with as_settings_error():  # the CA file is the user's setting
+            verify = ssl_context_for(self.base, self.ca_cert_file) if self._transport is None else True
         content = None if body is None else json.dumps(body).encode("utf-8")
         sent = {"User-Agent": USER_AGENT, "Accept": "application/json", **(headers or {})}
         if content is not None:

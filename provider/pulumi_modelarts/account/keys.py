@@ -37,6 +37,7 @@ import httpx
 from ..wire.auth import AkSkAuth
 from ..wire.errors import ModelArtsError
 from ..wire.sendable import header_value_problem
+from .errors import AccountError
 
 __all__ = [
     "RENEW_AHEAD_FRACTION",
@@ -63,13 +64,6 @@ MIN_KEY_SECONDS = 1.0
 
 _LOG = logging.getLogger(__name__)
 _EXPIRES_FORMATS = ("%Y-%m-%dT%H:%M:%S.%fZ", "%Y-%m-%dT%H:%M:%SZ")
-
-
-class AccountError(ModelArtsError):
-    """IAM or the instance metadata service refused, answered nothing usable, or could not be reached.
-
-    The message names the service, the call, what it answered and its request id; never a credential.
-    """
 
 
 @dataclass(frozen=True, repr=False)

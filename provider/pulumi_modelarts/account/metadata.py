@@ -25,8 +25,9 @@ from ..wire.errors import redact, shorten
 from ..wire.reading import Received, TooLarge, receive
 from ..wire.sendable import header_value_problem
 from ..wire.transport import USER_AGENT
+from .errors import AccountError
 from .iam import request_id
-from .keys import AccountError, TemporaryKeys, keys_from_answer
+from .keys import TemporaryKeys, keys_from_answer
 
 __all__ = ["NO_AGENCY", "MetadataKeys"]
 

@@ -24,8 +24,8 @@ import httpx
 
 from ..wire.errors import listing
 from ..wire.sendable import project_id_problem
+from .errors import AccountError
 from .iam import Iam, request_id
-from .keys import AccountError
 from .shared_lookups import SharedLookups
 
 __all__ = ["FIX", "clear_cache", "find_project", "fingerprint"]

@@ -32,8 +32,8 @@ import httpx
 from ..wire.api import ModelArtsAPI
 from ..wire.auth import AkSkAuth, TokenAuth
 from ..wire.endpoints import endpoint_for_region, normalize_endpoint
-from ..wire.errors import SettingsError
 from ..wire.transport import Transport
+from .errors import SettingsError, as_settings_error
 from .iam import AgencyKeys, Iam, OidcKeys
 from .keys import KeySource, RenewingAuth, RenewingKeys
 from .metadata import MetadataKeys
@@ -87,16 +87,17 @@ def iam_base(settings: Settings) -> str:
     given = (settings.iam_endpoint or "").strip().rstrip("/")
     if given.endswith("/v3"):
         given = given[: -len("/v3")]
-    if not given:
-        if not settings.region:
-            raise SettingsError(
-                "IAM's endpoint is needed (to find the project, or for an agency or an OIDC login) and there "
-                "is no region to derive it from: set the region (modelarts:region or HW_REGION_NAME) or "
-                "IAM's endpoint (modelarts:iamEndpoint or HW_AUTH_URL)"
-            )
-        endpoint_for_region(settings.region)  # the one check of a region name: never iam..{cloud}
-        given = f"https://iam.{settings.region}.{settings.cloud}"
-    return normalize_endpoint(given)
+    if not given and not settings.region:
+        raise SettingsError(
+            "IAM's endpoint is needed (to find the project, or for an agency or an OIDC login) and there "
+            "is no region to derive it from: set the region (modelarts:region or HW_REGION_NAME) or "
+            "IAM's endpoint (modelarts:iamEndpoint or HW_AUTH_URL)"
+        )
+    with as_settings_error():
+        if not given and settings.region:
+            endpoint_for_region(settings.region)  # the one check of a region name: never iam..{cloud}
+            given = f"https://iam.{settings.region}.{settings.cloud}"
+        return normalize_endpoint(given)
 
 
 def shared_keys(identity: str, source: Callable[[], KeySource]) -> RenewingKeys:
@@ -206,13 +207,14 @@ def open_api(settings: Settings, *, within: float | None = None, **options: Any)
     A client is opened only for calls about to be made: opening it may find the project in IAM (once per
     process) and fetch temporary keys, waiting for that set-up at most within seconds."""
     session = open_session(settings, within=within)
-    transport = Transport(
-        endpoint=settings.endpoint,
-        project_id=session.project_id,
-        auth=session.auth,
-        secrets=settings.secrets(),
-        renewed_secrets=session.secrets,
-        ca_cert_file=session.ca_cert_file,
-        **options,
-    )
+    with as_settings_error():  # the endpoint and the CA file are the user's settings
+        transport = Transport(
+            endpoint=settings.endpoint,
+            project_id=session.project_id,
+            auth=session.auth,
+            secrets=settings.secrets(),
+            renewed_secrets=session.secrets,
+            ca_cert_file=session.ca_cert_file,
+            **options,
+        )
     return ModelArtsAPI(transport)

@@ -31,9 +31,10 @@ from ..wire.endpoints import (
     normalize_iam_endpoint,
     normalize_metadata_endpoint,
 )
-from ..wire.errors import SettingsError
+from ..wire.errors import UnusableValueError
 from ..wire.sendable import project_id_problem
 from .agency import AssumeRole, assume_role_of
+from .errors import SettingsError
 from .sources import (
     CONFIG_NAMESPACE,
     CREDENTIAL_ORDER,
@@ -185,7 +186,7 @@ def settings_problem(
     """
     try:
         resolve_settings(config, environ)
-    except SettingsError as exc:
+    except UnusableValueError as exc:
         text = str(exc)
     else:
         return None
@@ -213,7 +214,7 @@ def resolve_settings(
     def attempt(step: Callable[[], object]) -> object:
         try:
             return step()
-        except SettingsError as exc:
+        except UnusableValueError as exc:
             unusable.append(str(exc))
             return None
 
@@ -304,7 +305,7 @@ def _urls(
     if refused:
         try:
             check_region(str(region), f"region ({region_from})")
-        except SettingsError as exc:
+        except UnusableValueError as exc:
             unusable.append(str(exc))
         region = None
     iam = None

@@ -21,7 +21,7 @@ from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar, cast
 
 from ..wire.errors import ModelArtsError
-from .keys import AccountError
+from .errors import AccountError
 
 __all__ = [
     "FAILURE_MEMORY_SECONDS",

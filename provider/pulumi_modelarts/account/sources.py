@@ -20,8 +20,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..wire.errors import SettingsError
 from ..wire.sendable import header_value_problem
+from .errors import SettingsError
 from .files import (
     HCLOUD_CONFIG_DEFAULT,
     SDK_CREDENTIALS_DEFAULT,

@@ -9,7 +9,7 @@ import ipaddress
 import re
 from urllib.parse import urlsplit
 
-from .errors import SettingsError
+from .errors import UnusableValueError
 
 DEFAULT_CLOUD = "myhuaweicloud.com"
 # Huawei Cloud Europe: Huawei's Terraform provider maps every region named "eu-west-1..." (eu-west-101 today)
@@ -33,7 +33,7 @@ def check_region(region: str, setting: str = "region") -> str:
     """The region name, refused (naming the setting) unless it can stand in a host name: an empty or dotted
     region would otherwise make a URL such as ``https://iam..myhuaweicloud.com``."""
     if not _REGION_RE.match(region):
-        raise SettingsError(
+        raise UnusableValueError(
             f"{setting} {region!r} is not a region name (lower-case letters, digits and dashes, "
             "e.g. cn-north-4)"
         )
@@ -49,7 +49,7 @@ def check_cloud(cloud: str, setting: str = "cloud") -> str:
     """The cloud domain (lower-cased), refused unless it is a host name such as ``otc.t-systems.com``."""
     domain = cloud.strip().lower().rstrip(".")
     if not _CLOUD_RE.match(domain):
-        raise SettingsError(
+        raise UnusableValueError(
             f"{setting} {cloud!r} is not a domain name (e.g. myhuaweicloud.com, myhuaweicloud.eu, "
             "otc.t-systems.com)"
         )
@@ -109,20 +109,21 @@ def normalize_endpoint(url: str, setting: str = "endpoint") -> str:
         host = parts.hostname
         _ = parts.port  # raises on a malformed port
     except ValueError as exc:
-        raise SettingsError(f"{setting} {_safe_url(text)!r} is not a valid URL ({exc})") from None
+        raise UnusableValueError(f"{setting} {_safe_url(text)!r} is not a valid URL ({exc})") from None
     if parts.scheme not in ("http", "https") or not host:
-        raise SettingsError(f"{setting} {_safe_url(text)!r} must be an https:// URL with a host name")
+        raise UnusableValueError(f"{setting} {_safe_url(text)!r} must be an https:// URL with a host name")
     if parts.username is not None or parts.password is not None:
-        raise SettingsError(f"the {setting} URL must not contain user information (credentials)")
+        raise UnusableValueError(f"the {setting} URL must not contain user information (credentials)")
     if parts.query or parts.fragment:
-        raise SettingsError(f"the {setting} URL must not have a query string or fragment")
+        raise UnusableValueError(f"the {setting} URL must not have a query string or fragment")
     if parts.scheme == "http" and not is_loopback_host(host):
-        raise SettingsError(
+        raise UnusableValueError(
             f"{setting} {text!r} uses plain http; only https is allowed except for loopback hosts "
             "(127.0.0.0/8, ::1, localhost itself)"
         )
     if ".." in host or host.startswith(".") or "//" in parts.path:
-        raise SettingsError(f"{setting} {_safe_url(text)!r} has an empty host label or an empty path segment")
+        problem = "has an empty host label or an empty path segment"
+        raise UnusableValueError(f"{setting} {_safe_url(text)!r} {problem}")
     return text.rstrip("/")
 
 

@@ -4,11 +4,11 @@ The base and the rules of their texts: a known secret never appears (``redact``)
 quotes that it did not write (a service's message or body, a list an answer or a file gave) is cut to
 ``QUOTED_CHARS`` with a count of what was left out (``shorten`` for a text, ``listing`` for a list): an IAM
 listing 10,000 projects, none matching, must not print them all. Then the errors of a value the wire was
-handed and cannot use (``SettingsError``: an endpoint URL, a CA file, a header value; ``account/`` raises it
-for every other setting), and of a call that got no usable answer: none at all (``TransportError``), a
-certificate refused (``CertificateError``, with what it means: ``certificate_problem``), or an answer this
-client cannot use (``InvalidResponseError``). The service's own refusals are ``api_errors``; the job
-layer's errors (inputs, provisioning, waits) are ``job.errors``.
+handed and cannot use (``UnusableValueError``: an endpoint URL, a CA file, a header value; the account's
+``SettingsError`` is one kind of it), and of a call that got no usable answer: none at all
+(``TransportError``), a certificate refused (``CertificateError``, with what it means:
+``certificate_problem``), or an answer this client cannot use (``InvalidResponseError``). The service's
+own refusals are ``api_errors``; the job layer's errors (inputs, provisioning, waits) are ``job.errors``.
 
 Every message is written for a person reading a `pulumi up` failure, built only from the operation's
 description and what came back, never from request headers: no credential can reach it. A message names the
@@ -25,8 +25,8 @@ __all__ = [
     "CertificateError",
     "InvalidResponseError",
     "ModelArtsError",
-    "SettingsError",
     "TransportError",
+    "UnusableValueError",
     "certificate_problem",
     "listing",
     "redact",
@@ -78,8 +78,10 @@ class ModelArtsError(Exception):
     """Base class of everything this package raises about talking to ModelArts."""
 
 
-class SettingsError(ModelArtsError, ValueError):
-    """Region, project, endpoint or credentials are missing or unusable (names places, never values)."""
+class UnusableValueError(ModelArtsError, ValueError):
+    """A value the wire was handed cannot be used: an endpoint URL, a CA file, a value a request header cannot
+    carry (names places, never values). ``account.errors.SettingsError``, a setting missing or unusable, is
+    one kind of it."""
 
 
 class TransportError(ModelArtsError):

@@ -13,7 +13,7 @@ import threading
 
 import httpx
 
-from .errors import SettingsError
+from .errors import UnusableValueError
 
 __all__ = ["CA_CERT_SETTINGS", "ssl_context_for", "verifying_ssl_context"]
 
@@ -29,13 +29,13 @@ def verifying_ssl_context(ca_cert_file: str | None = None) -> ssl.SSLContext:
 
     Building one loads the whole CA bundle (about 20 ms of CPU); the provider opens a client per
     resource call, so a shared context keeps that cost off every create, read and delete. A CA file that
-    changes on disk makes a new one. SettingsError names a CA file that cannot be read or used.
+    changes on disk makes a new one. UnusableValueError names a CA file that cannot be read or used.
     """
     what = f"the CA file {ca_cert_file} ({CA_CERT_SETTINGS})"
     try:
         changed = os.stat(ca_cert_file).st_mtime if ca_cert_file else 0.0
     except OSError as exc:
-        raise SettingsError(f"{what} cannot be read: {exc.strerror}") from None
+        raise UnusableValueError(f"{what} cannot be read: {exc.strerror}") from None
     env = (os.environ.get("SSL_CERT_FILE", ""), os.environ.get("SSL_CERT_DIR", ""))
     key = (*env, ca_cert_file or "", changed)
     with _SSL_LOCK:
@@ -47,7 +47,7 @@ def verifying_ssl_context(ca_cert_file: str | None = None) -> ssl.SSLContext:
                     context.load_verify_locations(cafile=ca_cert_file)
                 except (OSError, ssl.SSLError) as exc:
                     reason = getattr(exc, "reason", None) or type(exc).__name__
-                    raise SettingsError(f"{what} holds no usable PEM certificate ({reason})") from None
+                    raise UnusableValueError(f"{what} holds no usable PEM certificate ({reason})") from None
             _SSL_CONTEXTS[key] = context
         return context
 

@@ -45,7 +45,7 @@ from .attempts import (
 )
 from .auth import KEY_EXPIRED_CODE, RenewableAuth
 from .endpoints import normalize_endpoint
-from .errors import InvalidResponseError, SettingsError, TransportError, redact
+from .errors import InvalidResponseError, TransportError, UnusableValueError, redact
 from .interpreting import Answer, interpret
 from .reading import MAX_ANSWER_BYTES, TooLarge, read_body
 from .sendable import path_segment, project_id_problem
@@ -360,7 +360,7 @@ class Transport:
         except (httpx.LocalProtocolError, UnicodeEncodeError):
             # The request could not be built (h11 refuses a header with a line break, httpx one that is not
             # ASCII): nothing was sent, and no retry would send it.
-            raise SettingsError(
+            raise UnusableValueError(
                 f"{operation} failed before anything was sent: the project id, an access key or a token "
                 "holds characters a request header cannot carry (only visible ASCII, no spaces)"
             ) from None
