@@ -216,7 +216,7 @@ def test_unmanaged_tags_cost_no_call_and_import_reads_them(
     assert refreshed is not None and refreshed.outputs["tags"] == {}
     assert refreshed.drifted_tags is None  # tags the program does not manage never drift
     assert emulator.stats()["by_operation"] == {"get": 1}  # tags not declared: not read
-    looked_up = core.read(state.id, {}, client, ProgressLines(), must_exist=True)
+    looked_up = core.read(state.id, {}, client, ProgressLines())
     assert looked_up is not None and looked_up.outputs["tags"] == {"team": "ml"}
     assert looked_up.drifted_tags is None  # an import records the tags it found as declared, no drift
     with pytest.raises(JobNotFoundError):  # no phase stored: a lookup, whose missing job is an error

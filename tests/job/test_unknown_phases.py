@@ -152,7 +152,7 @@ def test_refresh_and_import_warn_of_an_unknown_phase(emulator: EmulatorProcess, 
         "not know: it is recorded as it is and may still run (a destroy tries to terminate it)"
     ]
     imported = ProgressLines()
-    assert core.read(created.id, {}, client, imported, must_exist=True) is not None
+    assert core.read(created.id, {}, client, imported) is not None
     assert imported.lines == said.lines
 
 

@@ -87,14 +87,14 @@ def iam_base(settings: Settings) -> str:
     given = (settings.iam_endpoint or "").strip().rstrip("/")
     if given.endswith("/v3"):
         given = given[: -len("/v3")]
-    if not given and not settings.region:
-        raise SettingsError(
-            "IAM's endpoint is needed (to find the project, or for an agency or an OIDC login) and there "
-            "is no region to derive it from: set the region (modelarts:region or HW_REGION_NAME) or "
-            "IAM's endpoint (modelarts:iamEndpoint or HW_AUTH_URL)"
-        )
-    with as_settings_error():
-        if not given and settings.region:
+    with as_settings_error():  # the wire's checks below refuse the user's settings
+        if not given:
+            if not settings.region:
+                raise SettingsError(
+                    "IAM's endpoint is needed (to find the project, or for an agency or an OIDC login) and "
+                    "there is no region to derive it from: set the region (modelarts:region or "
+                    "HW_REGION_NAME) or IAM's endpoint (modelarts:iamEndpoint or HW_AUTH_URL)"
+                )
             endpoint_for_region(settings.region)  # the one check of a region name: never iam..{cloud}
             given = f"https://iam.{settings.region}.{settings.cloud}"
         return normalize_endpoint(given)

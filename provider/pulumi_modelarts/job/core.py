@@ -213,16 +213,15 @@ def read(
     old_outputs: Mapping[str, Any],
     client: ModelArtsAPI,
     progress: Progress,
-    *,
-    must_exist: bool | None = None,
 ) -> JobState | None:
     """The job as it is now, keeping the declared inputs of the stored outputs; None when it is gone.
 
-    must_exist: the job is being looked up by id, so a missing job is an error, not news (None: a lookup when
-    the outputs say so, ``is_lookup``). Tags are read when the declared inputs manage them and on a lookup; a
-    refresh records the tags found as the declared ones, and as ``drifted_tags`` when they changed elsewhere.
+    A read whose stored outputs carry no phase looks the job up by id (``is_lookup``: an import,
+    ``TrainingJob.get``), so a missing job is an error, not news. Tags are read when the declared inputs
+    manage them and on a lookup; a refresh records the tags found as the declared ones, and as
+    ``drifted_tags`` when they changed elsewhere.
     """
-    must_exist = is_lookup(old_outputs) if must_exist is None else must_exist
+    must_exist = is_lookup(old_outputs)
     client.transport.hide(secret_values(old_outputs))
     try:
         job: TrainingJob = client.get_job(job_id)
